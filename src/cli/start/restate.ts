@@ -1,0 +1,70 @@
+// Embedded Restate: the `restate-server` binary shipped in the npm package, with its data under
+// <data>/restate and every listener on loopback at configurable ports.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { inheritedEnvironment } from "@/env";
+import { startChild, type Log } from "./child";
+import { isHttpOk, waitFor } from "./wait";
+
+export type RestatePorts = { ingress: number; admin: number; node: number };
+export type EmbeddedRestate = { ingressUrl: string; adminUrl: string; stop: () => Promise<void> };
+
+function restateBinary(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = `@restatedev/restate-server-${process.platform}-${process.arch}`;
+  try {
+    return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "bin", "restate-server");
+  } catch {
+    throw new Error(`Restate ships no server binary for this platform (${pkg} is not installed).`);
+  }
+}
+
+export async function startEmbeddedRestate(options: {
+  dataDir: string;
+  ports: RestatePorts;
+  log: Log;
+}): Promise<EmbeddedRestate> {
+  const { dataDir, ports, log } = options;
+  const baseDir = path.join(dataDir, "restate");
+  const logFile = path.join(dataDir, "logs", "restate.log");
+  fs.mkdirSync(baseDir, { recursive: true });
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const child = startChild(
+    {
+      name: "restate",
+      command: restateBinary(),
+      // A fixed node name keeps the data directory stable when the host name changes.
+      args: ["--base-dir", baseDir, "--node-name", "agentfold", "--no-logo"],
+      env: {
+        PATH: inheritedEnvironment().PATH,
+        RESTATE_BIND_IP: "127.0.0.1",
+        RESTATE_LISTEN_MODE: "tcp",
+        RESTATE_BIND_PORT: String(ports.node),
+        RESTATE_INGRESS__BIND_PORT: String(ports.ingress),
+        RESTATE_ADMIN__BIND_PORT: String(ports.admin),
+        RESTATE_DISABLE_TELEMETRY: "true",
+        RESTATE_LOG_DISABLE_ANSI_CODES: "true",
+        // Sized for one machine: fewer partitions start faster, a smaller RocksDB cache.
+        RESTATE_DEFAULT_NUM_PARTITIONS: "4",
+        RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: "256MiB",
+        RESTATE_SHUTDOWN_TIMEOUT: "10s",
+      },
+      logFile,
+    },
+    log,
+  );
+  const ingressUrl = `http://127.0.0.1:${ports.ingress}`;
+  const adminUrl = `http://127.0.0.1:${ports.admin}`;
+  const failed = child.exited.then(() => {
+    throw new Error(`restate-server exited during start-up; see ${logFile}`);
+  });
+  await Promise.race([
+    failed,
+    waitFor("Restate to become healthy", async () => (await isHttpOk(`${adminUrl}/health`)) && (await isHttpOk(`${ingressUrl}/restate/health`)), {
+      timeoutMs: 60_000,
+    }),
+  ]);
+  failed.catch(() => undefined);
+  return { ingressUrl, adminUrl, stop: () => child.stop(20_000) };
+}

@@ -1,0 +1,103 @@
+// `agentfold start`: brings up what is not configured externally, in dependency order, and stops
+// it in reverse order (web, worker, Restate, Postgres) on Ctrl-C or SIGTERM.
+import { authSecret, inheritedEnvironment, type Env } from "@/env";
+import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import { stopAllChildren, type Log } from "./child";
+import { applyMigrations } from "./migrate";
+import { assertPortFree } from "./ports";
+import { startEmbeddedPostgres } from "./postgres";
+import { startEmbeddedRestate } from "./restate";
+import { buildWebIfNeeded, startWeb } from "./web";
+import { startWorker } from "./worker";
+
+type Stoppable = { name: string; stop: () => Promise<void> };
+
+async function assertPortsFree(config: Env): Promise<void> {
+  const checks = [
+    { port: config.PORT, host: config.AGENTFOLD_HOST, component: "web", variable: "PORT" },
+    { port: config.WORKER_PORT, host: config.AGENTFOLD_HOST, component: "worker", variable: "WORKER_PORT" },
+  ];
+  if (!config.isExternalDatabase) {
+    checks.push({ port: config.POSTGRES_PORT, host: "127.0.0.1", component: "embedded Postgres", variable: "POSTGRES_PORT" });
+  }
+  if (!config.isExternalRestate) {
+    checks.push(
+      { port: config.RESTATE_INGRESS_PORT, host: "127.0.0.1", component: "Restate ingress", variable: "RESTATE_INGRESS_PORT" },
+      { port: config.RESTATE_ADMIN_PORT, host: "127.0.0.1", component: "Restate admin", variable: "RESTATE_ADMIN_PORT" },
+      { port: config.RESTATE_NODE_PORT, host: "127.0.0.1", component: "Restate node", variable: "RESTATE_NODE_PORT" },
+    );
+  }
+  for (const check of checks) await assertPortFree(check);
+}
+
+export type Supervisor = { shutdown: () => Promise<void> };
+
+export async function startSupervisor(config: Env, log: Log): Promise<Supervisor> {
+  const started: Stoppable[] = [];
+  const shutdown = async () => {
+    for (const component of started.reverse()) {
+      log(`stopping ${component.name}`);
+      await component.stop();
+    }
+    await stopAllChildren();
+  };
+  const lines: string[] = [];
+  try {
+    await assertPortsFree(config);
+
+    let databaseUrl = config.DATABASE_URL;
+    if (databaseUrl) {
+      lines.push(`postgres  external  ${redact(databaseUrl)}`);
+    } else {
+      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.POSTGRES_PORT, log });
+      started.push({ name: "postgres", stop: postgres.stop });
+      databaseUrl = postgres.url;
+      lines.push(`postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (data in ${config.dataDir}/postgres)`);
+    }
+    log(`migrations: ${await applyMigrations(databaseUrl)}`);
+
+    if (config.isExternalRestate) {
+      lines.push(`restate   external  ingress ${config.restateIngressUrl}  admin ${config.restateAdminUrl}`);
+    } else {
+      const restate = await startEmbeddedRestate({
+        dataDir: config.dataDir,
+        ports: { ingress: config.RESTATE_INGRESS_PORT, admin: config.RESTATE_ADMIN_PORT, node: config.RESTATE_NODE_PORT },
+        log,
+      });
+      started.push({ name: "restate", stop: restate.stop });
+      lines.push(`restate   embedded  ingress ${restate.ingressUrl}  admin ${restate.adminUrl}`);
+    }
+
+    const childEnv: NodeJS.ProcessEnv = {
+      ...inheritedEnvironment(),
+      AGENTFOLD_DATA_DIR: config.dataDir,
+      DATABASE_URL: databaseUrl,
+      RESTATE_INGRESS_URL: config.restateIngressUrl,
+      RESTATE_ADMIN_URL: config.restateAdminUrl,
+      WORKER_URL: config.workerUrl,
+      AUTH_SECRET: authSecret(config),
+      NEXTAUTH_URL: config.webUrl,
+    };
+    const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
+    const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log });
+    started.push({ name: "worker", stop: worker.stop });
+    lines.push(`worker    ${config.workerUrl}  (registered with Restate)`);
+
+    await buildWebIfNeeded(log, childEnv);
+    const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log });
+    started.push({ name: "web", stop: web.stop });
+    lines.push(`web       ${config.webUrl}`);
+  } catch (error) {
+    await shutdown();
+    throw error;
+  }
+  for (const line of lines) log(line);
+  log(`Agentfold is ready: open ${config.webUrl}`);
+  return { shutdown };
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "****";
+  return parsed.toString();
+}

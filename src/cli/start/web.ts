@@ -1,0 +1,59 @@
+// The `web` process: builds the Next.js app when the source changed since the last build (with
+// its progress shown), then runs `next start` under supervision.
+import { spawn } from "node:child_process";
+import readline from "node:readline";
+import { isBuildCurrent, sourceHash, writeBuildStamp } from "./build-stamp";
+import type { Log } from "./child";
+import { packageBin, projectRoot } from "./project";
+import { superviseChild, type SupervisedChild } from "./supervised";
+import { isHttpOk, waitFor } from "./wait";
+
+const nextBin = () => packageBin("next", "dist/bin/next");
+
+export async function buildWebIfNeeded(log: Log, env: NodeJS.ProcessEnv): Promise<"built" | "current"> {
+  const hash = sourceHash(projectRoot);
+  if (isBuildCurrent(projectRoot, hash)) return "current";
+  log("web: building the app (first start or the source changed; about a minute)");
+  const startedAt = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [nextBin(), "build"], {
+      cwd: projectRoot,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on("line", (line) => {
+        if (line.trim()) log(`[build] ${line}`);
+      });
+    }
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`next build failed (exit code ${code})`)),
+    );
+  });
+  writeBuildStamp(projectRoot, hash);
+  log(`web: build finished in ${Math.round((Date.now() - startedAt) / 1000)} s`);
+  return "built";
+}
+
+export async function startWeb(options: {
+  host: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  log: Log;
+}): Promise<SupervisedChild> {
+  const { host, port, env, log } = options;
+  const web = superviseChild(
+    {
+      name: "web",
+      command: process.execPath,
+      args: [nextBin(), "start", "--hostname", host, "--port", String(port)],
+      cwd: projectRoot,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    },
+    log,
+  );
+  const healthUrl = `http://${host}:${port}/v1/health`;
+  await waitFor("the web app to answer /v1/health", () => isHttpOk(healthUrl), { timeoutMs: 60_000 });
+  return web;
+}

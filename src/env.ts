@@ -1,0 +1,132 @@
+// The only reader of process.env. Every setting is parsed here, once, with zod; a bad value stops
+// start-up with a message naming the variable.
+import crypto from "node:crypto";
+import path from "node:path";
+import { z } from "zod";
+import { readOrCreateSecret } from "@/server/config/secrets";
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+const optionalString = z.string().min(1).optional();
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    AGENTFOLD_DATA_DIR: z.string().min(1).default(".data"),
+    AGENTFOLD_HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: port(3000),
+    WORKER_PORT: port(9080),
+    // How Restate reaches the worker; defaults to the worker's own host and port.
+    WORKER_URL: optionalUrl,
+    POSTGRES_PORT: port(5433),
+    RESTATE_INGRESS_PORT: port(8080),
+    RESTATE_ADMIN_PORT: port(9070),
+    RESTATE_NODE_PORT: port(5122),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    RESTATE_INGRESS_URL: optionalUrl,
+    RESTATE_ADMIN_URL: optionalUrl,
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_BASE_URL: optionalUrl,
+    ANTHROPIC_API_KEY: optionalString,
+    OPENAI_COMPATIBLE_BASE_URL: optionalUrl,
+    AGENTFOLD_DEFAULT_MODEL: z
+      .string()
+      .regex(/^[a-z0-9-]+:.+$/, "must look like provider:model")
+      .default("local:scripted"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  })
+  .superRefine((value, ctx) => {
+    // Restate is either fully external or fully embedded: half a configuration is a mistake.
+    if (Boolean(value.RESTATE_INGRESS_URL) !== Boolean(value.RESTATE_ADMIN_URL)) {
+      const missing = value.RESTATE_INGRESS_URL ? "RESTATE_ADMIN_URL" : "RESTATE_INGRESS_URL";
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "set both RESTATE_INGRESS_URL and RESTATE_ADMIN_URL, or neither",
+      });
+    }
+  });
+
+export type RawEnv = z.infer<typeof envSchema>;
+
+export type Env = RawEnv & {
+  dataDir: string;
+  isExternalDatabase: boolean;
+  isExternalRestate: boolean;
+  /** Where Restate's ingress and admin API answer: external, or the embedded ports. */
+  restateIngressUrl: string;
+  restateAdminUrl: string;
+  /** How Restate and health checks reach the worker. */
+  workerUrl: string;
+  /** The address a person opens in a browser. */
+  webUrl: string;
+};
+
+export class EnvError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      "Invalid configuration:\n" +
+        issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join("\n"),
+    );
+    this.name = "EnvError";
+  }
+}
+
+/** Parses a set of variables (process.env by default). Throws EnvError naming each bad one. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings mean "not set", as in most dotenv tooling.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "(environment)"),
+        message: issue.message,
+      })),
+    );
+  }
+  const raw = result.data;
+  // A wildcard bind address is not an address to connect to.
+  const connectHost = ["0.0.0.0", "::"].includes(raw.AGENTFOLD_HOST) ? "127.0.0.1" : raw.AGENTFOLD_HOST;
+  return {
+    ...raw,
+    dataDir: path.resolve(raw.AGENTFOLD_DATA_DIR),
+    isExternalDatabase: raw.DATABASE_URL !== undefined,
+    isExternalRestate: raw.RESTATE_INGRESS_URL !== undefined,
+    restateIngressUrl: trimSlash(raw.RESTATE_INGRESS_URL ?? `http://127.0.0.1:${raw.RESTATE_INGRESS_PORT}`),
+    restateAdminUrl: trimSlash(raw.RESTATE_ADMIN_URL ?? `http://127.0.0.1:${raw.RESTATE_ADMIN_PORT}`),
+    workerUrl: trimSlash(raw.WORKER_URL ?? `http://${connectHost}:${raw.WORKER_PORT}`),
+    webUrl: `http://${connectHost}:${raw.PORT}`,
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** The secret that signs dashboard sessions: AUTH_SECRET, or one generated on first start and
+ * kept in the data directory so sign-ins survive restarts. */
+export function authSecret(config: Env): string {
+  return (
+    config.AUTH_SECRET ??
+    readOrCreateSecret(path.join(config.dataDir, "auth-secret"), () =>
+      crypto.randomBytes(32).toString("base64url"),
+    )
+  );
+}
+
+/** The variables a child process inherits (the supervisor adds its own on top). */
+export function inheritedEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env };
+}
+
+let cached: Env | undefined;
+
+/** The process's environment, parsed once. */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

@@ -1,0 +1,48 @@
+// DurableRuntime on Restate: admin API for registration and health.
+import type { DurableRuntime } from "./runtime";
+
+export type RestateRuntimeOptions = {
+  ingressUrl: string;
+  adminUrl: string;
+  fetch?: typeof fetch;
+};
+
+export function createRestateRuntime({
+  adminUrl,
+  fetch: fetchImpl = fetch,
+}: RestateRuntimeOptions): DurableRuntime {
+  async function register(workerUrl: string, force: boolean): Promise<Response> {
+    return fetchImpl(`${adminUrl}/deployments`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uri: workerUrl, force }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  }
+
+  return {
+    async isHealthy() {
+      try {
+        const response = await fetchImpl(`${adminUrl}/health`, { signal: AbortSignal.timeout(2_000) });
+        await response.body?.cancel();
+        return response.ok;
+      } catch {
+        return false;
+      }
+    },
+    async registerWorker(workerUrl) {
+      let response = await register(workerUrl, false);
+      // 409: the same URI was registered with other service definitions (a new Agentfold version
+      // on the same port). Replace it; the worker at that URI now serves the new definitions.
+      if (response.status === 409) {
+        await response.body?.cancel();
+        response = await register(workerUrl, true);
+      }
+      if (!response.ok) {
+        const detail = await response.text();
+        throw new Error(`Restate refused to register the worker at ${workerUrl}: ${response.status} ${detail}`);
+      }
+      await response.body?.cancel();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// The Restate services this worker serves. Handler bodies orchestrate named steps; domain logic
+// lives in src/server/<domain>.
+import * as restate from "@restatedev/restate-sdk";
+
+/** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
+export const healthService = restate.service({
+  name: "health",
+  handlers: {
+    check: async (ctx: restate.Context): Promise<{ ok: true; at: string }> => {
+      const at = await ctx.run("now", () => new Date().toISOString());
+      return { ok: true, at };
+    },
+  },
+});
+
+export const services = [healthService];
