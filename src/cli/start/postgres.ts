@@ -11,7 +11,7 @@ import { inheritedEnvironment } from "@/env";
 import { startChild, type Log, type RunningChild } from "./child";
 import { readOrCreateSecret } from "@/server/config/secrets";
 
-export type EmbeddedPostgres = { url: string; stop: () => Promise<void> };
+export type EmbeddedPostgres = { url: string; pid: number; stop: () => Promise<void> };
 
 type Binaries = { initdb: string; postgres: string };
 type RunAs = { uid: number; gid: number } | undefined;
@@ -137,5 +137,5 @@ export async function startEmbeddedPostgres(options: {
   await waitUntilReady(child);
   const base = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
   await ensureDatabase(`${base}/postgres`, "agentfold");
-  return { url: `${base}/agentfold`, stop: () => child.stop(30_000) };
+  return { url: `${base}/agentfold`, pid: child.pid, stop: () => child.stop(30_000) };
 }

@@ -8,7 +8,12 @@ import { startChild, type Log } from "./child";
 import { isHttpOk, waitFor } from "./wait";
 
 export type RestatePorts = { ingress: number; admin: number; node: number };
-export type EmbeddedRestate = { ingressUrl: string; adminUrl: string; stop: () => Promise<void> };
+export type EmbeddedRestate = {
+  ingressUrl: string;
+  adminUrl: string;
+  pid: number;
+  stop: () => Promise<void>;
+};
 
 function restateBinary(): string {
   const require = createRequire(import.meta.url);
@@ -66,5 +71,5 @@ export async function startEmbeddedRestate(options: {
     }),
   ]);
   failed.catch(() => undefined);
-  return { ingressUrl, adminUrl, stop: () => child.stop(20_000) };
+  return { ingressUrl, adminUrl, pid: child.pid, stop: () => child.stop(20_000) };
 }

@@ -52,7 +52,7 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
       const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.POSTGRES_PORT, log });
       started.push({ name: "postgres", stop: postgres.stop });
       databaseUrl = postgres.url;
-      lines.push(`postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (data in ${config.dataDir}/postgres)`);
+      lines.push(`postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (pid ${postgres.pid}, data in ${config.dataDir}/postgres)`);
     }
     log(`migrations: ${await applyMigrations(databaseUrl)}`);
 
@@ -65,7 +65,7 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
         log,
       });
       started.push({ name: "restate", stop: restate.stop });
-      lines.push(`restate   embedded  ingress ${restate.ingressUrl}  admin ${restate.adminUrl}`);
+      lines.push(`restate   embedded  ingress ${restate.ingressUrl}  admin ${restate.adminUrl}  (pid ${restate.pid})`);
     }
 
     const childEnv: NodeJS.ProcessEnv = {
@@ -81,12 +81,12 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
     const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
     const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log });
     started.push({ name: "worker", stop: worker.stop });
-    lines.push(`worker    ${config.workerUrl}  (registered with Restate)`);
+    lines.push(`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`);
 
     await buildWebIfNeeded(log, childEnv);
     const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log });
     started.push({ name: "web", stop: web.stop });
-    lines.push(`web       ${config.webUrl}`);
+    lines.push(`web       ${config.webUrl}  (pid ${web.current().pid})`);
   } catch (error) {
     await shutdown();
     throw error;

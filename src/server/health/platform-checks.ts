@@ -1,20 +1,23 @@
 // The real checks behind GET /v1/health: Postgres answers a query, Restate's admin API is
 // healthy, the worker endpoint answers over HTTP/2.
-import { env } from "@/env";
+import type { PrismaClient } from "@prisma/client";
+import { env, type Env } from "@/env";
 import { db } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { isWorkerHealthy } from "@/server/durable/worker-health";
 import type { HealthChecks } from "./get-health";
 
-export function platformChecks(): HealthChecks {
-  const config = env();
+export function platformChecks({
+  config = env(),
+  database = () => db(),
+}: { config?: Env; database?: () => PrismaClient } = {}): HealthChecks {
   const runtime = createRestateRuntime({
     ingressUrl: config.restateIngressUrl,
     adminUrl: config.restateAdminUrl,
   });
   return {
     db: async () => {
-      await db().$queryRaw`select 1`;
+      await database().$queryRaw`select 1`;
       return true;
     },
     restate: () => runtime.isHealthy(),
