@@ -27,7 +27,7 @@ export function superviseChild(
       const exit = await running.exited;
       if (isStopping) return;
       if (Date.now() - startedAt > stableAfterMs) delay = initialMs;
-      log(`${spec.name} ${describeExit(exit)}; restarting in ${(delay / 1000).toFixed(1)} s`);
+      log(`${spec.name} ${describeExit(exit)}; restarting in ${formatDelay(delay)}`);
       await sleep(delay);
       delay = Math.min(delay * 2, maxMs);
       if (isStopping) return;
@@ -46,4 +46,8 @@ export function superviseChild(
       await watching;
     },
   };
+}
+
+function formatDelay(ms: number): string {
+  return ms < 1_000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -1,0 +1,5 @@
+import os from "node:os";
+import path from "node:path";
+
+/** Where global setup leaves the running stack's pid and URL for teardown. */
+export const stackFile = path.join(os.tmpdir(), `agentfold-e2e-${process.pid}-stack.json`);

@@ -1,0 +1,22 @@
+import net from "node:net";
+import { describe, expect, it } from "vitest";
+import { assertPortFree, getFreePort, PortInUseError } from "./ports";
+
+describe("assertPortFree", () => {
+  it("passes for a free port and names port and variable for a taken one", async () => {
+    const port = await getFreePort();
+    await expect(assertPortFree({ port, component: "web", variable: "PORT" })).resolves.toBeUndefined();
+
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+    try {
+      const error = await assertPortFree({ port, component: "web", variable: "PORT" }).catch((e) => e);
+      expect(error).toBeInstanceOf(PortInUseError);
+      expect(error.message).toBe(
+        `Port ${port} (web) is already in use. Stop whatever holds it, or set PORT to another port.`,
+      );
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { authSecret, EnvError, parseEnv } from "./env";
+
+function errorOf(source: Record<string, string>): EnvError {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error;
+    throw error;
+  }
+  throw new Error("parseEnv accepted the input");
+}
+
+describe("parseEnv", () => {
+  it("runs on embedded defaults when nothing is set", () => {
+    const config = parseEnv({});
+    expect(config.PORT).toBe(3000);
+    expect(config.isExternalDatabase).toBe(false);
+    expect(config.isExternalRestate).toBe(false);
+    expect(config.restateAdminUrl).toBe("http://127.0.0.1:9070");
+    expect(config.workerUrl).toBe("http://127.0.0.1:9080");
+    expect(config.dataDir).toBe(path.resolve(".data"));
+    expect(config.AGENTFOLD_DEFAULT_MODEL).toBe("local:scripted");
+  });
+
+  it("names the variable of a bad value", () => {
+    const error = errorOf({ PORT: "eighty" });
+    expect(error.issues.map((issue) => issue.variable)).toEqual(["PORT"]);
+    expect(error.message).toMatch(/^Invalid configuration:\n {2}PORT: /);
+  });
+
+  it("rejects out-of-range ports and non-Postgres database URLs", () => {
+    expect(errorOf({ WORKER_PORT: "70000" }).issues[0]?.variable).toBe("WORKER_PORT");
+    expect(errorOf({ DATABASE_URL: "mysql://localhost/db" }).issues[0]?.variable).toBe("DATABASE_URL");
+  });
+
+  it("requires both Restate URLs or neither, naming the missing one", () => {
+    const error = errorOf({ RESTATE_INGRESS_URL: "http://restate:8080" });
+    expect(error.issues).toEqual([
+      { variable: "RESTATE_ADMIN_URL", message: "set both RESTATE_INGRESS_URL and RESTATE_ADMIN_URL, or neither" },
+    ]);
+  });
+
+  it("uses external services when configured", () => {
+    const config = parseEnv({
+      DATABASE_URL: "postgresql://u:p@db:5432/agentfold",
+      RESTATE_INGRESS_URL: "http://restate:8080/",
+      RESTATE_ADMIN_URL: "http://restate:9070",
+    });
+    expect(config.isExternalDatabase).toBe(true);
+    expect(config.isExternalRestate).toBe(true);
+    expect(config.restateIngressUrl).toBe("http://restate:8080");
+  });
+
+  it("treats empty strings as unset and wildcard hosts as loopback for URLs", () => {
+    const config = parseEnv({ DATABASE_URL: "", AGENTFOLD_HOST: "0.0.0.0", PORT: "4000" });
+    expect(config.isExternalDatabase).toBe(false);
+    expect(config.webUrl).toBe("http://127.0.0.1:4000");
+  });
+
+  it("checks the model id shape", () => {
+    expect(errorOf({ AGENTFOLD_DEFAULT_MODEL: "gpt" }).issues[0]?.variable).toBe("AGENTFOLD_DEFAULT_MODEL");
+    expect(parseEnv({ AGENTFOLD_DEFAULT_MODEL: "openai:gpt-5" }).AGENTFOLD_DEFAULT_MODEL).toBe("openai:gpt-5");
+  });
+});
+
+describe("authSecret", () => {
+  it("generates a secret once and keeps it in the data directory", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-env-"));
+    try {
+      const config = parseEnv({ AGENTFOLD_DATA_DIR: dir });
+      const first = authSecret(config);
+      expect(first.length).toBeGreaterThanOrEqual(32);
+      expect(authSecret(config)).toBe(first);
+      expect(fs.statSync(path.join(dir, "auth-secret")).mode & 0o777).toBe(0o600);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("prefers AUTH_SECRET when set", () => {
+    const secret = "x".repeat(40);
+    expect(authSecret(parseEnv({ AUTH_SECRET: secret, AGENTFOLD_DATA_DIR: "/nonexistent" }))).toBe(secret);
+  });
+});
