@@ -15,6 +15,8 @@ export const errorStatus = {
   session_busy: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  invalid_upload: 422,
+  invalid_agent: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
