@@ -1,0 +1,82 @@
+// Bundles an agent version with esbuild into one ESM file that the sandbox runs: the sandbox
+// runner plus every module of the folder, each evaluated lazily so one broken module cannot
+// hide the others. The SDK and zod resolve to the platform's copies; anything else the upload
+// cannot satisfy fails with `cannot resolve 'X' from <file>`.
+import { createRequire } from "node:module";
+import path from "node:path";
+import * as esbuild from "esbuild";
+import type { Diagnostic } from "@/agents/loader/diagnostics";
+import { sdkImport, sdkModulePath } from "./aliases";
+
+const platformSrc = path.resolve(import.meta.dirname, "../..");
+const sdkDir = path.join(platformSrc, "agents", "sdk");
+const runnerPath = path.join(platformSrc, "agents", "sandbox", "runner.ts");
+const platformRequire = createRequire(import.meta.url);
+
+export type BundleResult = {
+  ok: boolean;
+  bundlePath: string;
+  bytes: number;
+  diagnostics: Diagnostic[];
+};
+
+function entrySource(files: string[]): string {
+  const loaders = files.map((file) => `  ${JSON.stringify(file)}: () => import(${JSON.stringify(`./${file}`)}),`);
+  return [
+    `import { startSandbox } from ${JSON.stringify(runnerPath)};`,
+    "startSandbox({",
+    ...loaders,
+    "});",
+  ].join("\n");
+}
+
+const platformResolver: esbuild.Plugin = {
+  name: "agentfold-platform",
+  setup(build) {
+    build.onResolve({ filter: sdkImport }, (args) => {
+      const resolved = sdkModulePath(sdkDir, args.path);
+      if (resolved) return { path: resolved };
+      return { errors: [{ text: `cannot resolve '${args.path}': no such module in the authoring package` }] };
+    });
+    build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => ({ path: platformRequire.resolve(args.path) }));
+  },
+};
+
+function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
+  const file = message.location?.file ? path.relative(folderDir, path.resolve(folderDir, message.location.file)) : undefined;
+  const unresolved = message.text.match(/^Could not resolve "([^"]+)"/);
+  const text = unresolved ? `cannot resolve '${unresolved[1]}' from ${file}` : message.text;
+  return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
+}
+
+export async function bundleAgent(options: {
+  folderDir: string;
+  moduleFiles: string[];
+  outDir: string;
+}): Promise<BundleResult> {
+  const { folderDir, moduleFiles, outDir } = options;
+  const bundlePath = path.join(outDir, "agent.mjs");
+  try {
+    const result = await esbuild.build({
+      stdin: { contents: entrySource(moduleFiles), resolveDir: folderDir, sourcefile: "agentfold-entry.ts", loader: "ts" },
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      outfile: bundlePath,
+      sourcemap: "linked",
+      // CommonJS dependencies inside an ESM bundle still call require() for Node's builtins.
+      banner: { js: 'import { createRequire as __agentfoldRequire } from "node:module"; const require = __agentfoldRequire(import.meta.url);' },
+      plugins: [platformResolver],
+      logLevel: "silent",
+      metafile: true,
+      absWorkingDir: folderDir,
+    });
+    const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+    return { ok: true, bundlePath, bytes, diagnostics: result.warnings.map((w) => ({ ...toDiagnostic(w, folderDir), level: "warning" })) };
+  } catch (error) {
+    const failure = error as esbuild.BuildFailure;
+    if (!Array.isArray(failure.errors)) throw error;
+    return { ok: false, bundlePath, bytes: 0, diagnostics: failure.errors.map((e) => toDiagnostic(e, folderDir)) };
+  }
+}

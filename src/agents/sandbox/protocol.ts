@@ -1,0 +1,51 @@
+// The typed RPC between the platform (host side) and a sandbox process, over Node's IPC channel.
+// Only JSON crosses it: agent code and its objects stay inside the sandbox.
+import type { DescriptorKind } from "@/agents/sdk/descriptor";
+
+export type SessionInfo = {
+  id: string;
+  channel: string;
+  mode: "chat" | "task";
+  auth: unknown;
+  purpose: "live" | "eval";
+  title?: string;
+  dryRun: boolean;
+};
+
+export type ToolCallContext = {
+  toolCallId: string;
+  session: SessionInfo;
+  approvedBy?: unknown;
+  workspaceDir: string;
+  stateRoot: string;
+};
+
+/** What the sandbox learned about one module by loading it. */
+export type ModuleReport = {
+  file: string;
+  kind?: DescriptorKind | "string" | "array";
+  /** JSON-safe view of the descriptor: functions dropped, zod schemas as JSON Schema. */
+  summary?: unknown;
+  /** For modules whose default export is an array of descriptors (evals). */
+  items?: { kind?: DescriptorKind; summary?: unknown }[];
+  error?: string;
+};
+
+export type ToolRunResult = { ok: true; output: unknown } | { ok: false; error: string };
+
+export type SandboxMethods = {
+  describe: { params: Record<string, never>; result: ModuleReport[] };
+  runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
+  runHook: {
+    params: { file: string; event: { type: string }; context: unknown };
+    result: { ok: true; handled: number } | { ok: false; error: string };
+  };
+};
+
+export type SandboxMethod = keyof SandboxMethods;
+
+export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown };
+
+export type SandboxResponse =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: string };

@@ -1,0 +1,103 @@
+// The program inside a sandbox process (bundled together with the agent's modules). It answers
+// the platform's RPC calls over IPC; a thrown error in agent code becomes an error result and
+// never takes the process down. This file runs ONLY in the sandbox.
+import { descriptorKindOf } from "@/agents/sdk/descriptor";
+import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
+import { toJsonSafe } from "./json-safe";
+import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
+
+type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
+type AnyRecord = Record<string, unknown>;
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+async function defaultExport(modules: ModuleLoaders, file: string): Promise<unknown> {
+  const load = modules[file];
+  if (!load) throw new Error(`no module ${file} in this bundle`);
+  const loaded = await load();
+  return "default" in loaded ? loaded.default : undefined;
+}
+
+function summarize(value: unknown): unknown {
+  if (descriptorKindOf(value) === "tool") {
+    const tool = value as AnyRecord;
+    const schemas = toolJsonSchemas(value as never);
+    return {
+      description: tool.description,
+      effect: tool.effect,
+      execution: tool.execution,
+      needsApproval: typeof tool.needsApproval === "function" ? "dynamic" : Boolean(tool.needsApproval),
+      timeoutMs: tool.timeoutMs,
+      inputSchema: schemas.input,
+      outputSchema: schemas.output,
+    };
+  }
+  return toJsonSafe(value);
+}
+
+async function describeModule(modules: ModuleLoaders, file: string): Promise<ModuleReport> {
+  try {
+    const value = await defaultExport(modules, file);
+    if (typeof value === "string") return { file, kind: "string", summary: value };
+    if (Array.isArray(value)) {
+      return { file, kind: "array", items: value.map((item) => ({ kind: descriptorKindOf(item), summary: summarize(item) })) };
+    }
+    return { file, kind: descriptorKindOf(value), summary: summarize(value) };
+  } catch (error) {
+    return { file, error: errorText(error) };
+  }
+}
+
+async function runTool(modules: ModuleLoaders, params: { file: string; input: unknown; context: ToolCallContext }): Promise<ToolRunResult> {
+  try {
+    const tool = await defaultExport(modules, params.file);
+    if (descriptorKindOf(tool) !== "tool") return { ok: false, error: `${params.file} does not export defineTool(...)` };
+    const { execute } = tool as { execute: (input: unknown, ctx: unknown) => unknown };
+    const input = parseToolInput(tool as never, params.input);
+    const output = await execute(input, Object.freeze({ ...params.context }));
+    return { ok: true, output: toJsonSafe(output) ?? null };
+  } catch (error) {
+    return { ok: false, error: errorText(error) };
+  }
+}
+
+async function runHook(modules: ModuleLoaders, params: { file: string; event: { type: string }; context: unknown }) {
+  try {
+    const hook = (await defaultExport(modules, params.file)) as { events?: Record<string, (e: unknown, c: unknown) => unknown> };
+    const handlers = [hook.events?.[params.event.type], hook.events?.["*"]].filter((h) => typeof h === "function");
+    for (const handler of handlers) await handler!(params.event, params.context);
+    return { ok: true as const, handled: handlers.length };
+  } catch (error) {
+    return { ok: false as const, error: errorText(error) };
+  }
+}
+
+export function startSandbox(modules: ModuleLoaders): void {
+  const send = (response: SandboxResponse) => process.send?.(response);
+  process.on("message", async (request: SandboxRequest) => {
+    try {
+      const params = request.params as never;
+      const result =
+        request.method === "describe"
+          ? await Promise.all(Object.keys(modules).map((file) => describeModule(modules, file)))
+          : request.method === "runTool"
+            ? await runTool(modules, params)
+            : request.method === "runHook"
+              ? await runHook(modules, params)
+              : undefined;
+      if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
+      else send({ id: request.id, ok: true, result });
+    } catch (error) {
+      send({ id: request.id, ok: false, error: errorText(error) });
+    }
+  });
+  // Background work in agent code that rejects must not end the process: report and go on.
+  process.on("unhandledRejection", (reason) => console.error("unhandled rejection in agent code:", errorText(reason)));
+  process.on("uncaughtException", (error) => console.error("uncaught exception in agent code:", errorText(error)));
+  // The platform side went away: nothing left to serve.
+  process.on("disconnect", () => process.exit(0));
+  send({ id: 0, ok: true, result: "ready" });
+}

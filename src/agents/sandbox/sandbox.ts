@@ -1,0 +1,161 @@
+// The host side of a sandbox: one child process per agent version, started on first use,
+// driven over IPC. Every call has a deadline; a call that times out or a process that crashes
+// (including running out of memory) fails the calls in flight with a SandboxError and the next
+// call starts a fresh process. An idle sandbox stops itself.
+import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { permissionFlags } from "./node-flags";
+import type { SandboxMethod, SandboxMethods, SandboxRequest, SandboxResponse } from "./protocol";
+
+export type SandboxFailure = "timeout" | "crashed" | "out_of_memory" | "stopped" | "failed_to_start";
+
+export class SandboxError extends Error {
+  constructor(readonly reason: SandboxFailure, message: string) {
+    super(message);
+    this.name = "SandboxError";
+  }
+}
+
+export type SandboxOptions = {
+  bundlePath: string;
+  /** The only directories agent code may touch (session workspaces, its state root). */
+  writableDirs: string[];
+  /** The agent's declared secrets: the whole environment the sandbox sees. */
+  env?: Record<string, string>;
+  memoryMb?: number;
+  defaultTimeoutMs?: number;
+  idleMs?: number;
+  onLog?: (line: { stream: "stdout" | "stderr"; text: string }) => void;
+};
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError) => void; timer: NodeJS.Timeout };
+type Running = { child: ChildProcess; ready: Promise<void>; pending: Map<number, Pending>; stderrTail: string[]; failure?: SandboxError };
+
+export type Sandbox = {
+  call: <M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], options?: { timeoutMs?: number }) => Promise<SandboxMethods[M]["result"]>;
+  stop: () => Promise<void>;
+  pid: () => number | undefined;
+};
+
+const rssPageBytes = 4096;
+
+export function createSandbox(options: SandboxOptions): Sandbox {
+  const { memoryMb = 256, defaultTimeoutMs = 60_000, idleMs = 5 * 60_000 } = options;
+  let running: Running | undefined;
+  let nextId = 1;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  function spawnProcess(): Running {
+    for (const dir of options.writableDirs) fs.mkdirSync(dir, { recursive: true });
+    const child = fork(options.bundlePath, [], {
+      execArgv: [
+        ...permissionFlags({ bundleDir: path.dirname(options.bundlePath), writableDirs: options.writableDirs }),
+        `--max-old-space-size=${memoryMb}`,
+        "--no-warnings",
+        "--enable-source-maps",
+      ],
+      env: { ...options.env } as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      serialization: "json",
+    });
+    const state: Running = { child, pending: new Map(), stderrTail: [], ready: Promise.resolve() };
+    for (const stream of ["stdout", "stderr"] as const) {
+      readline.createInterface({ input: child[stream]! }).on("line", (text) => {
+        if (stream === "stderr") state.stderrTail = [...state.stderrTail.slice(-20), text];
+        options.onLog?.({ stream, text });
+      });
+    }
+    state.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new SandboxError("failed_to_start", "the sandbox did not start within 10 s")), 10_000);
+      child.once("message", () => (clearTimeout(timer), resolve()));
+      child.once("exit", () => (clearTimeout(timer), reject(state.failure ?? exitFailure(state))));
+    });
+    state.ready.catch(() => undefined);
+    child.on("message", (response: SandboxResponse) => settle(state, response));
+    child.once("exit", () => {
+      const failure = state.failure ?? exitFailure(state);
+      for (const pending of state.pending.values()) (clearTimeout(pending.timer), pending.reject(failure));
+      state.pending.clear();
+      clearInterval(watchdog);
+      if (running === state) running = undefined;
+    });
+    // The heap cap does not cover Buffers and other off-heap memory; watch the whole process.
+    const watchdog = setInterval(() => {
+      if (rssMb(child.pid) > memoryMb * 2) kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
+    }, 250);
+    watchdog.unref();
+    return state;
+  }
+
+  function exitFailure(state: Running): SandboxError {
+    const { exitCode, signalCode } = state.child;
+    if (state.stderrTail.some((line) => /heap out of memory|Reached heap limit/.test(line))) {
+      return new SandboxError("out_of_memory", `the sandbox ran out of memory (${memoryMb} MB heap cap) and was restarted`);
+    }
+    return new SandboxError("crashed", `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted`);
+  }
+
+  function kill(state: Running, failure: SandboxError): void {
+    state.failure ??= failure;
+    state.child.kill("SIGKILL");
+  }
+
+  function settle(state: Running, response: SandboxResponse): void {
+    const pending = state.pending.get(response.id);
+    if (!pending) return;
+    state.pending.delete(response.id);
+    clearTimeout(pending.timer);
+    if (response.ok) pending.resolve(response.result);
+    else pending.reject(new SandboxError("crashed", response.error));
+    if (state.pending.size === 0) armIdle();
+  }
+
+  function armIdle(): void {
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => void stop(), idleMs);
+    idleTimer.unref();
+  }
+
+  async function call<M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], callOptions: { timeoutMs?: number } = {}) {
+    clearTimeout(idleTimer);
+    running ??= spawnProcess();
+    const state = running;
+    await state.ready;
+    const timeoutMs = callOptions.timeoutMs ?? defaultTimeoutMs;
+    const id = nextId++;
+    return new Promise<SandboxMethods[M]["result"]>((resolve, reject) => {
+      // A call that overruns may be stuck in a loop that blocks the process: only a kill ends it.
+      const timer = setTimeout(
+        () => kill(state, new SandboxError("timeout", `the call did not finish within ${timeoutMs / 1000} s; the sandbox was restarted`)),
+        timeoutMs,
+      );
+      state.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      const request: SandboxRequest = { id, method, params };
+      state.child.send(request);
+    });
+  }
+
+  async function stop(): Promise<void> {
+    const state = running;
+    if (!state) return;
+    running = undefined;
+    if (state.child.exitCode !== null || state.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => state.child.once("exit", resolve));
+    kill(state, new SandboxError("stopped", "the sandbox was stopped"));
+    await exited;
+  }
+
+  return { call, stop, pid: () => running?.child.pid };
+}
+
+function rssMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const resident = Number(fs.readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
+    return (resident * rssPageBytes) / 1024 / 1024;
+  } catch {
+    return 0;
+  }
+}

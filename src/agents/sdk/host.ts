@@ -1,0 +1,73 @@
+// The shared services agent code reaches as `ctx.host` (spec §9). Only the shapes: the runtime
+// provides them. Members the spec marks [inferred] are decided here and noted.
+import type { JsonValue } from "./types";
+import type { ToolExecuteResult } from "./tool-result";
+
+export type KvStore = {
+  get(key: string): Promise<JsonValue | undefined>;
+  put(key: string, value: JsonValue): Promise<void>;
+  /** [inferred] */
+  delete(key: string): Promise<void>;
+  /** [inferred] Keys starting with `prefix`. */
+  list(prefix?: string): Promise<string[]>;
+};
+
+/** Files are bound to the session unless `scope: "deployment"` asks for agent-wide ones. */
+export type FileScope = { scope?: "session" | "deployment" };
+
+/** [inferred] The methods of `host.files`. `append` exists because a journal shared by every
+ * session (memory) cannot be written safely with read-then-write. */
+export type FilesStore = {
+  read(path: string, options?: FileScope): Promise<string | undefined>;
+  write(path: string, content: string, options?: FileScope): Promise<void>;
+  append(path: string, content: string, options?: FileScope): Promise<void>;
+  list(prefix?: string, options?: FileScope): Promise<string[]>;
+  delete(path: string, options?: FileScope): Promise<void>;
+};
+
+export type MetricTags = Record<string, string>;
+
+export type OtelApi = {
+  increment(name: string, valueOrTags?: number | MetricTags, tags?: MetricTags): void;
+  /** [inferred] */
+  histogram(name: string, value: number, tags?: MetricTags): void;
+  /** [inferred] Tags every later metric of this session. */
+  tag(name: string, value: string): void;
+};
+
+export type McpToolInfo = { name: string; description?: string; inputSchema?: Record<string, unknown> };
+
+export type McpApi = {
+  names(): string[];
+  listTools(connection: string): Promise<McpToolInfo[]>;
+  callTool(connection: string, tool: string, args?: Record<string, unknown>): Promise<ToolExecuteResult>;
+};
+
+export type Reminder = { id: string; fireAt: string; prompt: string };
+
+/** [inferred] spec §8.2. `in` is milliseconds or a duration like "2h". */
+export type RemindersApi = {
+  create(options: { prompt: string; at?: string; in?: number | string; id?: string; sessionId?: string }): Promise<{
+    id: string;
+    fireAt: string;
+  }>;
+  list(): Promise<Reminder[]>;
+  cancel(id: string): Promise<void>;
+};
+
+/** [inferred] An Octokit-style `request(route, params)`. */
+export type GitHubApi = { request(route: string, params?: Record<string, unknown>): Promise<unknown> };
+
+/** The Slack Web API client is the author's choice of library, so it stays untyped here. */
+export type SlackApi = { getClient(): unknown };
+
+export type HostServices = {
+  kv: KvStore;
+  files: FilesStore;
+  otel: OtelApi;
+  mcp: McpApi;
+  github: GitHubApi;
+  slack: SlackApi;
+  /** Present only where a session context exists. */
+  reminders?: RemindersApi;
+};
