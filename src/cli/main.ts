@@ -1,21 +1,28 @@
 // The `agentfold` command.
+import { parseArgs } from "node:util";
 import { EnvError, parseEnv } from "@/env";
+import { infoCommand } from "./commands/info";
+import { initCommand } from "./commands/init";
+import { validateCommand } from "./commands/validate";
 import { PortInUseError } from "./start/ports";
 import { startSupervisor } from "./start/supervisor";
 
-const usage = `Usage: agentfold <command>
+const usage = `Usage: agentfold <command> [options]
 
 Commands:
-  start    Start Postgres, Restate, the worker and the web app (embedded unless configured)
-  help     Show this message
-
-Configuration comes from environment variables; see docs/configuration.md.`;
+  start                      Start Postgres, Restate, the worker and the web app
+                             (embedded unless configured; see docs/configuration.md)
+  init <dir>                 Scaffold an agent folder (instructions, a tool, a skill)
+  validate [--dir <dir>]     Check an agent folder; every problem is listed; exit 1 on errors
+  info [--dir <dir>] [--json]
+                             Show the agent's tools, skills, subagents, hooks, schedules …
+  help                       Show this message`;
 
 function log(line: string): void {
   process.stdout.write(`agentfold: ${line}\n`);
 }
 
-async function start(): Promise<void> {
+async function start(): Promise<number> {
   const config = parseEnv();
   let isShuttingDown = false;
   let supervisor: Awaited<ReturnType<typeof startSupervisor>> | undefined;
@@ -23,42 +30,58 @@ async function start(): Promise<void> {
     if (isShuttingDown) return;
     isShuttingDown = true;
     log(`${signal}: shutting down`);
-    // Ctrl-C during start-up: stop what has started so far; startSupervisor's own cleanup runs
-    // when its pending step fails, so stopping all children here is enough.
-    void (supervisor ? supervisor.shutdown() : import("./start/child").then((m) => m.stopAllChildren())).then(
-      () => {
-        log("stopped");
-        process.exit(0);
-      },
-    );
+    // Ctrl-C during start-up: stop whatever has started so far.
+    void (supervisor ? supervisor.shutdown() : import("./start/child").then((m) => m.stopAllChildren())).then(() => {
+      log("stopped");
+      process.exit(0);
+    });
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   supervisor = await startSupervisor(config, log);
+  return -1;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const [command] = argv;
+async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { dir: { type: "string" }, json: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === "help") {
+    console.log(usage);
+    return 0;
+  }
   switch (command) {
     case "start":
       return start();
-    case undefined:
-    case "help":
-    case "--help":
-    case "-h":
-      console.log(usage);
-      return;
+    case "init":
+      if (!rest[0]) throw new UsageError("init needs a folder: agentfold init <dir>");
+      return initCommand({ dir: rest[0] });
+    case "validate":
+      return validateCommand({ dir: values.dir ?? rest[0] ?? "." });
+    case "info":
+      return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false });
     default:
-      console.error(`Unknown command: ${command}\n\n${usage}`);
-      process.exitCode = 2;
+      throw new UsageError(`unknown command: ${command}`);
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof EnvError || error instanceof PortInUseError) {
-    console.error(`agentfold: ${error.message}`);
-  } else {
-    console.error("agentfold: start failed:", error instanceof Error ? error.message : error);
-  }
-  process.exit(1);
-});
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // -1: a long-running command (start) that exits on its own.
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof TypeError && "code" in error)) {
+      console.error(`agentfold: ${error.message}\n\n${usage}`);
+      process.exit(2);
+    }
+    const known = error instanceof EnvError || error instanceof PortInUseError;
+    console.error(`agentfold: ${known ? "" : "failed: "}${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -11,6 +11,7 @@ import { sdkImport, sdkModulePath } from "./aliases";
 const platformSrc = path.resolve(import.meta.dirname, "../..");
 const sdkDir = path.join(platformSrc, "agents", "sdk");
 const runnerPath = path.join(platformSrc, "agents", "sandbox", "runner.ts");
+const scriptRunnerPath = path.join(platformSrc, "agents", "sandbox", "agent-tool-script.ts");
 const platformRequire = createRequire(import.meta.url);
 
 export type BundleResult = {
@@ -49,6 +50,38 @@ function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
   return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
 }
 
+const buildOptions = (folderDir: string): esbuild.BuildOptions => ({
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  // CommonJS dependencies inside an ESM bundle still call require() for Node's builtins.
+  banner: { js: 'import { createRequire as __agentfoldRequire } from "node:module"; const require = __agentfoldRequire(import.meta.url);' },
+  plugins: [platformResolver],
+  logLevel: "silent",
+  absWorkingDir: folderDir,
+});
+
+/** One standalone script per `execution: "agent"` tool, for the session workspace. */
+export async function bundleAgentToolScripts(options: {
+  folderDir: string;
+  tools: { name: string; file: string }[];
+  outDir: string;
+}): Promise<string[]> {
+  const outputs: string[] = [];
+  for (const tool of options.tools) {
+    const outfile = path.join(options.outDir, "agent-tools", `${tool.name}.mjs`);
+    const contents = [
+      `import tool from ${JSON.stringify(`./${tool.file}`)};`,
+      `import { runAgentToolScript } from ${JSON.stringify(scriptRunnerPath)};`,
+      "await runAgentToolScript(tool);",
+    ].join("\n");
+    await esbuild.build({ ...buildOptions(options.folderDir), stdin: { contents, resolveDir: options.folderDir, sourcefile: `${tool.name}-script.ts`, loader: "ts" }, outfile });
+    outputs.push(outfile);
+  }
+  return outputs;
+}
+
 export async function bundleAgent(options: {
   folderDir: string;
   moduleFiles: string[];
@@ -58,19 +91,11 @@ export async function bundleAgent(options: {
   const bundlePath = path.join(outDir, "agent.mjs");
   try {
     const result = await esbuild.build({
+      ...buildOptions(folderDir),
       stdin: { contents: entrySource(moduleFiles), resolveDir: folderDir, sourcefile: "agentfold-entry.ts", loader: "ts" },
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
       outfile: bundlePath,
       sourcemap: "linked",
-      // CommonJS dependencies inside an ESM bundle still call require() for Node's builtins.
-      banner: { js: 'import { createRequire as __agentfoldRequire } from "node:module"; const require = __agentfoldRequire(import.meta.url);' },
-      plugins: [platformResolver],
-      logLevel: "silent",
       metafile: true,
-      absWorkingDir: folderDir,
     });
     const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
     return { ok: true, bundlePath, bytes, diagnostics: result.warnings.map((w) => ({ ...toDiagnostic(w, folderDir), level: "warning" })) };

@@ -74,6 +74,19 @@ function toDefinitionIssues(issue: z.core.$ZodIssue): DefinitionIssue[] {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: "unknown field" }));
   }
+  if (issue.code === "invalid_key") {
+    // A record key failed its own schema: its message says why, the record's does not.
+    return issue.issues.map((inner) => ({ path: formatPath(issue.path), message: inner.message }));
+  }
+  if (issue.code === "invalid_union") {
+    // When the value had the right type for exactly one option, that option's complaints are
+    // the useful ones; otherwise the union's own message ("expected a model id or …") is.
+    const matching = issue.errors.filter((branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === "invalid_type"));
+    const [only] = matching;
+    if (matching.length === 1 && only) {
+      return only.flatMap((inner) => toDefinitionIssues({ ...inner, path: [...issue.path, ...inner.path] }));
+    }
+  }
   return [{ path: formatPath(issue.path), message: issue.message }];
 }
 

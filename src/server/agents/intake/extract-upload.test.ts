@@ -6,7 +6,7 @@ import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError } from "@/server/http/app-error";
 import { extractUpload, type UploadLimits } from "./extract-upload";
-import { tarGzOf, zipOf, zipWithUnsafeName, type TarEntry, type ZipEntry } from "./test-archives";
+import { tarGzOf, zipOf, zipWithUnsafeName, type TarEntry, type ZipEntry } from "@/testing/archives";
 
 const agentFiles: Record<string, string> = {
   "agent.md": "# Weather agent\n\nAnswers questions about the weather.\n",

@@ -1,5 +1,5 @@
-// Builds .zip and .tar.gz archives in memory for the intake tests, including unsafe ones that
-// ordinary tools refuse to produce.
+// Builds .zip and .tar.gz archives in memory for tests of the upload path, including unsafe ones
+// that ordinary tools refuse to produce.
 import { gzipSync } from "node:zlib";
 import { pack, type Header } from "tar-stream";
 import yazl from "yazl";
@@ -46,4 +46,9 @@ export async function tarGzOf(entries: TarEntry[]): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of tar) chunks.push(chunk as Buffer);
   return gzipSync(Buffer.concat(chunks));
+}
+
+/** A zip of a folder given as `{ path: content }`, optionally wrapped in a top-level folder. */
+export async function zipFiles(files: Record<string, string>, options: { wrap?: string } = {}): Promise<Buffer> {
+  return zipOf(Object.entries(files).map(([name, content]) => ({ name: options.wrap ? `${options.wrap}/${name}` : name, content })));
 }

@@ -1,0 +1,74 @@
+// Loads an agent folder from disk end to end: static discovery, bundling, and a sandboxed look
+// at every module. The agent's own code runs only inside the sandbox process.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { bundleAgent, bundleAgentToolScripts } from "@/agents/bundle/bundle-agent";
+import { createSandbox } from "@/agents/sandbox/sandbox";
+import type { Diagnostic } from "./diagnostics";
+import { discoverAgent } from "./discover";
+import { moduleFiles, type AgentLayout } from "./layout";
+import { buildManifest, type AgentManifest } from "./manifest";
+import { diskSource } from "./source";
+
+export type LoadedAgent = {
+  ok: boolean;
+  manifest?: AgentManifest;
+  diagnostics: Diagnostic[];
+  bundlePath?: string;
+  timings: { discoverMs: number; bundleMs: number; describeMs: number };
+};
+
+export async function loadAgentFolder(options: {
+  folderDir: string;
+  folderName?: string;
+  /** Where the bundle is written (created if missing). */
+  outDir: string;
+}): Promise<LoadedAgent> {
+  const { folderDir, outDir } = options;
+  const folderName = options.folderName ?? path.basename(path.resolve(folderDir));
+  const timings = { discoverMs: 0, bundleMs: 0, describeMs: 0 };
+  let started = performance.now();
+  const { layout, diagnostics } = await discoverAgent(diskSource(folderDir), folderName);
+  timings.discoverMs = performance.now() - started;
+  const finish = (extra: Partial<LoadedAgent> = {}): LoadedAgent => ({
+    ok: !diagnostics.hasErrors,
+    diagnostics: diagnostics.items,
+    timings,
+    ...extra,
+  });
+  if (!layout) return finish();
+
+  started = performance.now();
+  fs.mkdirSync(outDir, { recursive: true });
+  const bundle = await bundleAgent({ folderDir, moduleFiles: moduleFiles(layout), outDir });
+  timings.bundleMs = performance.now() - started;
+  diagnostics.items.push(...bundle.diagnostics);
+  if (!bundle.ok) return finish();
+
+  started = performance.now();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-describe-"));
+  const sandbox = createSandbox({ bundlePath: bundle.bundlePath, writableDirs: [scratch], defaultTimeoutMs: 30_000 });
+  try {
+    const reports = await sandbox.call("describe", {});
+    const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout));
+    const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
+    if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir });
+    timings.describeMs = performance.now() - started;
+    return finish({ manifest, bundlePath: bundle.bundlePath });
+  } catch (error) {
+    diagnostics.error(undefined, `loading the agent's modules failed: ${(error as Error).message}`);
+    return finish();
+  } finally {
+    await sandbox.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Markdown instruction files of the agent and its subagents, read once for the manifest. */
+async function instructionTexts(folderDir: string, layout: AgentLayout): Promise<Map<string, string>> {
+  const refs = [layout.instructions, ...layout.subagents.map((s) => s.instructions)];
+  const files = refs.flatMap((ref) => (ref && ref.form !== "module" ? ref.files : []));
+  const texts = await Promise.all(files.map((file) => fs.promises.readFile(path.join(folderDir, file), "utf8")));
+  return new Map(files.map((file, index) => [file, texts[index]!]));
+}

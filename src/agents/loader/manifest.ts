@@ -1,0 +1,209 @@
+// The agent's surface ("manifest"): the static layout joined with what the sandbox reported
+// after loading each module, plus the diagnostics only loading can find (spec §2.4).
+import type { Diagnostics } from "./diagnostics";
+import type { AgentLayout, ModuleRef } from "./layout";
+import type { ModuleReport } from "@/agents/sandbox/protocol";
+
+type Summary = Record<string, unknown>;
+
+export type ToolManifest = {
+  name: string;
+  file: string;
+  description: string;
+  effect: "read" | "write";
+  execution: "server" | "agent";
+  needsApproval: boolean | "dynamic";
+  timeoutMs?: number;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+};
+
+export type AgentManifest = {
+  name: string;
+  root: "bot" | "agent";
+  description?: string;
+  model?: unknown;
+  instructions?: AgentLayout["instructions"];
+  /** The composed system prompt (markdown, a directory in filename order, or a module's text). */
+  instructionsText: string;
+  tools: ToolManifest[];
+  skills: {
+    name: string;
+    form: "markdown" | "packaged" | "generated";
+    file: string;
+    description?: string;
+    /** Sibling files of a packaged skill, relative to its folder. */
+    files?: string[];
+    /** A generated skill's markdown, from defineSkill. */
+    content?: string;
+  }[];
+  subagents: { id: string; description?: string; model?: unknown; instructionsText: string }[];
+  hooks: { name: string; file: string; events: string[] }[];
+  channels: { name: string; file: string; config: unknown }[];
+  schedules: { name: string; file: string; form: string; cron?: string; mode: "markdown" | "run" }[];
+  connections: { name: string; file: string; scope: "mcp" | "host"; config: unknown }[];
+  extensions: { name: string; file: string }[];
+  artifactKinds: { kind: string; description: string }[];
+  result?: { file: string };
+  evals: { id: string; file: string; cases: string[] }[];
+  seedFiles: string[];
+  chips: AgentLayout["chips"];
+};
+
+type Check = { reports: Map<string, ModuleReport>; diagnostics: Diagnostics; texts: Map<string, string> };
+
+/** The text of instructions in any form; module forms come from the sandbox's report. */
+function instructionsText(check: Check, ref: AgentLayout["instructions"], inline?: unknown): string {
+  if (!ref) return typeof inline === "string" ? inline : "";
+  if (ref.form !== "module") return ref.files.map((file) => (check.texts.get(file) ?? "").trim()).join("\n\n");
+  const report = check.reports.get(ref.files[0]!);
+  if (report?.kind === "string") return String(report.summary);
+  const markdown = (report?.summary as Summary | undefined)?.markdown;
+  return typeof markdown === "string" ? markdown : "";
+}
+
+/** The report for a file when its default export is the expected kind; diagnostics otherwise. */
+function expectKind(check: Check, file: string, kind: string, helper: string): Summary | undefined {
+  const report = check.reports.get(file);
+  if (!report) return undefined;
+  if (report.error) {
+    check.diagnostics.error(file, report.error);
+    return undefined;
+  }
+  if (report.kind !== kind) {
+    check.diagnostics.error(file, `the default export is not ${helper}(...)`);
+    return undefined;
+  }
+  return (report.summary ?? {}) as Summary;
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+function tools(check: Check, refs: ModuleRef[]): ToolManifest[] {
+  return refs.flatMap((ref) => {
+    const s = expectKind(check, ref.file, "tool", "defineTool");
+    if (!s) return [];
+    return [{
+      name: ref.name,
+      file: ref.file,
+      description: text(s.description) ?? "",
+      effect: s.effect === "read" ? "read" : "write",
+      execution: s.execution === "agent" ? "agent" : "server",
+      needsApproval: s.needsApproval === "dynamic" ? "dynamic" : Boolean(s.needsApproval),
+      timeoutMs: typeof s.timeoutMs === "number" ? s.timeoutMs : undefined,
+      inputSchema: s.inputSchema,
+      outputSchema: s.outputSchema,
+    }];
+  });
+}
+
+function hooks(check: Check, refs: ModuleRef[]) {
+  return refs.flatMap((ref) => {
+    const s = expectKind(check, ref.file, "hook", "defineHook");
+    if (!s) return [];
+    const events = Object.keys((s.events ?? {}) as object);
+    if (events.length === 0) {
+      check.diagnostics.warning(ref.file, "the hook has an empty `events` map and is skipped");
+      return [];
+    }
+    return [{ name: ref.name, file: ref.file, events }];
+  });
+}
+
+function evals(check: Check, layout: AgentLayout) {
+  if (layout.evalConfigFile) expectKind(check, layout.evalConfigFile, "eval-config", "defineEvalConfig");
+  return layout.evals.flatMap((ref) => {
+    const report = check.reports.get(ref.file);
+    if (report?.error) return (check.diagnostics.error(ref.file, report.error), []);
+    if (report?.kind === "array") {
+      const items = report.items ?? [];
+      if (items.some((item) => item.kind !== "eval")) return (check.diagnostics.error(ref.file, "every item of the exported array must be defineEval(...)"), []);
+      return items.map((_, index) => ({ id: `${ref.id}/${String(index).padStart(4, "0")}`, file: ref.file, cases: [] as string[] }));
+    }
+    const s = expectKind(check, ref.file, "eval", "defineEval");
+    if (!s) return [];
+    const cases = Array.isArray(s.cases) ? s.cases.map((c) => String((c as Summary).id)) : [];
+    return [{ id: ref.id, file: ref.file, cases }];
+  });
+}
+
+function skills(check: Check, layout: AgentLayout): AgentManifest["skills"] {
+  return layout.skills.flatMap((skill): AgentManifest["skills"] => {
+    if (skill.form === "markdown") return [{ name: skill.name, form: skill.form, file: skill.file, description: skill.description }];
+    if (skill.form === "packaged") return [{ name: skill.name, form: skill.form, file: skill.file, description: skill.description, files: skill.files }];
+    const s = expectKind(check, skill.file, "skill", "defineSkill");
+    if (!s) return [];
+    return [{ name: skill.name, form: skill.form, file: skill.file, description: text(s.description), content: text(s.markdown) }];
+  });
+}
+
+function subagents(check: Check, layout: AgentLayout) {
+  return layout.subagents.map((sub) => {
+    const s = sub.agentFile ? expectKind(check, sub.agentFile, "agent", "defineAgent") : undefined;
+    const description = text(s?.description);
+    if (!description) check.diagnostics.error(sub.agentFile ?? `${sub.dir}/`, `subagent '${sub.id}' has no description: add defineAgent({ description }) in agent.ts`);
+    if (!sub.instructions && !text(s?.instructions)) check.diagnostics.error(`${sub.dir}/`, `subagent '${sub.id}' has no instructions`);
+    return { id: sub.id, description, model: s?.model, instructionsText: instructionsText(check, sub.instructions, s?.instructions) };
+  });
+}
+
+/** `${NAME}` templates in a connection whose variable the agent does not declare (warning). */
+function checkTemplates(check: Check, file: string, config: unknown, declared: Set<string>): void {
+  for (const match of JSON.stringify(config ?? {}).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    if (!declared.has(match[1]!)) check.diagnostics.warning(file, `uses \${${match[1]}}, but ${match[1]} is not a declared secret (agent.ts hosting.secretNames)`);
+  }
+}
+
+export function buildManifest(
+  layout: AgentLayout,
+  reports: ModuleReport[],
+  diagnostics: Diagnostics,
+  texts: Map<string, string>,
+): AgentManifest {
+  const check: Check = { reports: new Map(reports.map((r) => [r.file, r])), diagnostics, texts };
+  const agent = layout.agentFile ? expectKind(check, layout.agentFile, "agent", "defineAgent") : undefined;
+  if (layout.instructions?.form === "module") {
+    const file = layout.instructions.files[0]!;
+    const report = check.reports.get(file);
+    if (report?.kind !== "string") expectKind(check, file, "instructions", "defineInstructions");
+  }
+  const declared = new Set(((agent?.hosting as Summary | undefined)?.secretNames as string[] | undefined) ?? []);
+  const artifacts = layout.artifactsFile ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts") : undefined;
+  if (layout.resultFile) expectKind(check, layout.resultFile, "result", "defineResult");
+  for (const ext of layout.extensions) {
+    const report = check.reports.get(ext.file);
+    if (report?.error) diagnostics.error(ext.file, `extension '${ext.name}': ${report.error}`);
+  }
+  return {
+    name: layout.name,
+    root: layout.root,
+    description: text(agent?.description),
+    model: agent?.model,
+    instructions: layout.instructions,
+    instructionsText: instructionsText(check, layout.instructions),
+    tools: tools(check, layout.tools),
+    skills: skills(check, layout),
+    subagents: subagents(check, layout),
+    hooks: hooks(check, layout.hooks),
+    channels: layout.channels.flatMap((ref) => {
+      const s = expectKind(check, ref.file, "channel", "defineChannel");
+      return s ? [{ name: ref.name, file: ref.file, config: s }] : [];
+    }),
+    schedules: layout.schedules.flatMap((ref): AgentManifest["schedules"] => {
+      if (ref.form === "markdown") return [{ name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown" }];
+      const s = expectKind(check, ref.file, "schedule", "defineSchedule");
+      return s ? [{ name: ref.name, file: ref.file, form: ref.form, cron: text(s.cron), mode: s.markdown ? "markdown" : "run" }] : [];
+    }),
+    connections: layout.connections.flatMap((ref) => {
+      const s = expectKind(check, ref.file, "connection", "defineConnection");
+      if (s) checkTemplates(check, ref.file, s, declared);
+      return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, config: s }] : [];
+    }),
+    extensions: layout.extensions,
+    artifactKinds: Object.entries((artifacts?.kinds ?? {}) as Record<string, Summary>).map(([kind, k]) => ({ kind, description: text(k?.description) ?? "" })),
+    result: layout.resultFile ? { file: layout.resultFile } : undefined,
+    evals: evals(check, layout),
+    seedFiles: layout.seedFiles,
+    chips: layout.chips,
+  };
+}

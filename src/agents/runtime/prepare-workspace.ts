@@ -1,0 +1,69 @@
+// Lays out a session's workspace (spec §4.5) before its first turn: seed files, skills under
+// .cursor/skills, AGENTS.md with the instructions and the catalog of agent-run tools, the tools'
+// scripts, and per-send workspaceFiles. Every path is confined to the workspace.
+import fs from "node:fs";
+import path from "node:path";
+import type { AgentManifest } from "@/agents/loader/manifest";
+import { AppError } from "@/server/http/app-error";
+
+/** Resolves a relative path inside the workspace, or throws when it would leave it. */
+export function confinedPath(workspaceDir: string, relative: string): string {
+  const normalized = path.posix.normalize(relative.replace(/\\/g, "/"));
+  if (path.posix.isAbsolute(normalized) || normalized === ".." || normalized.startsWith("../") || normalized.includes("\0")) {
+    throw new AppError("invalid_input", `workspace path '${relative}' is outside the workspace`);
+  }
+  return path.join(workspaceDir, normalized);
+}
+
+function write(file: string, content: string | Buffer): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+export function agentsMarkdown(manifest: AgentManifest): string {
+  const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
+  if (agentTools.length === 0) return manifest.instructionsText.trim() + "\n";
+  const catalog = agentTools.map((tool) =>
+    [
+      `### ${tool.name}`,
+      tool.description,
+      "",
+      `Run: \`node .agentfold/tools/${tool.name}.mjs '<json input>'\` (prints the result as JSON)`,
+      ...(tool.inputSchema ? ["", "Input schema:", "```json", JSON.stringify(tool.inputSchema, null, 2), "```"] : []),
+    ].join("\n"),
+  );
+  return [manifest.instructionsText.trim(), "", "## Tools you can run in this workspace", "", ...catalog].join("\n") + "\n";
+}
+
+export function prepareWorkspace(options: {
+  workspaceDir: string;
+  /** The version's extracted source folder and bundle directory. */
+  sourceDir: string;
+  bundleDir: string;
+  manifest: AgentManifest;
+  workspaceFiles?: Record<string, string>;
+}): void {
+  const { workspaceDir, sourceDir, bundleDir, manifest, workspaceFiles = {} } = options;
+  const marker = path.join(workspaceDir, ".agentfold", "prepared");
+  // Paths are checked before anything is written, so a bad one leaves the workspace untouched.
+  const targets = Object.entries(workspaceFiles).map(([relative, content]) => [confinedPath(workspaceDir, relative), content] as const);
+  if (!fs.existsSync(marker)) {
+    const root = path.join(sourceDir, manifest.root);
+    for (const seed of manifest.seedFiles) write(confinedPath(workspaceDir, seed), fs.readFileSync(path.join(root, "sandbox", "workspace", seed)));
+    for (const skill of manifest.skills) {
+      const target = path.join(workspaceDir, ".cursor", "skills", skill.name);
+      if (skill.form === "generated") {
+        write(path.join(target, "SKILL.md"), skill.content ?? "");
+        continue;
+      }
+      write(path.join(target, "SKILL.md"), fs.readFileSync(path.join(sourceDir, skill.file)));
+      for (const sibling of skill.files ?? []) write(confinedPath(target, sibling), fs.readFileSync(path.join(path.dirname(path.join(sourceDir, skill.file)), sibling)));
+    }
+    for (const tool of manifest.tools.filter((t) => t.execution === "agent")) {
+      write(path.join(workspaceDir, ".agentfold", "tools", `${tool.name}.mjs`), fs.readFileSync(path.join(bundleDir, "agent-tools", `${tool.name}.mjs`)));
+    }
+    write(path.join(workspaceDir, "AGENTS.md"), agentsMarkdown(manifest));
+    write(marker, new Date().toISOString());
+  }
+  for (const [file, content] of targets) write(file, content);
+}

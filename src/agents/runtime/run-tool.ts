@@ -1,0 +1,21 @@
+// Runs one tool call in the agent's sandbox and always answers with a result the model can see:
+// a thrown error, a timeout, a crash or an out-of-memory kill all become `{ ok: false, error }`,
+// and the platform goes on serving.
+import type { ToolManifest } from "@/agents/loader/manifest";
+import type { ToolCallContext, ToolRunResult } from "@/agents/sandbox/protocol";
+import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
+
+export async function runTool(options: {
+  sandbox: Sandbox;
+  tool: ToolManifest;
+  input: unknown;
+  context: ToolCallContext;
+}): Promise<ToolRunResult> {
+  const { sandbox, tool, input, context } = options;
+  try {
+    return await sandbox.call("runTool", { file: tool.file, input, context }, { timeoutMs: tool.timeoutMs });
+  } catch (error) {
+    if (error instanceof SandboxError) return { ok: false, error: `${tool.name}: ${error.message}` };
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+// `agentfold/channels/slack`: the prebuilt Slack channel (spec §3.6.1). Wakes on mentions, DMs
+// and watched channels, answers in threads; a thread is one session, admission is coalesce.
+import { z } from "zod";
+import type { Descriptor } from "../descriptor";
+import { define, nonEmptyString } from "../validation";
+
+/** "agent": the model decides when to post updates. [inferred name] */
+export type SlackReplyMode = "post" | "stream" | "agent";
+
+export type SlackChannelConfig = {
+  /** Reads `<PREFIX>_SLACK_BOT_TOKEN` and `<PREFIX>_SLACK_APP_TOKEN`, so two bots can share a host. */
+  envPrefix?: string;
+  reply?: {
+    mode?: SlackReplyMode;
+    /** A status chip under the thread: reasoning, running tools' names, rotating idle lines. */
+    status?: { reasoning?: boolean; tools?: boolean; idle?: string[] };
+  };
+  /** Give each top-level DM its own session (by default one DM is one session). */
+  continuation?: "slack.dmthread/v2";
+  /** Approve / Deny (and Connect) buttons in the thread. */
+  toolApprovals?: boolean;
+};
+
+export type SlackChannelDescriptor = Descriptor<
+  "channel",
+  Omit<SlackChannelConfig, "reply" | "toolApprovals"> & {
+    pack: "slack";
+    reply: { mode: SlackReplyMode; status?: { reasoning?: boolean; tools?: boolean; idle?: string[] } };
+    toolApprovals: boolean;
+  }
+>;
+
+const slackConfigSchema = z
+  .strictObject({
+    envPrefix: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/, 'must be an upper-case env name prefix like "TRIAGE"')
+      .optional(),
+    reply: z
+      .strictObject({
+        mode: z.enum(["post", "stream", "agent"], { error: 'expected "post", "stream" or "agent"' }).default("post"),
+        status: z
+          .strictObject({
+            reasoning: z.boolean().optional(),
+            tools: z.boolean().optional(),
+            idle: z.array(nonEmptyString).optional(),
+          })
+          .optional(),
+      })
+      .default({ mode: "post" }),
+    continuation: z.literal("slack.dmthread/v2", { error: 'expected "slack.dmthread/v2"' }).optional(),
+    toolApprovals: z.boolean().default(false),
+  })
+  .transform((config) => ({ ...config, pack: "slack" as const }));
+
+export function slackChannel(config: SlackChannelConfig = {}): SlackChannelDescriptor {
+  return define("channel", "slackChannel", slackConfigSchema, config);
+}
+
+/** The env variables a Slack channel reads its tokens from. */
+export function slackEnvNames(config: { envPrefix?: string }): { botToken: string; appToken: string } {
+  const prefix = config.envPrefix ? `${config.envPrefix}_` : "";
+  return { botToken: `${prefix}SLACK_BOT_TOKEN`, appToken: `${prefix}SLACK_APP_TOKEN` };
+}

@@ -1,0 +1,105 @@
+// The session event vocabulary (spec §4): the single source for every producer, stream, hook
+// and test. Envelope `{ type, index, sessionId, turnId?, at, data }`; one strict data shape per
+// type, so a producer that drifts from the contract fails its own tests. Shapes marked
+// [inferred] are Agentfold's decisions where the spec names the event but not its fields.
+import { z } from "zod";
+import { principalSchema, sessionModes, sessionPurposes } from "./types";
+
+const id = z.string().min(1);
+const count = z.number().int().nonnegative();
+
+const envelopeShape = {
+  /** Monotonic within a session, starting at 0. */
+  index: count,
+  sessionId: z.string().regex(/^ses_\S+$/, 'must look like "ses_…"'),
+  /** Present on events that belong to a turn. */
+  turnId: id.optional(),
+  at: z.iso.datetime({ offset: true }),
+};
+
+function event<T extends string, S extends z.core.$ZodLooseShape>(type: T, data: S) {
+  return z.strictObject({ type: z.literal(type), ...envelopeShape, data: z.strictObject(data) });
+}
+
+export const usageSchema = z.strictObject({
+  inputTokens: count,
+  outputTokens: count,
+  cacheReadTokens: count,
+  cacheWriteTokens: count,
+  reasoningTokens: count.optional(),
+});
+
+const toolCall = z.strictObject({
+  callId: id,
+  toolName: id,
+  args: z.json().optional(),
+  /** Set when a subagent made the call. */
+  parentCallId: id.optional(),
+});
+
+export const sessionEventSchema = z.discriminatedUnion("type", [
+  // [inferred] dryRun: whether write tools are stubbed in this session.
+  event("session.started", {
+    channelId: id,
+    mode: z.enum(sessionModes),
+    purpose: z.enum(sessionPurposes),
+    title: z.string().optional(),
+    dryRun: z.boolean().optional(),
+  }),
+  event("session.waiting", {}), // [inferred] empty
+  event("session.completed", { result: z.json().optional() }), // [inferred]
+  event("session.failed", { message: z.string() }), // [inferred]
+  event("agent.bound", { url: z.url(), agentId: id }), // [inferred]
+  event("message.received", { text: z.string(), deliveryIds: z.array(id).optional() }),
+  event("nudge.delivered", { deliveryId: id.optional() }),
+  event("turn.queued", { position: z.number().int().positive() }), // [inferred] 1 = next to run
+  event("turn.started", {}), // [inferred] empty
+  event("turn.completed", {
+    result: z.json().optional(),
+    usage: usageSchema.optional(),
+    cost: z.strictObject({ totalUsd: z.number().nonnegative(), model: id }).optional(),
+  }),
+  // [inferred] status set; a stop or preempt carries both the BDK status and July's message.
+  event("turn.failed", { message: z.string(), status: z.enum(["cancelled", "error"]).optional() }),
+  event("step.started", { step: count }), // [inferred] 0-based within the turn
+  event("step.completed", { step: count, durationMs: count }), // [inferred]
+  event("reasoning.appended", { delta: z.string() }), // [inferred]
+  event("reasoning.completed", { text: z.string() }), // [inferred]
+  event("message.appended", { delta: z.string() }), // [inferred]
+  event("message.completed", { text: z.string() }), // [inferred]
+  event("actions.requested", { calls: z.array(toolCall).min(1) }),
+  event("actions.completed", { callIds: z.array(id) }), // [inferred] the batch it closes
+  event("action.result", {
+    callId: id,
+    toolName: id,
+    output: z.json().optional(),
+    isError: z.boolean(),
+    stubbed: z.boolean().optional(),
+  }),
+  // [inferred] attempt = number of the attempt about to run, so the first retry is 2.
+  event("action.tool_retry", { callId: id, toolName: id, attempt: z.number().int().min(2), error: z.string() }),
+  event("action.approval_requested", { callId: id, toolName: id, args: z.json(), requestedBy: principalSchema }), // [inferred]
+  event("action.approval_resolved", {
+    callId: id,
+    decision: z.enum(["approved", "denied"]),
+    approvedBy: principalSchema, // who decided, also on a denial
+    reason: z.string().optional(),
+  }), // [inferred]
+  event("subagent.called", { callId: id, subagent: id, prompt: z.string() }), // [inferred]
+  // [inferred] subagent and isError added so a trace reads without pairing events.
+  event("subagent.completed", { callId: id, subagent: id, result: z.string(), isError: z.boolean().optional() }),
+  event("artifact.tagged", { kind: id, key: id, title: z.string().optional(), data: z.json().optional() }), // [inferred]
+]);
+
+export type SessionEvent = z.infer<typeof sessionEventSchema>;
+export type SessionEventType = SessionEvent["type"];
+export type SessionEventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
+export type Usage = z.infer<typeof usageSchema>;
+
+export const sessionEventTypes: readonly SessionEventType[] = Object.freeze(
+  sessionEventSchema.options.map((option) => option.shape.type.value),
+);
+
+export function isSessionEventType(value: string): value is SessionEventType {
+  return (sessionEventTypes as readonly string[]).includes(value);
+}

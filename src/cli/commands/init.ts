@@ -1,0 +1,38 @@
+// agentfold init <dir>: scaffolds an agent folder that validates: instructions, a tool, a skill.
+import fs from "node:fs";
+import path from "node:path";
+
+const files = (name: string): Record<string, string> => ({
+  "package.json": JSON.stringify({ name, private: true, type: "module" }, null, 2) + "\n",
+  "bot/instructions.md": `You are ${name}, a helpful agent.\n\nAnswer briefly. Use the \`greet\` tool to greet people by name.\n`,
+  "bot/tools/greet.ts": [
+    'import { defineTool } from "agentfold/tools";',
+    'import { z } from "zod";',
+    "",
+    "export default defineTool({",
+    '  description: "Greets a person by name.",',
+    "  inputSchema: z.object({ name: z.string().min(1) }),",
+    '  effect: "read",',
+    "  async execute({ name }) {",
+    "    return `Hello, ${name}!`;",
+    "  },",
+    "});",
+    "",
+  ].join("\n"),
+  "bot/skills/tone.md": "---\ndescription: How to phrase answers\n---\nBe warm and concise. Prefer short paragraphs.\n",
+});
+
+export async function initCommand(options: { dir: string }): Promise<number> {
+  const target = path.resolve(options.dir);
+  if (fs.existsSync(target) && fs.readdirSync(target).length > 0) {
+    console.error(`agentfold: ${target} is not empty; choose a new folder`);
+    return 1;
+  }
+  const name = path.basename(target).toLowerCase().replace(/[^a-z0-9_-]+/g, "-") || "my-agent";
+  for (const [file, content] of Object.entries(files(name))) {
+    fs.mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
+    fs.writeFileSync(path.join(target, file), content);
+  }
+  console.log(`Created ${name} in ${target}. Next: agentfold validate --dir ${options.dir}`);
+  return 0;
+}

@@ -1,0 +1,27 @@
+// agentfold validate [--dir <folder>]: every problem at once; exit 1 when any is an error.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { formatDiagnostic } from "@/agents/loader/diagnostics";
+import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
+
+export async function loadForCli(dir: string): Promise<LoadedAgent> {
+  const folderDir = path.resolve(dir);
+  if (!fs.existsSync(folderDir)) throw new Error(`no such folder: ${folderDir}`);
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-cli-"));
+  try {
+    return await loadAgentFolder({ folderDir, outDir });
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+export async function validateCommand(options: { dir: string }): Promise<number> {
+  const loaded = await loadForCli(options.dir);
+  for (const diagnostic of loaded.diagnostics) console.log(formatDiagnostic(diagnostic));
+  const errors = loaded.diagnostics.filter((d) => d.level === "error").length;
+  const warnings = loaded.diagnostics.length - errors;
+  const name = loaded.manifest?.name ?? path.basename(path.resolve(options.dir));
+  console.log(`${name}: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
+  return errors > 0 ? 1 : 0;
+}

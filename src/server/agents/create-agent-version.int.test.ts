@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/server/db";
+import { AppError } from "@/server/http/app-error";
+import crypto from "node:crypto";
+import { tarGzOf, zipFiles, zipOf, zipWithUnsafeName } from "@/testing/archives";
+import { activateAgentVersion } from "./activate-agent-version";
+import { createAgentVersion } from "./create-agent-version";
+
+const db = createDb(inject("databaseUrl"));
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-versions-"));
+const suffix = Date.now().toString(36);
+let teamId: string;
+let otherTeamId: string;
+
+const valid = {
+  "package.json": '{"name":"Desk"}',
+  "bot/instructions.md": "Help customers.",
+  "bot/tools/lookup.ts": `import { defineTool } from "agentfold/tools";
+import { z } from "zod";
+export default defineTool({ description: "Looks up an order", effect: "read",
+  inputSchema: z.object({ orderId: z.string() }), async execute({ orderId }) { return { orderId }; } });`,
+};
+
+beforeAll(async () => {
+  teamId = (await db.team.create({ data: { slug: `t-${suffix}`, name: "Team" } })).id;
+  otherTeamId = (await db.team.create({ data: { slug: `o-${suffix}`, name: "Other" } })).id;
+});
+
+afterAll(async () => {
+  await db.$disconnect();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const upload = async (slug: string, files: Record<string, string>, team = teamId) =>
+  createAgentVersion({ db, dataDir, teamId: team, slug, archive: await zipFiles(files, { wrap: "desk" }) });
+
+describe("uploaded agent versions", () => {
+  const slug = `desk-${suffix}`;
+
+  it("stores a valid upload as the active version with its manifest", async () => {
+    const version = await upload(slug, valid);
+    expect(version).toMatchObject({ number: 1, status: "ready", isActive: true, slug });
+    expect(version.manifest?.tools.map((t) => t.name)).toEqual(["lookup"]);
+    expect(version.manifest?.tools[0]?.inputSchema).toMatchObject({ properties: { orderId: { type: "string" } } });
+    const agent = await db.agent.findUniqueOrThrow({ where: { slug } });
+    expect(agent.name).toBe("Desk");
+    const versionDir = path.join(dataDir, "agents", agent.id, "versions", version.id);
+    expect(fs.existsSync(path.join(versionDir, "source", "bot", "instructions.md"))).toBe(true);
+    expect(fs.existsSync(path.join(versionDir, "source.zip"))).toBe(true);
+    expect(fs.existsSync(path.join(versionDir, "bundle", "agent.mjs"))).toBe(true);
+  });
+
+  it("keeps an invalid upload with its diagnostics, without activating it", async () => {
+    const { "bot/instructions.md": _, ...broken } = valid;
+    const version = await upload(slug, broken);
+    expect(version).toMatchObject({ number: 2, status: "invalid", isActive: false });
+    expect(version.diagnostics).toContainEqual({ level: "error", message: "the root agent has no instructions: add bot/instructions.md" });
+    const agent = await db.agent.findUniqueOrThrow({ where: { slug }, select: { activeVersion: { select: { number: true } } } });
+    expect(agent.activeVersion?.number).toBe(1);
+  });
+
+  it("switches versions atomically and rolls back to an old one", async () => {
+    const third = await upload(slug, { ...valid, "bot/instructions.md": "Help customers, v3." });
+    expect(third).toMatchObject({ number: 3, isActive: true });
+    const rolledBack = await activateAgentVersion({ db, teamId, slug, versionNumber: 1 });
+    expect(rolledBack).toMatchObject({ number: 1, isActive: true });
+    await expect(activateAgentVersion({ db, teamId, slug, versionNumber: 2 })).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("rejects an unsafe archive with 422 and writes nothing", async () => {
+    const before = await db.agentVersion.count();
+    const agentsBefore = fs.readdirSync(path.join(dataDir, "agents")).length;
+    const archive = await zipWithUnsafeName("../../escape.txt");
+    const error = await createAgentVersion({ db, dataDir, teamId, slug: `evil-${suffix}`, archive }).catch((e) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: "invalid_upload", status: 422 });
+    expect(await db.agentVersion.count()).toBe(before);
+    expect(await db.agent.findUnique({ where: { slug: `evil-${suffix}` } })).toBeNull();
+    expect(fs.readdirSync(path.join(dataDir, "agents")).length).toBe(agentsBefore);
+    expect(fs.existsSync(path.join(dataDir, "..", "escape.txt"))).toBe(false);
+  });
+
+  const unsafe: [string, () => Promise<Buffer>, RegExp][] = [
+    ["a symlink", () => tarGzOf([{ name: "bot/instructions.md", content: "x" }, { name: "bot/link", type: "symlink", linkname: "/etc/passwd" }]), /symlink/],
+    ["an archive bomb", () => zipOf([{ name: "bot/instructions.md", content: "x" }, { name: "bot/zeros.txt", content: Buffer.alloc(20 * 1024 * 1024) }]), /compression ratio over 100:1/],
+    ["an archive that expands past 50 MiB", () => zipOf(Array.from({ length: 40 }, (_, i) => ({ name: `bot/data/${i}.txt`, content: crypto.randomBytes(1024 * 1024).toString("base64") }))), /expands to more than 50 MiB/],
+    ["something that is not an archive", async () => Buffer.from("#!/bin/sh\necho hi\n"), /unsupported archive format/],
+  ];
+  for (const [what, build, message] of unsafe) {
+    it(`rejects ${what} with 422 and writes nothing`, { timeout: 60_000 }, async () => {
+      const before = await db.agentVersion.count();
+      const dirsBefore = fs.readdirSync(path.join(dataDir, "agents")).length;
+      const slug = `bad-${crypto.randomUUID().slice(0, 8)}`;
+      const error = await createAgentVersion({ db, dataDir, teamId, slug, archive: await build() }).catch((e) => e);
+      expect(error).toMatchObject({ code: "invalid_upload", status: 422 });
+      expect(error.message).toMatch(message);
+      expect(await db.agentVersion.count()).toBe(before);
+      expect(await db.agent.findUnique({ where: { slug } })).toBeNull();
+      expect(fs.readdirSync(path.join(dataDir, "agents")).length).toBe(dirsBefore);
+    });
+  }
+
+  it("enforces slug rules and keeps slugs unique on the instance", async () => {
+    await expect(upload("playground", valid)).rejects.toMatchObject({ code: "invalid_input" });
+    await expect(upload(slug, valid, otherTeamId)).rejects.toMatchObject({ code: "conflict" });
+  });
+});

@@ -1,0 +1,76 @@
+// An upload (zip or tar.gz) becomes an AgentVersion: extracted safely into its own directory,
+// loaded (bundled and described in a sandbox), stored with its manifest and diagnostics, and
+// activated when it is valid. A rejected archive leaves nothing behind, on disk or in the
+// database.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { loadAgentFolder } from "@/agents/loader/load-agent";
+import { slugProblem } from "@/agents/loader/names";
+import { AppError } from "@/server/http/app-error";
+import { extractUpload } from "./intake/extract-upload";
+import type { AgentVersionSummary } from "./schema";
+import { agentDir, versionPaths } from "./storage";
+import { toVersionSummary, versionSelect } from "./version-summary";
+
+async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
+  const problem = slugProblem(slug);
+  if (problem) throw new AppError("invalid_input", problem);
+  const existing = await db.agent.findUnique({ where: { slug }, select: { id: true, teamId: true } });
+  if (existing && existing.teamId !== teamId) throw new AppError("conflict", `the slug '${slug}' is taken`);
+  return { id: existing?.id ?? crypto.randomUUID(), isNew: !existing };
+}
+
+export async function createAgentVersion(options: {
+  db: PrismaClient;
+  dataDir: string;
+  teamId: string;
+  slug: string;
+  archive: Buffer;
+  createdById?: string;
+  /** Activate the new version when it is valid (default true). */
+  activate?: boolean;
+}): Promise<AgentVersionSummary> {
+  const { db, dataDir, teamId, slug, archive, createdById, activate = true } = options;
+  const agent = await findOrPlanAgent(db, teamId, slug);
+  const versionId = crypto.randomUUID();
+  const paths = versionPaths(dataDir, agent.id, versionId);
+  try {
+    const extracted = await extractUpload({ archive, destDir: paths.source });
+    fs.writeFileSync(paths.archive(extracted.format), archive);
+    const loaded = await loadAgentFolder({ folderDir: paths.source, folderName: slug, outDir: paths.bundle });
+    const status = loaded.ok ? "ready" : "invalid";
+    const version = await db.$transaction(async (tx) => {
+      if (agent.isNew) {
+        await tx.agent.create({ data: { id: agent.id, teamId, slug, name: loaded.manifest?.name ?? slug, description: loaded.manifest?.description } });
+      }
+      const last = await tx.agentVersion.aggregate({ where: { agentId: agent.id }, _max: { number: true } });
+      const created = await tx.agentVersion.create({
+        data: {
+          id: versionId,
+          agentId: agent.id,
+          number: (last._max.number ?? 0) + 1,
+          status,
+          archivePath: paths.archive(extracted.format).slice(dataDir.length + 1),
+          bundlePath: loaded.bundlePath ? loaded.bundlePath.slice(dataDir.length + 1) : null,
+          // Both are plain JSON (the sandbox serialised them); Prisma's Json input type cannot see that.
+          manifest: (loaded.manifest ?? undefined) as Prisma.InputJsonValue | undefined,
+          diagnostics: loaded.diagnostics as Prisma.InputJsonValue,
+          fileCount: extracted.files.length,
+          sourceBytes: extracted.totalBytes,
+          createdById,
+        },
+        select: { id: true },
+      });
+      if (status === "ready" && activate) {
+        await tx.agent.update({ where: { id: agent.id }, data: { activeVersionId: created.id, name: loaded.manifest?.name ?? slug, description: loaded.manifest?.description } });
+      }
+      return tx.agentVersion.findUniqueOrThrow({ where: { id: created.id }, select: versionSelect });
+    });
+    return toVersionSummary(version);
+  } catch (error) {
+    // Nothing of a failed upload stays: not its files, and (the transaction rolled back) no rows.
+    fs.rmSync(agent.isNew ? agentDir(dataDir, agent.id) : paths.dir, { recursive: true, force: true });
+    throw error;
+  }
+}
