@@ -63,7 +63,7 @@ describe("defineAgent", () => {
       "defineAgent: persistent: expected boolean, got string",
       "defineAgent: hosting.egressDomains[0]: expected a host name",
       "defineAgent: hosting.secretNames[0]: expected an env variable name",
-      "defineAgent: concurrency.maxRunningTurns: Too small: expected number to be >0",
+      "defineAgent: concurrency.maxRunningTurns: must be a positive integer",
       "defineAgent: tools[0]: must not be empty",
       "defineAgent: modle: unknown field",
     ]);

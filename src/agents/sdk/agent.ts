@@ -87,7 +87,9 @@ const agentConfigSchema = z.strictObject({
       image: nonEmptyString.optional(),
     })
     .optional(),
-  concurrency: z.strictObject({ maxRunningTurns: z.number().int().positive().optional() }).optional(),
+  concurrency: z
+    .strictObject({ maxRunningTurns: z.number().int().positive("must be a positive integer").optional() })
+    .optional(),
   tools: z
     .array(nonEmptyString)
     .transform((tools) => (tools.includes("mcp") ? tools : [...tools, "mcp"]))

@@ -1,0 +1,36 @@
+// The import surface agent folders rely on (`agentfold/<subpath>`, also under @cursor/july and
+// @cursor/bdk): each subpath is a module here that exports these runtime values.
+import { describe, expect, it } from "vitest";
+
+type Loader = () => Promise<Record<string, unknown>>;
+
+// Static imports, one per subpath, so a missing module fails here rather than in a bundle.
+const surface: [string, Loader, string[]][] = [
+  ["index", () => import("./index"), ["defineAgent", "defineInstructions", "prompt", "DefinitionError", "descriptorKind", "descriptorKindOf"]],
+  ["tools", () => import("./tools"), ["defineTool", "toolJsonSchemas", "parseToolInput", "ToolInputError", "toolResultEnvelope"]],
+  ["hooks", () => import("./hooks"), ["defineHook"]],
+  ["channels", () => import("./channels"), ["defineChannel", "GET", "POST", "PUT", "PATCH", "DELETE", "localDevStrict", "bearerAuth", "allowAll"]],
+  ["channels/slack", () => import("./channels/slack"), ["slackChannel", "slackEnvNames"]],
+  ["channels/github", () => import("./channels/github"), ["githubChannel", "defaultGitHubAuth", "parseGitHubPrContinuationKey", "githubPrContinuationKey"]],
+  ["schedules", () => import("./schedules"), ["defineSchedule", "cronProblem", "nextCronRun"]],
+  ["skills", () => import("./skills"), ["defineSkill"]],
+  ["evals", () => import("./evals"), ["defineEval", "defineEvalConfig", "includes", "matches", "trajectoryChecks"]],
+  ["artifacts", () => import("./artifacts"), ["defineArtifacts", "resolveArtifactTag"]],
+  ["connections", () => import("./connections"), ["defineConnection", "envTemplateNames", "resolveEnvTemplate"]],
+  ["result", () => import("./result"), ["defineResult", "checkResultText", "ResultRejection"]],
+  ["memory", () => import("./memory"), ["memoryHook", "memoryJournalEntry"]],
+  ["prompt", () => import("./prompt"), ["prompt"]],
+  ["events", () => import("./events"), ["sessionEventSchema", "sessionEventTypes", "isSessionEventType"]],
+];
+
+describe("package surface", () => {
+  it.each(surface)("%s exports its helpers", async (subpath, load, names) => {
+    const module = await load();
+    for (const name of names) expect(module[name], `${subpath}.${name}`).toBeDefined();
+  });
+
+  it("exports the same prompt from the root and from /prompt", async () => {
+    const [root, promptModule] = await Promise.all([import("./index"), import("./prompt")]);
+    expect(root.prompt).toBe(promptModule.prompt);
+  });
+});

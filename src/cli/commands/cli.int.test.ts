@@ -1,0 +1,91 @@
+// The agentfold CLI as a user runs it: a real process, real folders, exit codes and output.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { projectRoot } from "@/cli/start/project";
+
+const run = promisify(execFile);
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-cli-test-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+async function agentfold(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { cwd: scratch });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+function writeFolder(dir: string, files: Record<string, string>): string {
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+describe("agentfold init, validate, info", () => {
+  it("scaffolds a folder that validates and describes itself", { timeout: 60_000 }, async () => {
+    const created = await agentfold("init", "fresh-agent");
+    expect(created.code).toBe(0);
+    const validated = await agentfold("validate", "--dir", "fresh-agent");
+    expect(validated).toMatchObject({ code: 0 });
+    expect(validated.stdout).toContain("fresh-agent: 0 errors, 0 warnings");
+    const info = await agentfold("info", "--dir", "fresh-agent", "--json");
+    const surface = JSON.parse(info.stdout);
+    expect(surface.agent.tools[0]).toMatchObject({ name: "greet", effect: "read", execution: "server" });
+    expect(surface.agent.skills[0]).toMatchObject({ name: "tone", description: "How to phrase answers" });
+  });
+
+  it("refuses to scaffold into a folder that is not empty", async () => {
+    writeFolder(path.join(scratch, "taken"), { "file.txt": "x" });
+    const result = await agentfold("init", "taken");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("is not empty");
+  });
+
+  it("validates the hello example cleanly", { timeout: 60_000 }, async () => {
+    const result = await agentfold("validate", "--dir", path.join(projectRoot, "examples", "hello"));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("hello: 0 errors, 0 warnings");
+  });
+
+  it("lists every problem of a broken folder and exits 1", { timeout: 60_000 }, async () => {
+    const dir = writeFolder(path.join(scratch, "broken"), {
+      "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
+      "bot/tools/remote.ts": 'import thing from "left-pad";\nexport default thing;\n',
+      "bot/hooks/ci__audit.ts": "export default {};\n",
+      "bot/skills/refunds/SKILL.md": "no frontmatter\n",
+    });
+    const result = await agentfold("validate", "--dir", dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("error: the root agent has no instructions: add bot/instructions.md");
+    expect(result.stdout).toContain("error: bot/hooks/ci__audit.ts: hook name 'ci__audit' must not contain '__'");
+    expect(result.stdout).toContain("error: bot/skills/refunds/SKILL.md: a packaged skill needs a `description` in its frontmatter");
+    expect(result.stdout).toContain("cannot resolve 'left-pad' from bot/tools/remote.ts");
+    expect(result.stdout).toMatch(/broken: [4-9] errors/);
+  });
+
+  it("reports load-time errors of each module", { timeout: 60_000 }, async () => {
+    const dir = writeFolder(path.join(scratch, "bad-defs"), {
+      "bot/instructions.md": "x",
+      "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
+      "bot/tools/plain.ts": "export default { description: 'not defined with defineTool' };\n",
+    });
+    const result = await agentfold("validate", "--dir", dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/error: bot\/tools\/lookup.ts: defineTool: description/);
+    expect(result.stdout).toContain("error: bot/tools/plain.ts: the default export is not defineTool(...)");
+  });
+
+  it("answers a usage error with exit 2", async () => {
+    const result = await agentfold("frobnicate");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("unknown command: frobnicate");
+  });
+});
