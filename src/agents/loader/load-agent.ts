@@ -41,10 +41,19 @@ export async function loadAgentFolder(options: {
 
   started = performance.now();
   fs.mkdirSync(outDir, { recursive: true });
-  const bundle = await bundleAgent({ folderDir, moduleFiles: moduleFiles(layout), outDir });
-  timings.bundleMs = performance.now() - started;
+  const files = moduleFiles(layout);
+  let bundle = await bundleAgent({ folderDir, moduleFiles: files, outDir });
   diagnostics.items.push(...bundle.diagnostics);
-  if (!bundle.ok) return finish();
+  const isComplete = bundle.ok;
+  if (!bundle.ok) {
+    // Bundle the modules that did build, so their own problems are reported in the same run.
+    const broken = new Set(bundle.diagnostics.map((d) => d.file));
+    const rest = files.filter((file) => !broken.has(file));
+    if (rest.length === files.length) return finish();
+    bundle = await bundleAgent({ folderDir, moduleFiles: rest, outDir });
+    if (!bundle.ok) return finish();
+  }
+  timings.bundleMs = performance.now() - started;
 
   started = performance.now();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-describe-"));
@@ -55,7 +64,8 @@ export async function loadAgentFolder(options: {
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
     if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir });
     timings.describeMs = performance.now() - started;
-    return finish({ manifest, bundlePath: bundle.bundlePath });
+    // An incomplete bundle was only for diagnostics: the version has no usable bundle.
+    return isComplete ? finish({ manifest, bundlePath: bundle.bundlePath }) : finish();
   } catch (error) {
     diagnostics.error(undefined, `loading the agent's modules failed: ${(error as Error).message}`);
     return finish();

@@ -30,3 +30,21 @@ describe("defineHook", () => {
     expect(definitionMessages(() => defineHook({} as never))).toEqual(["defineHook: events: is required"]);
   });
 });
+
+describe("defineHook typing", () => {
+  it("narrows event data by key", async () => {
+    const seen: number[] = [];
+    const hook = defineHook({
+      events: {
+        "turn.completed": (event) => {
+          seen.push(event.data.usage?.inputTokens ?? -1);
+          // @ts-expect-error turn.completed carries no text; tsc fails here if narrowing breaks.
+          void event.data.text;
+        },
+      },
+    });
+    const event = { type: "turn.completed", index: 0, sessionId: "ses_1", at: "2024-01-01T00:00:00Z", data: { usage: { inputTokens: 7, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } } } as const;
+    await hook.events["turn.completed"]?.(event, {} as never);
+    expect(seen).toEqual([7]);
+  });
+});

@@ -148,3 +148,24 @@ describe("toolResultEnvelope", () => {
     expect(() => toolResultEnvelope(() => 1)).toThrow("tool returned a value that is not JSON: function");
   });
 });
+
+describe("defineTool typing", () => {
+  it("infers execute's input from a zod schema and requires JSON-shaped returns", async () => {
+    const tool = defineTool({
+      description: "d",
+      inputSchema: z.object({ q: z.string() }),
+      execute: ({ q }) => ({ echoed: q.toUpperCase() }),
+    });
+    expect(await tool.execute({ q: "a" }, {} as never)).toEqual({ echoed: "A" });
+
+    interface Row {
+      id: number;
+    }
+    // @ts-expect-error an interface has no index signature, so it is not JSON-shaped (spec §5.1).
+    const rejected = () => defineTool({ description: "d", execute: (): Row => ({ id: 1 }) });
+    type RowAlias = { id: number };
+    const accepted = () => defineTool({ description: "d", execute: (): RowAlias => ({ id: 1 }) });
+    expect(typeof rejected).toBe("function");
+    expect(accepted().execute(undefined, {} as never)).toEqual({ id: 1 });
+  });
+});
