@@ -39,9 +39,9 @@ export type AgentManifest = {
   }[];
   subagents: { id: string; description?: string; model?: unknown; instructionsText: string }[];
   hooks: { name: string; file: string; events: string[] }[];
-  channels: { name: string; file: string; config: unknown }[];
+  channels: { name: string; file: string; routes: { method: string; path: string; description?: string }[]; config: unknown }[];
   schedules: { name: string; file: string; form: string; cron?: string; mode: "markdown" | "run" }[];
-  connections: { name: string; file: string; scope: "mcp" | "host"; config: unknown }[];
+  connections: { name: string; file: string; scope: "mcp" | "host"; transport?: string; config: unknown }[];
   extensions: { name: string; file: string }[];
   artifactKinds: { kind: string; description: string }[];
   result?: { file: string };
@@ -101,7 +101,7 @@ function hooks(check: Check, refs: ModuleRef[]) {
   return refs.flatMap((ref) => {
     const s = expectKind(check, ref.file, "hook", "defineHook");
     if (!s) return [];
-    const events = Object.keys((s.events ?? {}) as object);
+    const events = Array.isArray(s.events) ? s.events.map(String) : [];
     if (events.length === 0) {
       check.diagnostics.warning(ref.file, "the hook has an empty `events` map and is skipped");
       return [];
@@ -187,7 +187,8 @@ export function buildManifest(
     hooks: hooks(check, layout.hooks),
     channels: layout.channels.flatMap((ref) => {
       const s = expectKind(check, ref.file, "channel", "defineChannel");
-      return s ? [{ name: ref.name, file: ref.file, config: s }] : [];
+      const routes = (Array.isArray(s?.routes) ? s.routes : []) as Summary[];
+      return s ? [{ name: ref.name, file: ref.file, routes: routes.map((r) => ({ method: String(r.method), path: String(r.path), description: text(r.description) })), config: s }] : [];
     }),
     schedules: layout.schedules.flatMap((ref): AgentManifest["schedules"] => {
       if (ref.form === "markdown") return [{ name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown" }];
@@ -197,7 +198,7 @@ export function buildManifest(
     connections: layout.connections.flatMap((ref) => {
       const s = expectKind(check, ref.file, "connection", "defineConnection");
       if (s) checkTemplates(check, ref.file, s, declared);
-      return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, config: s }] : [];
+      return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
     }),
     extensions: layout.extensions,
     artifactKinds: Object.entries((artifacts?.kinds ?? {}) as Record<string, Summary>).map(([kind, k]) => ({ kind, description: text(k?.description) ?? "" })),

@@ -22,6 +22,8 @@ async function defaultExport(modules: ModuleLoaders, file: string): Promise<unkn
 }
 
 function summarize(value: unknown): unknown {
+  // Handlers are functions, which JSON drops: keep the event names they listen to.
+  if (descriptorKindOf(value) === "hook") return { events: Object.keys((value as { events?: object }).events ?? {}) };
   if (descriptorKindOf(value) === "tool") {
     const tool = value as AnyRecord;
     const schemas = toolJsonSchemas(value as never);

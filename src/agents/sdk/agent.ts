@@ -42,8 +42,14 @@ const modelId = nonEmptyString.superRefine((id, ctx) => {
   const base = id.slice(0, id.lastIndexOf("-"));
   ctx.addIssue({
     code: "custom",
-    message: `"${id}" puts a parameter in the model id; use { id: "${base}", params: [{ id: "${suffix}", value: true }] }`,
+    message:
+      `"${id}" puts a parameter in the model id; ` +
+      `use { id: "${base}", params: [{ id: "${suffix}", value: true }] }`,
   });
+});
+
+const paramValue = z.union([z.string(), z.number(), z.boolean()], {
+  error: "expected a string, number or boolean",
 });
 
 const modelSchema = z.union(
@@ -51,7 +57,7 @@ const modelSchema = z.union(
     modelId,
     z.strictObject({
       id: modelId,
-      params: z.array(z.strictObject({ id: nonEmptyString, value: z.union([z.string(), z.number(), z.boolean()], { error: "expected a string, number or boolean" }) })).optional(),
+      params: z.array(z.strictObject({ id: nonEmptyString, value: paramValue })).optional(),
     }),
   ],
   { error: "expected a model id or { id, params }" },
@@ -62,10 +68,15 @@ const runtimeSchema = z
   .superRefine((runtime, ctx) => {
     if (runtime === "local" || runtime === "cloud") return;
     const message =
-      runtime === "grokbot" ? 'runtime "grokbot" is private to Cursor and not supported; use "local"' : 'expected "local" or "cloud"';
+      runtime === "grokbot"
+        ? 'runtime "grokbot" is private to Cursor and not supported; use "local"'
+        : 'expected "local" or "cloud"';
     ctx.addIssue({ code: "custom", message });
   })
   .default("local");
+
+const hostName = /^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const agentConfigSchema = z.strictObject({
   model: modelSchema.optional(),
@@ -82,8 +93,8 @@ const agentConfigSchema = z.strictObject({
   persistent: z.boolean().default(false),
   hosting: z
     .strictObject({
-      egressDomains: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/, "expected a host name")).optional(),
-      secretNames: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an env variable name")).optional(),
+      egressDomains: z.array(z.string().regex(hostName, "expected a host name")).optional(),
+      secretNames: z.array(z.string().regex(envName, "expected an env variable name")).optional(),
       image: nonEmptyString.optional(),
     })
     .optional(),

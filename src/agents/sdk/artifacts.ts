@@ -64,7 +64,8 @@ export function resolveArtifactTag(
   const kind = input.kind ?? (declared.length === 1 ? declared[0] : undefined);
   const entry = kind === undefined ? undefined : registry.kinds[kind];
   if (kind === undefined || !entry) {
-    throw new Error(`unknown artifact kind ${JSON.stringify(input.kind)}; declared kinds: ${declared.join(", ")}`);
+    const declaredList = declared.join(", ");
+    throw new Error(`unknown artifact kind ${JSON.stringify(input.kind)}; declared kinds: ${declaredList}`);
   }
   if (!entry.schema) return { kind, data: input.data };
   const result = z.safeParse(entry.schema, input.data);

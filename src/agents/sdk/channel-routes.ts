@@ -26,7 +26,10 @@ export type RouteContext<Body = unknown, Query = unknown> = {
   artifacts: ArtifactsApi;
 };
 
-export type RouteHandler<Body, Query> = (request: Request, ctx: RouteContext<Body, Query>) => Response | Promise<Response>;
+export type RouteHandler<Body, Query> = (
+  request: Request,
+  ctx: RouteContext<Body, Query>,
+) => Response | Promise<Response>;
 
 export type RouteConfig<B, Q> = {
   /** Shown in the playground's slash commands. */
@@ -65,11 +68,13 @@ export function DELETE<Q extends z.core.$ZodType | undefined = undefined>(
   return route("DELETE", path, config as RouteConfig<unknown, unknown>);
 }
 
-type WithBody = <B extends z.core.$ZodType | undefined = undefined, Q extends z.core.$ZodType | undefined = undefined>(
+type Schema = z.core.$ZodType | undefined;
+type WithBody = <B extends Schema = undefined, Q extends Schema = undefined>(
   path: string,
   config: RouteConfig<B, Q>,
 ) => ChannelRoute;
+type AnyRouteConfig = RouteConfig<unknown, unknown>;
 
-export const POST: WithBody = (path, config) => route("POST", path, config as RouteConfig<unknown, unknown>);
-export const PUT: WithBody = (path, config) => route("PUT", path, config as RouteConfig<unknown, unknown>);
-export const PATCH: WithBody = (path, config) => route("PATCH", path, config as RouteConfig<unknown, unknown>);
+export const POST: WithBody = (path, config) => route("POST", path, config as AnyRouteConfig);
+export const PUT: WithBody = (path, config) => route("PUT", path, config as AnyRouteConfig);
+export const PATCH: WithBody = (path, config) => route("PATCH", path, config as AnyRouteConfig);

@@ -13,7 +13,16 @@ import type { ArtifactsApi, JsonObject, SessionMode, SessionPurpose } from "./ty
 import { define, functionSchema, zodSchemaSchema } from "./validation";
 
 export { allowAll, bearerAuth, localDevStrict, type AuthPolicy } from "./channel-auth";
-export { DELETE, GET, PATCH, POST, PUT, type ChannelRoute, type RouteContext, type RouteMethod } from "./channel-routes";
+export {
+  DELETE,
+  GET,
+  PATCH,
+  POST,
+  PUT,
+  type ChannelRoute,
+  type RouteContext,
+  type RouteMethod,
+} from "./channel-routes";
 
 /** The second argument of a channel's `events` handlers. Handlers run before hooks, one at a
  * time per session. */
@@ -72,7 +81,8 @@ const routeSchema = z
   })
   .superRefine((route, ctx) => {
     if ((route.method === "GET" || route.method === "DELETE") && route.bodySchema !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["bodySchema"], message: `${route.method} routes take no body; use querySchema` });
+      const message = `${route.method} routes take no body; use querySchema`;
+      ctx.addIssue({ code: "custom", path: ["bodySchema"], message });
     }
   });
 
@@ -81,15 +91,22 @@ const routesSchema = z.array(routeSchema).superRefine((routes, ctx) => {
   routes.forEach((route, index) => {
     // "/a/:id" and "/a/:name" match the same requests.
     const key = `${route.method} ${route.path.replace(/:[A-Za-z_]\w*/g, ":")}`;
-    if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index, "path"], message: `duplicate route ${route.method} ${route.path}` });
+    if (seen.has(key)) {
+      const message = `duplicate route ${route.method} ${route.path}`;
+      ctx.addIssue({ code: "custom", path: [index, "path"], message });
+    }
     seen.add(key);
   });
+});
+
+const authPolicySchema = z.custom<AuthPolicy>(isAuthPolicy, {
+  error: "expected localDevStrict(), bearerAuth(token) or allowAll()",
 });
 
 const channelConfigSchema = z
   .strictObject({
     auth: z
-      .array(z.custom<AuthPolicy>(isAuthPolicy, { error: "expected localDevStrict(), bearerAuth(token) or allowAll()" }))
+      .array(authPolicySchema)
       .min(1, "give at least one policy, or leave auth out to use the agent's")
       .optional(),
     state: z.record(z.string(), z.json(), { error: "expected a JSON object" }).default({}),

@@ -9,7 +9,12 @@ export { resolveEnvTemplate } from "./env-template";
 
 type Common = { description?: string; advertiseTools?: boolean; optional?: boolean };
 export type RemoteConnection = Common & { url: string; headers?: Record<string, string>; oauth?: boolean };
-export type StdioConnection = Common & { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
+export type StdioConnection = Common & {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+};
 export type PeerConnection = Common & { agent: string };
 export type ConnectionConfig = RemoteConnection | StdioConnection | PeerConnection;
 export type ConnectionForm = "remote" | "stdio" | "agent";
@@ -27,9 +32,10 @@ const templated = z.string().superRefine((text, ctx) => {
 });
 
 // A url that starts with a template ("${MCP_URL}") can only be checked once it is resolved.
-const templatedUrl = templated.refine((url) => url.startsWith("${") || isHttpUrl(url.replace(/\$\{\w+\}/g, "x")), {
-  error: "expected an http(s) URL",
-});
+const templatedUrl = templated.refine(
+  (url) => url.startsWith("${") || isHttpUrl(url.replace(/\$\{\w+\}/g, "x")),
+  { error: "expected an http(s) URL" },
+);
 
 function isHttpUrl(text: string): boolean {
   try {
@@ -47,7 +53,12 @@ const common = {
 
 const formSchemas = {
   remote: z
-    .strictObject({ ...common, url: templatedUrl, headers: z.record(z.string(), templated).optional(), oauth: z.boolean().optional() })
+    .strictObject({
+      ...common,
+      url: templatedUrl,
+      headers: z.record(z.string(), templated).optional(),
+      oauth: z.boolean().optional(),
+    })
     .transform((config) => ({ ...config, form: "remote" as const })),
   stdio: z
     .strictObject({
@@ -69,13 +80,16 @@ function formOf(config: unknown): ConnectionForm {
   const has = (key: string) => key in config;
   if (has("cursorAccount")) {
     throw new DefinitionError("defineConnection", [
-      { path: "cursorAccount", message: "Cursor account connectors are Cursor-hosted and not available; connect the server by url or command" },
+      {
+        path: "cursorAccount",
+        message: "Cursor account connectors are Cursor-hosted and not available; connect the server by url or command",
+      },
     ]);
   }
   const forms = (["url", "command", "agent"] as const).filter(has);
   if (forms.length !== 1) {
     throw new DefinitionError("defineConnection", [
-      { path: "", message: `give exactly one of url, command or agent (got ${forms.length === 0 ? "none" : forms.join(" and ")})` },
+      { path: "", message: `give exactly one of url, command or agent (got ${forms.join(" and ") || "none"})` },
     ]);
   }
   return forms[0] === "url" ? "remote" : forms[0] === "command" ? "stdio" : "agent";

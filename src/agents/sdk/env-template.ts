@@ -11,7 +11,8 @@ export function templateNames(text: string): string[] {
 /** Why a string's templates are malformed (e.g. `${}` or `${1X}`), or undefined. */
 export function templateProblem(text: string): string | undefined {
   const stray = text.replace(template, "").indexOf("${");
-  return stray === -1 ? undefined : "malformed ${NAME} template (NAME is letters, digits and _, not starting with a digit)";
+  if (stray === -1) return undefined;
+  return "malformed ${NAME} template (NAME is letters, digits and _, not starting with a digit)";
 }
 
 /** Substitutes every `${NAME}`; names with no value are reported, and left empty in the text. */

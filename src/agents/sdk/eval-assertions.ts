@@ -16,14 +16,21 @@ function show(value: unknown): string {
 
 /** A string containing `expected` (or matching the regex). */
 export function includes(expected: string | RegExp): Matcher {
-  const description = typeof expected === "string" ? `includes ${JSON.stringify(expected)}` : `matches ${String(expected)}`;
+  const isText = typeof expected === "string";
+  const shown = isText ? JSON.stringify(expected) : String(expected);
+  const description = `${isText ? "includes" : "matches"} ${shown}`;
+  // A global or sticky regex keeps lastIndex between calls; a copy without those flags answers
+  // the same every time.
+  const pattern = isText ? undefined : new RegExp(expected.source, expected.flags.replace(/[gy]/g, ""));
   return {
     description,
     test(value) {
-      if (typeof value !== "string") return { pass: false, message: `expected a string that ${description}, got ${show(value)}` };
-      // A global or sticky regex keeps lastIndex between calls; a fresh copy answers the same every time.
-      const pass = typeof expected === "string" ? value.includes(expected) : new RegExp(expected.source, expected.flags.replace(/[gy]/g, "")).test(value);
-      return { pass, message: pass ? description : `expected ${show(value)} to ${description.replace(/^includes/, "include").replace(/^matches/, "match")}` };
+      if (typeof value !== "string") {
+        return { pass: false, message: `expected a string that ${description}, got ${show(value)}` };
+      }
+      const pass = pattern ? pattern.test(value) : value.includes(expected as string);
+      const failure = `expected ${show(value)} to ${isText ? "include" : "match"} ${shown}`;
+      return { pass, message: pass ? description : failure };
     },
   };
 }
@@ -42,7 +49,9 @@ export function matches(schema: z.core.$ZodType): Matcher {
 }
 
 function toolNames(events: readonly SessionEvent[]): string[] {
-  return events.flatMap((event) => (event.type === "actions.requested" ? event.data.calls.map((call) => call.toolName) : []));
+  return events.flatMap((event) =>
+    event.type === "actions.requested" ? event.data.calls.map((call) => call.toolName) : [],
+  );
 }
 
 /** The trajectory checks behind `t.succeeded()`, `t.calledTool()`, `t.notCalledTool()`, `t.reply`. */
@@ -50,17 +59,19 @@ export function trajectoryChecks(events: readonly SessionEvent[]) {
   const failed = events.find((event) => event.type === "turn.failed");
   const completed = events.some((event) => event.type === "turn.completed");
   const replies = events.filter((event) => event.type === "message.completed");
+  const called = toolNames(events);
   return {
     succeeded(): AssertionResult {
       if (failed) return { pass: false, message: `a turn failed: ${failed.data.message}` };
-      return completed ? { pass: true, message: "every turn completed" } : { pass: false, message: "no turn completed" };
+      return { pass: completed, message: completed ? "every turn completed" : "no turn completed" };
     },
     calledTool(name: string): AssertionResult {
-      const pass = toolNames(events).includes(name);
-      return { pass, message: pass ? `called ${name}` : `expected a call to ${name}; called: ${toolNames(events).join(", ") || "none"}` };
+      const pass = called.includes(name);
+      const failure = `expected a call to ${name}; called: ${called.join(", ") || "none"}`;
+      return { pass, message: pass ? `called ${name}` : failure };
     },
     notCalledTool(name: string): AssertionResult {
-      const pass = !toolNames(events).includes(name);
+      const pass = !called.includes(name);
       return { pass, message: pass ? `did not call ${name}` : `expected no call to ${name}` };
     },
     /** The last assistant message; empty when there was none. */

@@ -35,7 +35,8 @@ export type EvalTest = (t: EvalT) => void | Promise<void>;
 export type EvalCase = { id: string; description?: string; test: EvalTest };
 
 type EvalCommon = { description?: string; tags?: string[]; iterations?: number };
-export type EvalConfig = EvalCommon & ({ test: EvalTest; cases?: undefined } | { cases: EvalCase[]; test?: undefined });
+export type EvalConfig = EvalCommon &
+  ({ test: EvalTest; cases?: undefined } | { cases: EvalCase[]; test?: undefined });
 export type EvalDescriptor = Descriptor<"eval", EvalConfig & { tags: string[]; iterations: number }>;
 
 function caseIdProblem(id: string): string | undefined {
@@ -61,12 +62,13 @@ const evalConfigSchema = z
     cases: z.array(caseSchema).min(1, "must list at least one case").optional(),
   })
   .superRefine((config, ctx) => {
-    if (config.test && config.cases) ctx.addIssue({ code: "custom", path: [], message: "give test or cases, not both" });
-    if (!config.test && !config.cases) ctx.addIssue({ code: "custom", path: [], message: "give test or cases" });
+    if (config.test && config.cases) ctx.addIssue({ code: "custom", message: "give test or cases, not both" });
+    if (!config.test && !config.cases) ctx.addIssue({ code: "custom", message: "give test or cases" });
     const seen = new Set<string>();
-    config.cases?.forEach((item, index) => {
-      if (seen.has(item.id)) ctx.addIssue({ code: "custom", path: ["cases", index, "id"], message: `duplicate case id "${item.id}"` });
-      seen.add(item.id);
+    config.cases?.forEach(({ id }, index) => {
+      const message = `duplicate case id "${id}"`;
+      if (seen.has(id)) ctx.addIssue({ code: "custom", path: ["cases", index, "id"], message });
+      seen.add(id);
     });
   });
 

@@ -78,7 +78,8 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   }),
   // [inferred] attempt = number of the attempt about to run, so the first retry is 2.
   event("action.tool_retry", { callId: id, toolName: id, attempt: z.number().int().min(2), error: z.string() }),
-  event("action.approval_requested", { callId: id, toolName: id, args: z.json(), requestedBy: principalSchema }), // [inferred]
+  // [inferred] requestedBy: the session's principal, on whose turn the call was made.
+  event("action.approval_requested", { callId: id, toolName: id, args: z.json(), requestedBy: principalSchema }),
   event("action.approval_resolved", {
     callId: id,
     decision: z.enum(["approved", "denied"]),
@@ -87,8 +88,14 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   }), // [inferred]
   event("subagent.called", { callId: id, subagent: id, prompt: z.string() }), // [inferred]
   // [inferred] subagent and isError added so a trace reads without pairing events.
-  event("subagent.completed", { callId: id, subagent: id, result: z.string(), isError: z.boolean().optional() }),
-  event("artifact.tagged", { kind: id, key: id, title: z.string().optional(), data: z.json().optional() }), // [inferred]
+  event("subagent.completed", {
+    callId: id,
+    subagent: id,
+    result: z.string(),
+    isError: z.boolean().optional(),
+  }),
+  // [inferred]
+  event("artifact.tagged", { kind: id, key: id, title: z.string().optional(), data: z.json().optional() }),
 ]);
 
 export type SessionEvent = z.infer<typeof sessionEventSchema>;

@@ -44,7 +44,8 @@ export const eventHandlersSchema = z.record(z.string(), z.unknown()).superRefine
   // Keys and values are checked in one pass so both kinds of mistake are reported together.
   for (const [key, handler] of Object.entries(events)) {
     if (key !== "*" && !isSessionEventType(key)) {
-      ctx.addIssue({ code: "custom", path: [key], message: 'unknown event type (expected a session event type or "*")' });
+      const message = 'unknown event type (expected a session event type or "*")';
+      ctx.addIssue({ code: "custom", path: [key], message });
     } else if (typeof handler !== "function") {
       ctx.addIssue({ code: "custom", path: [key], message: "expected a function" });
     }

@@ -46,11 +46,10 @@ export type McpApi = {
 export type Reminder = { id: string; fireAt: string; prompt: string };
 
 /** [inferred] spec §8.2. `in` is milliseconds or a duration like "2h". */
+export type ReminderOptions = { prompt: string; at?: string; in?: number | string; id?: string; sessionId?: string };
+
 export type RemindersApi = {
-  create(options: { prompt: string; at?: string; in?: number | string; id?: string; sessionId?: string }): Promise<{
-    id: string;
-    fireAt: string;
-  }>;
+  create(options: ReminderOptions): Promise<{ id: string; fireAt: string }>;
   list(): Promise<Reminder[]>;
   cancel(id: string): Promise<void>;
 };

@@ -12,7 +12,13 @@ export {
   type ModelParam,
 } from "./agent";
 export { prompt, type PromptTag } from "./prompt";
-export { DefinitionError, descriptorKind, descriptorKindOf, type Descriptor, type DescriptorKind } from "./descriptor";
+export {
+  DefinitionError,
+  descriptorKind,
+  descriptorKindOf,
+  type Descriptor,
+  type DescriptorKind,
+} from "./descriptor";
 export type { SessionEvent, SessionEventOf, SessionEventType, Usage } from "./events";
 export type { HookContext } from "./hooks";
 export type { FilesStore, HostServices, KvStore, McpApi, OtelApi, RemindersApi } from "./host";

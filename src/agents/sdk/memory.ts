@@ -1,7 +1,7 @@
 // `agentfold/memory`: memoryHook (spec §9.6). Appends one JSON line per finished or failed turn
 // to `memory/journal.jsonl`, a deployment-wide file every session shares; the instructions'
 // `## Memory` section tells the model to read it with its file tools.
-import type { SessionEventOf } from "./events";
+import type { SessionEventOf, Usage } from "./events";
 import { defineHook, type HookContext, type HookDescriptor } from "./hooks";
 import type { JsonValue } from "./types";
 
@@ -15,7 +15,7 @@ export type MemoryJournalEntry = {
   title: string | null;
   userMessage: string | null;
   result: JsonValue | null;
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } | null;
+  usage: Omit<Usage, "reasoningTokens"> | null;
 };
 
 /** Turns not yet journaled, oldest first. A preempting message is recorded before the turn it
@@ -24,21 +24,29 @@ export type PendingTurns = { userMessage: string; reply?: string }[];
 
 type TurnEnd = SessionEventOf<"turn.completed"> | SessionEventOf<"turn.failed">;
 
-export function memoryJournalEntry(event: TurnEnd, ctx: Pick<HookContext, "session">, turn?: PendingTurns[number]): MemoryJournalEntry {
-  const usage = event.type === "turn.completed" ? event.data.usage : undefined;
-  const result = event.type === "turn.completed" ? (event.data.result ?? turn?.reply ?? null) : event.data.message;
+export function memoryJournalEntry(
+  event: TurnEnd,
+  ctx: Pick<HookContext, "session">,
+  turn?: PendingTurns[number],
+): MemoryJournalEntry {
+  const isCompleted = event.type === "turn.completed";
+  const usage = isCompleted ? event.data.usage : undefined;
+  const result = isCompleted ? (event.data.result ?? turn?.reply ?? null) : event.data.message;
   return {
     at: event.at,
     sessionId: event.sessionId,
     channelId: ctx.session.channelId,
-    status: event.type === "turn.completed" ? "completed" : "failed",
+    status: isCompleted ? "completed" : "failed",
     title: ctx.session.title ?? null,
     userMessage: turn?.userMessage ?? null,
     result,
-    usage: usage
-      ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: usage.cacheReadTokens, cacheWriteTokens: usage.cacheWriteTokens }
-      : null,
+    usage: usage ? journalUsage(usage) : null,
   };
+}
+
+// The journal's documented usage fields; reasoning tokens are not among them.
+function journalUsage({ inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens }: Usage) {
+  return { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens };
 }
 
 // Hooks see each event once, possibly in another process after a restart, so what a turn's end

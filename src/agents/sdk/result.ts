@@ -25,7 +25,14 @@ export type ResultContext<Value = undefined> = {
   reject(message: string): never;
   /** [inferred] The text parsed by `schema`; undefined without one. */
   value: Value;
-  session: { id: string; channelId: string; mode: SessionMode; purpose: SessionPurpose; auth: Principal; title?: string };
+  session: {
+    id: string;
+    channelId: string;
+    mode: SessionMode;
+    purpose: SessionPurpose;
+    auth: Principal;
+    title?: string;
+  };
   host: HostServices;
   artifacts: SessionArtifactsApi;
 };
@@ -38,10 +45,9 @@ export type ResultConfig<S extends z.core.$ZodType | undefined> = {
   commit?: (text: string, ctx: ResultContext<Parsed<S>>) => unknown;
 };
 
-export type ResultDescriptor<S extends z.core.$ZodType | undefined = z.core.$ZodType | undefined> = Descriptor<
-  "result",
-  ResultConfig<S>
->;
+type Schema = z.core.$ZodType | undefined;
+
+export type ResultDescriptor<S extends Schema = Schema> = Descriptor<"result", ResultConfig<S>>;
 
 const resultConfigSchema = z
   .strictObject({ schema: zodSchemaSchema.optional(), commit: functionSchema.optional() })
@@ -49,7 +55,7 @@ const resultConfigSchema = z
     error: "give commit, schema, or both",
   });
 
-export function defineResult<S extends z.core.$ZodType | undefined = undefined>(
+export function defineResult<S extends Schema = undefined>(
   config: ResultConfig<S>,
 ): ResultDescriptor<S> {
   return define("result", "defineResult", resultConfigSchema, config);
@@ -59,7 +65,7 @@ export type ResultCheck = { ok: true; value: unknown } | { ok: false; message: s
 
 /** The checks that need no handler: empty text fails; with a schema, the text (bare JSON or
  * one fenced ```json block) must parse and match. A failure's message is the repair feedback. */
-export function checkResultText(result: Pick<ResultConfig<z.core.$ZodType | undefined>, "schema">, text: string): ResultCheck {
+export function checkResultText(result: { schema?: z.core.$ZodType }, text: string): ResultCheck {
   if (text.trim() === "") return { ok: false, message: "the reply is empty" };
   if (!result.schema) return { ok: true, value: undefined };
   const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n```$/.exec(text.trim());

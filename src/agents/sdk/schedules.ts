@@ -27,9 +27,12 @@ export type ScheduleRunContext = {
   artifacts: ArtifactsApi;
 };
 
+export type ScheduleRun = (ctx: ScheduleRunContext) => void | Promise<void>;
+
+/** Cron plus exactly one of `markdown` (the prompt of each firing's task session) or `run`. */
 export type ScheduleConfig =
   | { cron: string; markdown: string; run?: undefined; timezone?: "UTC" }
-  | { cron: string; run: (ctx: ScheduleRunContext) => void | Promise<void>; markdown?: undefined; timezone?: "UTC" };
+  | { cron: string; run: ScheduleRun; markdown?: undefined; timezone?: "UTC" };
 
 export type ScheduleDescriptor = Descriptor<"schedule", ScheduleConfig & { timezone: "UTC" }>;
 
@@ -42,7 +45,7 @@ const scheduleConfigSchema = z
     markdown: nonEmptyString.optional(),
     run: functionSchema.optional(),
     // Accepted only to say so: a schedule written for another zone would silently fire off-hours.
-    timezone: z.literal("UTC", { error: 'schedules run in UTC; write the cron expression in UTC' }).default("UTC"),
+    timezone: z.literal("UTC", { error: "schedules run in UTC; write the cron expression in UTC" }).default("UTC"),
   })
   .superRefine((config, ctx) => {
     const given = [config.markdown, config.run].filter((value) => value !== undefined).length;

@@ -21,7 +21,9 @@ export function skillFilePathProblem(path: string): string | undefined {
   if (path.startsWith("/")) return "must be relative to the skill directory";
   const segments = path.split("/");
   // The path is joined onto the workspace: ".." would write outside the skill.
-  if (segments.some((part) => part === "" || part === "." || part === "..")) return "must not contain empty, . or .. segments";
+  if (segments.some((part) => part === "" || part === "." || part === "..")) {
+    return "must not contain empty, . or .. segments";
+  }
   if (path === "SKILL.md") return "SKILL.md is the skill's markdown; put it in `markdown`";
   return undefined;
 }

@@ -7,7 +7,7 @@ export type JSONSchema = Record<string, unknown>;
 export type ToolSchema = z.core.$ZodType | JSONSchema;
 
 /** The input type `execute` receives: zod's output type, or raw JSON for a plain JSON Schema. */
-export type ToolInputOf<S> = S extends z.core.$ZodType ? z.output<S> : S extends JSONSchema ? unknown : unknown;
+export type ToolInputOf<S> = S extends z.core.$ZodType ? z.output<S> : unknown;
 
 type SchemaIo = "input" | "output";
 
@@ -50,7 +50,8 @@ export function toolSchemaProblem(schema: ToolSchema, io: SchemaIo): string | un
 
 export class ToolInputError extends Error {
   constructor(readonly issues: { path: string; message: string }[]) {
-    super(`invalid tool input: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`);
+    const lines = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+    super(`invalid tool input: ${lines.join("; ")}`);
     this.name = "ToolInputError";
   }
 }

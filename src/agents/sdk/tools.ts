@@ -56,8 +56,10 @@ export type ToolDefinition<S extends ToolSchema | undefined, R extends ToolRetur
   needsApproval: NeedsApproval<ToolInputOf<S>>;
 };
 
-export type ToolDescriptor<S extends ToolSchema | undefined = ToolSchema | undefined, R extends ToolReturn = ToolReturn> =
-  Descriptor<"tool", ToolDefinition<S, R>>;
+export type ToolDescriptor<
+  S extends ToolSchema | undefined = ToolSchema | undefined,
+  R extends ToolReturn = ToolReturn,
+> = Descriptor<"tool", ToolDefinition<S, R>>;
 
 const usableSchema = (io: "input" | "output") =>
   anySchemaSchema.superRefine((schema, ctx) => {

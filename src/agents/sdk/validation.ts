@@ -57,7 +57,8 @@ export function define<K extends DescriptorKind, C extends object>(
 
 export function parseConfig(helper: string, schema: z.ZodType, config: unknown): unknown {
   if (!isPlainObject(config)) {
-    throw new DefinitionError(helper, [{ path: "", message: `expected a config object, got ${describe(config)}` }]);
+    const message = `expected a config object, got ${describe(config)}`;
+    throw new DefinitionError(helper, [{ path: "", message }]);
   }
   const result = schema.safeParse(config, { error: issueMessage });
   if (result.success) return result.data;
@@ -81,7 +82,8 @@ function toDefinitionIssues(issue: z.core.$ZodIssue): DefinitionIssue[] {
   if (issue.code === "invalid_union") {
     // When the value had the right type for exactly one option, that option's complaints are
     // the useful ones; otherwise the union's own message ("expected a model id or …") is.
-    const matching = issue.errors.filter((branch) => !branch.some((inner) => inner.path.length === 0 && inner.code === "invalid_type"));
+    const isTypeMismatch = (inner: z.core.$ZodIssue) => inner.path.length === 0 && inner.code === "invalid_type";
+    const matching = issue.errors.filter((branch) => !branch.some(isTypeMismatch));
     const [only] = matching;
     if (matching.length === 1 && only) {
       return only.flatMap((inner) => toDefinitionIssues({ ...inner, path: [...issue.path, ...inner.path] }));

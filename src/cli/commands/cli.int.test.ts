@@ -55,6 +55,16 @@ describe("agentfold init, validate, info", () => {
     expect(result.stdout).toContain("hello: 0 errors, 0 warnings");
   });
 
+  it("validates the support-desk example, which uses every capability, cleanly", { timeout: 60_000 }, async () => {
+    const dir = path.join(projectRoot, "examples", "support-desk");
+    const result = await agentfold("validate", "--dir", dir);
+    expect(result.stdout).toContain("support-desk: 0 errors, 0 warnings");
+    expect(result.code).toBe(0);
+    const info = await agentfold("info", "--dir", dir);
+    expect(info.stdout).toContain("webhook  POST /v1/channels/webhook/tickets");
+    expect(info.stdout).toContain("issue_refund  [write, needs approval]");
+  });
+
   it("lists every problem of a broken folder and exits 1", { timeout: 60_000 }, async () => {
     const dir = writeFolder(path.join(scratch, "broken"), {
       "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',

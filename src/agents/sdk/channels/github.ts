@@ -46,7 +46,13 @@ export type GitHubChannelConfig = {
   /** [inferred] */
   onIssue?: Handler<{ action: string; number: number; title: string; body: string | null; author: string }>;
   /** [inferred] */
-  onComment?: Handler<{ action: string; issueNumber: number; isPullRequest: boolean; body: string; author: string }>;
+  onComment?: Handler<{
+    action: string;
+    issueNumber: number;
+    isPullRequest: boolean;
+    body: string;
+    author: string;
+  }>;
   /** Merge-box commit status and a sticky progress banner. */
   progress?: { commitStatus?: boolean; banner?: boolean };
   /** Extra context lines for every turn (e.g. from `prompt.lines`). */
@@ -55,7 +61,11 @@ export type GitHubChannelConfig = {
 
 export type GitHubChannelDescriptor = Descriptor<
   "channel",
-  Omit<GitHubChannelConfig, "cursorAccount" | "repos" | "context"> & { pack: "github"; repos: string[]; context: string[] }
+  Omit<GitHubChannelConfig, "cursorAccount" | "repos" | "context"> & {
+    pack: "github";
+    repos: string[];
+    context: string[];
+  }
 >;
 
 const repoName = z.string().regex(/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/, 'expected "owner/repo"');

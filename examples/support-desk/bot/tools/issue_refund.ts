@@ -1,0 +1,15 @@
+import { defineTool } from "agentfold/tools";
+import { z } from "zod";
+import { markRefunded } from "../lib/orders";
+
+export default defineTool({
+  description: "Refunds an order in full. A person must approve every refund.",
+  inputSchema: z.object({ orderId: z.string(), reason: z.string().min(3) }),
+  effect: "write",
+  needsApproval: true,
+  async execute({ orderId, reason }, ctx) {
+    const order = markRefunded(orderId);
+    if (!order) throw new Error(`no order ${orderId}`);
+    return { refunded: order.id, amount: order.total, reason, approvedBy: ctx.approvedBy ?? null };
+  },
+});

@@ -1,0 +1,3 @@
+import { defineEvalConfig } from "agentfold/evals";
+
+export default defineEvalConfig({ maxConcurrency: 4 });
