@@ -45,6 +45,8 @@ describe("defineChannel", () => {
     expect(channel.state).toEqual({});
     expect(channel.routes.map((route) => `${route.method} ${route.path}`)).toEqual(["POST /review", "GET /pending/:id"]);
     expect(channel.events?.["message.completed"]).toBe(onCompleted);
+    const bearer = channel.auth?.[1];
+    expect(bearer?.policy === "bearer" && bearer.token).toBe("t");
     expect(defineChannel({}).routes).toEqual([]);
     expect(defineChannel({ routes: [POST("/", { handler })] }).routes).toHaveLength(1);
   });

@@ -57,7 +57,7 @@ export function define<K extends DescriptorKind, C extends object>(
 
 export function parseConfig(helper: string, schema: z.ZodType, config: unknown): unknown {
   if (!isPlainObject(config)) {
-    const message = `expected a config object, got ${describe(config)}`;
+    const message = `expected a config object, got ${describeValue(config)}`;
     throw new DefinitionError(helper, [{ path: "", message }]);
   }
   const result = schema.safeParse(config, { error: issueMessage });
@@ -68,7 +68,7 @@ export function parseConfig(helper: string, schema: z.ZodType, config: unknown):
 function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
   if (issue.code !== "invalid_type") return undefined;
   if (issue.input === undefined) return "is required";
-  return `expected ${issue.expected}, got ${describe(issue.input)}`;
+  return `expected ${issue.expected}, got ${describeValue(issue.input)}`;
 }
 
 function toDefinitionIssues(issue: z.core.$ZodIssue): DefinitionIssue[] {
@@ -104,7 +104,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;

@@ -1,0 +1,105 @@
+// The diagnostics of spec §2.4 that only loading the code can find: one broken module per
+// diagnostic, all in one folder, all reported by one load.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDiagnostic } from "./diagnostics";
+import { loadAgentFolder, type LoadedAgent } from "./load-agent";
+
+const fixture: Record<string, string> = {
+  "bot/instructions.md": "Root instructions.",
+  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["KNOWN_TOKEN"] } });',
+  "bot/hooks/plain.ts": "export default { events: {} };",
+  "bot/hooks/silent.ts": 'import { defineHook } from "agentfold/hooks";\nexport default defineHook({ events: {} });',
+  "bot/subagents/nameless/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({});',
+  "bot/subagents/nameless/instructions.md": "Help.",
+  "bot/schedules/both.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *", markdown: "x", run: async () => {} } as never);',
+  "bot/schedules/neither.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *" } as never);',
+  "bot/schedules/badcron.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "every day", markdown: "x" });',
+  "bot/mcp-connections/templated.ts": 'import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ url: "https://x.example/mcp", headers: { a: "Bearer ${KNOWN_TOKEN}", b: "${MISSING_TOKEN}" } });',
+  "bot/artifacts.ts": 'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ kinds: { note: { description: "" } } });',
+  "bot/extensions/ci.ts": 'throw new Error("ci extension: missing config `repo`");',
+  "evals/both.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default defineEval({ test: async () => {}, cases: [{ id: "a", test: async () => {} }] } as never);',
+  "evals/dupes.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default defineEval({ cases: [{ id: "a", test: async () => {} }, { id: "a", test: async () => {} }] });',
+  "evals/nested.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default defineEval({ cases: [{ id: "a/b", test: async () => {} }] });',
+  "evals/list.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default [defineEval({ test: async () => {} }), defineEval({ test: async () => {} })];',
+};
+
+const grokbotFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ runtime: "grokbot" } as never);',
+};
+const modelFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "grok-4.5-fast" });',
+};
+const agentToolFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/artifacts.ts": 'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ agentTool: true });',
+};
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
+const loads: Record<string, LoadedAgent> = {};
+let lines: string[] = [];
+
+async function load(name: string, files: Record<string, string>): Promise<LoadedAgent> {
+  const dir = path.join(root, name);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), content);
+  }
+  return loadAgentFolder({ folderDir: dir, outDir: path.join(root, `${name}-bundle`) });
+}
+
+beforeAll(async () => {
+  loads.main = await load("main", fixture);
+  loads.grokbot = await load("grokbot", grokbotFixture);
+  loads.agentTool = await load("agent-tool", agentToolFixture);
+  loads.model = await load("model", modelFixture);
+  lines = loads.main.diagnostics.map(formatDiagnostic);
+}, 60_000);
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const expectLine = (pattern: RegExp) => expect(lines.some((line) => pattern.test(line)), `${pattern}\n${lines.join("\n")}`).toBe(true);
+
+describe("load-time diagnostics (spec §2.4)", () => {
+  it("a hook module's default export is not defineHook(...)", () => expectLine(/^error: bot\/hooks\/plain.ts: the default export is not defineHook\(\.\.\.\)$/));
+  it("a hook with an empty events map is skipped with a warning", () => {
+    expectLine(/^warning: bot\/hooks\/silent.ts: the hook has an empty `events` map and is skipped$/);
+    expect(loads.main.manifest?.hooks).toEqual([]);
+  });
+  it("a subagent has no description", () => expectLine(/^error: bot\/subagents\/nameless\/agent.ts: subagent 'nameless' has no description/));
+  it("an extension's config is missing or mistyped", () => expectLine(/^error: bot\/extensions\/ci.ts: extension 'ci': ci extension: missing config `repo`$/));
+  it("a connection uses an undeclared ${NAME}", () => {
+    expectLine(/^warning: bot\/mcp-connections\/templated.ts: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/);
+    expect(lines.some((line) => line.includes("KNOWN_TOKEN"))).toBe(false);
+  });
+  it("defineSchedule given both or neither of markdown / run", () => {
+    expectLine(/^error: bot\/schedules\/both.ts: defineSchedule: .*exactly one of markdown or run \(got both\)/);
+    expectLine(/^error: bot\/schedules\/neither.ts: defineSchedule: .*exactly one of markdown or run \(got neither\)/);
+  });
+  it("a schedule's cron is checked", () => expectLine(/^error: bot\/schedules\/badcron.ts: defineSchedule: cron/));
+  it("defineEval given both test and cases", () => expectLine(/^error: evals\/both.eval.ts: defineEval: .*test or cases, not both/));
+  it("duplicate case ids, and case ids that are not one path segment", () => {
+    expectLine(/^error: evals\/dupes.eval.ts: defineEval: .*duplicate case id "a"/);
+    expectLine(/^error: evals\/nested.eval.ts: defineEval: .*single path segment/);
+  });
+  it("array exports are indexed 0000, 0001 …", () => {
+    expect(loads.main.manifest?.evals.filter((e) => e.file === "evals/list.eval.ts").map((e) => e.id)).toEqual(["list/0000", "list/0001"]);
+  });
+  it("artifact kinds with empty descriptions", () => expectLine(/^error: bot\/artifacts.ts: defineArtifacts: .*description/));
+  it("a model id with a suffix is rejected in favour of params", () => {
+    expect(loads.model.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/agent.ts: defineAgent: model.*params/m);
+  });
+  it("runtime: 'grokbot' is rejected", () => {
+    expect(loads.grokbot.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/agent.ts: defineAgent: runtime/m);
+  });
+  it("agentTool: true with no declared kinds", () => {
+    expect(loads.agentTool.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/artifacts.ts: defineArtifacts: .*agentTool/m);
+  });
+  it("reports them all in one run", () => {
+    expect(loads.main.ok).toBe(false);
+    expect(loads.main.diagnostics.filter((d) => d.level === "error").length).toBeGreaterThanOrEqual(10);
+  });
+});
