@@ -40,7 +40,7 @@ const agentToolFixture: Record<string, string> = {
 };
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
-const loads: Record<string, LoadedAgent> = {};
+const loads = {} as Record<"main" | "grokbot" | "agentTool" | "model", LoadedAgent>;
 let lines: string[] = [];
 
 async function load(name: string, files: Record<string, string>): Promise<LoadedAgent> {

@@ -31,11 +31,17 @@ export type ModuleReport = {
   error?: string;
 };
 
+export type ResultOutcome =
+  | { outcome: "committed"; result: unknown }
+  | { outcome: "rejected"; message: string }
+  | { outcome: "failed"; message: string };
+
 export type ToolRunResult = { ok: true; output: unknown } | { ok: false; error: string };
 
 export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };
   runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
+  runResult: { params: { file: string; text: string; session: SessionInfo }; result: ResultOutcome };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };
     result: { ok: true; handled: number } | { ok: false; error: string };

@@ -4,6 +4,7 @@
 import { descriptorKindOf } from "@/agents/sdk/descriptor";
 import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
 import { toJsonSafe } from "./json-safe";
+import { runResultContract } from "./run-result";
 import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
 
 type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
@@ -77,6 +78,12 @@ async function runHook(modules: ModuleLoaders, params: { file: string; event: { 
   }
 }
 
+async function runResult(modules: ModuleLoaders, params: { file: string; text: string; session: unknown }) {
+  const result = await defaultExport(modules, params.file);
+  if (descriptorKindOf(result) !== "result") return { outcome: "failed" as const, message: `${params.file} does not export defineResult(...)` };
+  return runResultContract(result as never, params);
+}
+
 export function startSandbox(modules: ModuleLoaders): void {
   const send = (response: SandboxResponse) => process.send?.(response);
   process.on("message", async (request: SandboxRequest) => {
@@ -89,7 +96,9 @@ export function startSandbox(modules: ModuleLoaders): void {
             ? await runTool(modules, params)
             : request.method === "runHook"
               ? await runHook(modules, params)
-              : undefined;
+              : request.method === "runResult"
+                ? await runResult(modules, params)
+                : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

@@ -83,6 +83,15 @@ describe("uploaded agent versions", () => {
     expect(fs.existsSync(path.join(dataDir, "..", "escape.txt"))).toBe(false);
   });
 
+  it("marks a version invalid when a peer connection names an agent not on this instance", async () => {
+    const peer = (target: string) => `import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ agent: ${JSON.stringify(target)} });`;
+    const missing = await upload(`peer-${suffix}`, { ...valid, "bot/mcp-connections/helper.ts": peer("nowhere-agent") });
+    expect(missing.status).toBe("invalid");
+    expect(missing.diagnostics).toContainEqual({ level: "error", file: "bot/mcp-connections/helper.ts", message: "peer agent 'nowhere-agent' is not on this instance" });
+    const present = await upload(`peer2-${suffix}`, { ...valid, "bot/mcp-connections/helper.ts": peer(slug) });
+    expect(present.status).toBe("ready");
+  });
+
   const unsafe: [string, () => Promise<Buffer>, RegExp][] = [
     ["a symlink", () => tarGzOf([{ name: "bot/instructions.md", content: "x" }, { name: "bot/link", type: "symlink", linkname: "/etc/passwd" }]), /symlink/],
     ["an archive bomb", () => zipOf([{ name: "bot/instructions.md", content: "x" }, { name: "bot/zeros.txt", content: Buffer.alloc(20 * 1024 * 1024) }]), /compression ratio over 100:1/],

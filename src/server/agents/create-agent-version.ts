@@ -5,7 +5,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Prisma, PrismaClient } from "@prisma/client";
+import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { loadAgentFolder } from "@/agents/loader/load-agent";
+import type { AgentManifest } from "@/agents/loader/manifest";
 import { slugProblem } from "@/agents/loader/names";
 import { AppError } from "@/server/http/app-error";
 import { extractUpload } from "./intake/extract-upload";
@@ -19,6 +21,20 @@ async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   const existing = await db.agent.findUnique({ where: { slug }, select: { id: true, teamId: true } });
   if (existing && existing.teamId !== teamId) throw new AppError("conflict", `the slug '${slug}' is taken`);
   return { id: existing?.id ?? crypto.randomUUID(), isNew: !existing };
+}
+
+/** Peer connections (`{ agent: slug }`) must name an agent on this instance (spec §2.4). */
+async function missingPeers(db: PrismaClient, slug: string, manifest: AgentManifest | undefined): Promise<Diagnostic[]> {
+  const peers = (manifest?.connections ?? []).flatMap((c) => {
+    const peer = (c.config as { agent?: unknown }).agent;
+    return typeof peer === "string" ? [{ file: c.file, peer }] : [];
+  });
+  if (peers.length === 0) return [];
+  const found = await db.agent.findMany({ where: { slug: { in: peers.map((p) => p.peer) } }, select: { slug: true } });
+  const known = new Set([slug, ...found.map((a) => a.slug)]);
+  return peers
+    .filter((p) => !known.has(p.peer))
+    .map((p) => ({ level: "error" as const, file: p.file, message: `peer agent '${p.peer}' is not on this instance` }));
 }
 
 export async function createAgentVersion(options: {
@@ -39,7 +55,8 @@ export async function createAgentVersion(options: {
     const extracted = await extractUpload({ archive, destDir: paths.source });
     fs.writeFileSync(paths.archive(extracted.format), archive);
     const loaded = await loadAgentFolder({ folderDir: paths.source, folderName: slug, outDir: paths.bundle });
-    const status = loaded.ok ? "ready" : "invalid";
+    loaded.diagnostics.push(...(await missingPeers(db, slug, loaded.manifest)));
+    const status = loaded.diagnostics.some((d) => d.level === "error") ? "invalid" : "ready";
     const version = await db.$transaction(async (tx) => {
       if (agent.isNew) {
         await tx.agent.create({ data: { id: agent.id, teamId, slug, name: loaded.manifest?.name ?? slug, description: loaded.manifest?.description } });
