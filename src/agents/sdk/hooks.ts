@@ -5,20 +5,11 @@ import type { Descriptor } from "./descriptor";
 import { isSessionEventType, type SessionEvent, type SessionEventOf, type SessionEventType } from "./events";
 import type { HostServices } from "./host";
 import type { SessionArtifactsApi } from "./tool-context";
-import type { Principal, SessionMode, SessionPurpose } from "./types";
+import type { HandlerSession } from "./types";
 import { define } from "./validation";
 
 export type HookContext = {
-  session: {
-    id: string;
-    channelId: string;
-    mode: SessionMode;
-    /** Eval sessions fire hooks too: skip metering and paging for them. */
-    purpose: SessionPurpose;
-    auth: Principal;
-    title?: string;
-    sdkAgentId?: string;
-  };
+  session: HandlerSession & { sdkAgentId?: string };
   agent: { name: string };
   /** `continuationToken` is null when the session cannot take follow-ups. */
   channel: { id: string; continuationToken: string | null };

@@ -28,6 +28,7 @@ export type {
   Admission,
   ArtifactRecord,
   ArtifactsApi,
+  HandlerSession,
   JsonObject,
   JsonValue,
   Principal,

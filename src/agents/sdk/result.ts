@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import type { HostServices } from "./host";
 import type { SessionArtifactsApi } from "./tool-context";
-import type { Principal, SessionMode, SessionPurpose } from "./types";
+import type { HandlerSession } from "./types";
 import { define, formatPath, functionSchema, zodSchemaSchema } from "./validation";
 
 export const maxResultRepairs = 2;
@@ -25,14 +25,7 @@ export type ResultContext<Value = undefined> = {
   reject(message: string): never;
   /** [inferred] The text parsed by `schema`; undefined without one. */
   value: Value;
-  session: {
-    id: string;
-    channelId: string;
-    mode: SessionMode;
-    purpose: SessionPurpose;
-    auth: Principal;
-    title?: string;
-  };
+  session: HandlerSession;
   host: HostServices;
   artifacts: SessionArtifactsApi;
 };

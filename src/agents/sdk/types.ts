@@ -88,3 +88,15 @@ export type ArtifactsApi = {
   tag(input: ArtifactTagInput): Promise<ArtifactRecord>;
   list(filter?: ArtifactFilter): Promise<ArtifactRecord[]>;
 };
+
+/** The session as hooks and the result contract see it (tools see `channel` instead of
+ * `channelId`, as in the spec). */
+export type HandlerSession = {
+  id: string;
+  channelId: string;
+  mode: SessionMode;
+  /** Eval sessions fire hooks too: skip metering and paging for them. */
+  purpose: SessionPurpose;
+  auth: Principal;
+  title?: string;
+};
