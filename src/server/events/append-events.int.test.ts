@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/server/db";
+import { createTestSession } from "@/testing/fixtures";
+import { appendEvents } from "./append-events";
+import { readEvents } from "./read-events";
+
+const db = createDb(inject("databaseUrl"));
+afterAll(() => db.$disconnect());
+
+const text = (n: number) => ({ type: "message.appended" as const, data: { delta: `d${n}` }, turnId: "turn_1" });
+
+describe("appendEvents", () => {
+  it("keeps indexes gapless and unique under concurrent appends", async () => {
+    const session = await createTestSession(db);
+    const batches = await Promise.all(
+      Array.from({ length: 20 }, (_, b) => appendEvents({ db, sessionId: session.id, events: [0, 1, 2, 3, 4].map((i) => text(b * 5 + i)) })),
+    );
+    for (const batch of batches) {
+      const indexes = batch.map((e) => e.index);
+      expect(indexes).toEqual([indexes[0]!, indexes[0]! + 1, indexes[0]! + 2, indexes[0]! + 3, indexes[0]! + 4]);
+    }
+    const stored = await readEvents({ db, sessionId: session.id, fromIndex: 0, limit: 1000 });
+    expect(stored.map((e) => e.index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+
+  it("appends nothing for an idempotency key already in the log and returns the stored event", async () => {
+    const session = await createTestSession(db);
+    const [first] = await appendEvents({ db, sessionId: session.id, events: [{ ...text(1), idempotencyKey: "turn_1/step_0/delta_0" }] });
+    const replay = await appendEvents({
+      db,
+      sessionId: session.id,
+      events: [{ ...text(1), idempotencyKey: "turn_1/step_0/delta_0" }, { ...text(2), idempotencyKey: "turn_1/step_0/delta_1" }],
+    });
+    expect(replay[0]).toEqual(first);
+    expect(replay[1]?.index).toBe(1);
+    expect(await db.sessionEvent.count({ where: { sessionId: session.id } })).toBe(2);
+  });
+
+  it("rejects an event that does not match the vocabulary and writes nothing", async () => {
+    const session = await createTestSession(db);
+    await expect(appendEvents({ db, sessionId: session.id, events: [text(1), { type: "message.appended", data: { delta: 5 } }] })).rejects.toThrow();
+    expect(await db.sessionEvent.count({ where: { sessionId: session.id } })).toBe(0);
+    expect((await db.session.findUniqueOrThrow({ where: { id: session.id } })).nextIndex).toBe(0);
+  });
+
+  it("answers not_found for an unknown session", async () => {
+    await expect(appendEvents({ db, sessionId: "ses_nope", events: [text(1)] })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("stamps the envelope: ISO time, turn id, session id", async () => {
+    const session = await createTestSession(db);
+    const [event] = await appendEvents({ db, sessionId: session.id, events: [text(7)], clock: () => new Date("2026-11-29T12:00:00.000Z") });
+    expect(event).toEqual({ type: "message.appended", index: 0, sessionId: session.id, turnId: "turn_1", at: "2026-11-29T12:00:00.000Z", data: { delta: "d7" } });
+  });
+});

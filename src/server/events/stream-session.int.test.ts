@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { sessionEventSchema } from "@/agents/sdk/events";
+import { createDb } from "@/server/db";
+import { parseNdjson } from "@/server/http/ndjson";
+import { createTestSession } from "@/testing/fixtures";
+import { appendEvents } from "./append-events";
+import { createEventHub, type EventHub } from "./event-hub";
+import { readEvents } from "./read-events";
+import { streamSession } from "./stream-session";
+
+const db = createDb(inject("databaseUrl"));
+let hubs: EventHub[];
+
+beforeAll(async () => {
+  // Two hubs stand for two web processes, each with its own LISTEN connection.
+  hubs = [await createEventHub({ databaseUrl: inject("databaseUrl") }), await createEventHub({ databaseUrl: inject("databaseUrl") })];
+});
+afterAll(async () => {
+  await Promise.all(hubs.map((hub) => hub.close()));
+  await db.$disconnect();
+});
+
+const delta = (n: number) => ({ type: "message.appended" as const, data: { delta: `d${n}` } });
+
+/** Reads lines until `count` have arrived or the stream ends; then stops reading. */
+async function take(stream: ReadableStream<Uint8Array>, count: number): Promise<any[]> {
+  const lines: any[] = [];
+  for await (const line of parseNdjson(stream)) {
+    lines.push(line);
+    if (lines.length >= count) break;
+  }
+  return lines;
+}
+
+describe("streamSession", () => {
+  it("replays from 0 exactly as the log reads, then follows live appends", async () => {
+    const session = await createTestSession(db);
+    await appendEvents({ db, sessionId: session.id, events: [delta(0), delta(1), delta(2)] });
+    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0 });
+    const reading = take(stream, 5);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await appendEvents({ db, sessionId: session.id, events: [delta(3), delta(4)] });
+    const lines = await reading;
+    for (const line of lines) sessionEventSchema.parse(line);
+    expect(lines).toEqual(await readEvents({ db, sessionId: session.id, fromIndex: 0 }));
+  });
+
+  it("resumes at startIndex with every later event once, none earlier", async () => {
+    const session = await createTestSession(db);
+    await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 10 }, (_, i) => delta(i)) });
+    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 7, heartbeatMs: 0 });
+    const reading = take(stream, 5);
+    await appendEvents({ db, sessionId: session.id, events: [delta(10), delta(11)] });
+    expect((await reading).map((e) => e.index)).toEqual([7, 8, 9, 10, 11]);
+  });
+
+  it("serves the same session live from two processes' hubs", async () => {
+    const session = await createTestSession(db);
+    const streams = hubs.map((hub) => take(streamSession({ db, hub, sessionId: session.id, startIndex: 0, heartbeatMs: 0 }), 3));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 3; i++) await appendEvents({ db, sessionId: session.id, events: [delta(i)] });
+    const [a, b] = await Promise.all(streams);
+    expect(a!.map((e) => e.index)).toEqual([0, 1, 2]);
+    expect(b).toEqual(a);
+  });
+
+  it("sends a heartbeat line without an index after silence", async () => {
+    const session = await createTestSession(db);
+    const [line] = await take(streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 100 }), 1);
+    expect(line.type).toBe("heartbeat");
+    expect(line.index).toBeUndefined();
+    expect(new Date(line.at).toISOString()).toBe(line.at);
+  });
+
+  it("ends a task session's stream after its final event", async () => {
+    const session = await createTestSession(db, { mode: "task" });
+    await appendEvents({ db, sessionId: session.id, events: [delta(0), { type: "session.completed", data: {} }, delta(2)] });
+    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, endAfter: (e) => e.type === "session.completed" });
+    expect((await take(stream, 10)).map((e) => e.type)).toEqual(["message.appended", "session.completed"]);
+  });
+
+  it("ends with an error line, naming the index to resume from, when the reader falls behind", async () => {
+    const session = await createTestSession(db);
+    await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(i)) });
+    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 1024 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = await take(stream, 100);
+    const last = lines.at(-1);
+    expect(last).toMatchObject({ type: "error", error: "slow_reader" });
+    expect(last.nextIndex).toBe(lines.length - 1);
+    expect(lines.slice(0, -1).map((e) => e.index)).toEqual(Array.from({ length: lines.length - 1 }, (_, i) => i));
+  });
+});
