@@ -1,6 +1,8 @@
 // The `agentfold` command.
 import { parseArgs } from "node:util";
 import { EnvError, parseEnv } from "@/env";
+import { AppError } from "@/server/http/app-error";
+import { adminCommand } from "./commands/admin";
 import { infoCommand } from "./commands/info";
 import { initCommand } from "./commands/init";
 import { validateCommand } from "./commands/validate";
@@ -16,6 +18,14 @@ Commands:
   validate [--dir <dir>]     Check an agent folder; every problem is listed; exit 1 on errors
   info [--dir <dir>] [--json]
                              Show the agent's tools, skills, subagents, hooks, schedules …
+
+Headless bootstrap (against this installation's database; see docs/api.md):
+  admin create --email <e> --password <p> --team <slug>
+                             Create an admin user and a team they own
+  token create --team <slug> --actions <a,b> [--agents <slug,…>] [--expires-days N] [--name N]
+                             Create a bearer token; prints it once
+  deploy --dir <dir> --team <slug> [--slug <slug>]
+                             Upload an agent folder as a new version
   help                       Show this message`;
 
 function log(line: string): void {
@@ -46,7 +56,19 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { dir: { type: "string" }, json: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
+    options: {
+      dir: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+      email: { type: "string" },
+      password: { type: "string" },
+      team: { type: "string" },
+      actions: { type: "string" },
+      agents: { type: "string" },
+      name: { type: "string" },
+      slug: { type: "string" },
+      "expires-days": { type: "string" },
+    },
   });
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === "help") {
@@ -63,6 +85,12 @@ async function main(argv: string[]): Promise<number> {
       return validateCommand({ dir: values.dir ?? rest[0] ?? "." });
     case "info":
       return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false });
+    case "admin":
+    case "token":
+      if (rest[0] !== "create") throw new UsageError(`${command} needs a verb: ${command} create`);
+      return adminCommand(`${command}:create`, values);
+    case "deploy":
+      return adminCommand("deploy", values);
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
@@ -80,7 +108,7 @@ main(process.argv.slice(2)).then(
       console.error(`agentfold: ${error.message}\n\n${usage}`);
       process.exit(2);
     }
-    const known = error instanceof EnvError || error instanceof PortInUseError;
+    const known = error instanceof EnvError || error instanceof PortInUseError || error instanceof AppError;
     console.error(`agentfold: ${known ? "" : "failed: "}${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   },

@@ -1,5 +1,6 @@
 import "./polyfill";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/server/db";
 import { createRestateRuntime } from "./restate-runtime";
 import { isWorkerHealthy } from "./worker-health";
 import { startWorkerServer, type WorkerServer } from "./worker-server";
@@ -8,7 +9,7 @@ let server: WorkerServer;
 let workerUrl: string;
 
 beforeAll(async () => {
-  server = await startWorkerServer({ port: 0, host: "127.0.0.1" });
+  server = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db: createDb(inject("databaseUrl")), models: {}, defaultModel: "local:scripted" } });
   workerUrl = server.url;
 });
 

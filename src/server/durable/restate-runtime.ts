@@ -8,6 +8,7 @@ export type RestateRuntimeOptions = {
 };
 
 export function createRestateRuntime({
+  ingressUrl,
   adminUrl,
   fetch: fetchImpl = fetch,
 }: RestateRuntimeOptions): DurableRuntime {
@@ -42,6 +43,27 @@ export function createRestateRuntime({
         const detail = await response.text();
         throw new Error(`Restate refused to register the worker at ${workerUrl}: ${response.status} ${detail}`);
       }
+      await response.body?.cancel();
+    },
+    async sendTurn(turn) {
+      // Idempotency key = turn id: a retried request cannot queue the same turn twice.
+      const response = await fetchImpl(`${ingressUrl}/session/${encodeURIComponent(turn.sessionId)}/runTurn/send`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": turn.turnId },
+        body: JSON.stringify(turn),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new Error(`Restate did not accept the turn: ${response.status} ${await response.text()}`);
+      const { invocationId } = (await response.json()) as { invocationId: string };
+      return { invocationId };
+    },
+    async cancel(invocationId) {
+      const response = await fetchImpl(`${adminUrl}/invocations/${encodeURIComponent(invocationId)}/cancel`, {
+        method: "PATCH",
+        signal: AbortSignal.timeout(10_000),
+      });
+      // 404: the invocation already finished; there is nothing left to stop.
+      if (!response.ok && response.status !== 404) throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
       await response.body?.cancel();
     },
   };

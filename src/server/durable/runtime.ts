@@ -1,7 +1,13 @@
 // Everything durable goes through this interface, so another engine can be added behind it.
+export type TurnRequest = { sessionId: string; turnId: string; message: string };
+
 export type DurableRuntime = {
   /** The engine itself answers its health check. */
   isHealthy: () => Promise<boolean>;
   /** Makes a worker endpoint known to the engine. Idempotent. */
   registerWorker: (workerUrl: string) => Promise<void>;
+  /** Queues a turn on the session's durable object (one running turn per session). */
+  sendTurn: (turn: TurnRequest) => Promise<{ invocationId: string }>;
+  /** Cancels a running or queued turn. */
+  cancel: (invocationId: string) => Promise<void>;
 };

@@ -2,10 +2,16 @@
 // runs here; it runs only in sandbox processes this worker spawns.
 import "./polyfill";
 import { env } from "@/env";
+import { db } from "@/server/db";
+import { modelSettings } from "@/server/models";
 import { startWorkerServer } from "./worker-server";
 
 const config = env();
-const server = await startWorkerServer({ port: config.WORKER_PORT, host: config.AGENTFOLD_HOST });
+const server = await startWorkerServer({
+  port: config.WORKER_PORT,
+  host: config.AGENTFOLD_HOST,
+  deps: { db: db(), models: modelSettings(config), defaultModel: config.AGENTFOLD_DEFAULT_MODEL },
+});
 console.log(`worker listening on ${server.url}`);
 
 let isStopping = false;

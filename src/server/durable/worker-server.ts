@@ -3,12 +3,12 @@
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import * as restate from "@restatedev/restate-sdk";
-import { services } from "./services";
+import { createServices, type WorkerDeps } from "./services";
 
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
-export async function startWorkerServer({ port, host }: { port: number; host: string }): Promise<WorkerServer> {
-  const server = http2.createServer(restate.createEndpointHandler({ services }));
+export async function startWorkerServer({ port, host, deps }: { port: number; host: string; deps: WorkerDeps }): Promise<WorkerServer> {
+  const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps) }));
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

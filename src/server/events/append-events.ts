@@ -23,37 +23,46 @@ export async function appendEvents(options: {
   events: NewEvent[];
   clock?: () => Date;
 }): Promise<SessionEvent[]> {
-  const { db, sessionId, events, clock = () => new Date() } = options;
-  if (events.length === 0) return [];
-  return db.$transaction(async (tx) => {
-    const locked = await tx.$queryRaw<{ nextIndex: number }[]>`
-      SELECT "nextIndex" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
-    if (locked.length === 0) throw new AppError("not_found", `no session ${sessionId}`);
-    const keys = events.flatMap((e) => (e.idempotencyKey ? [e.idempotencyKey] : []));
-    const existing = keys.length === 0 ? [] : await tx.sessionEvent.findMany({
-      where: { sessionId, idempotencyKey: { in: keys } },
-      select: { sessionId: true, index: true, type: true, turnId: true, at: true, data: true, idempotencyKey: true },
-    });
-    const byKey = new Map<string, EventRow & { idempotencyKey: string | null }>(existing.map((row) => [row.idempotencyKey!, row]));
-    let next = locked[0]!.nextIndex;
-    const at = clock();
-    const rows: (EventRow & { idempotencyKey: string | null; isNew: boolean })[] = events.map((event) => {
-      const stored = event.idempotencyKey ? byKey.get(event.idempotencyKey) : undefined;
-      if (stored) return { ...stored, isNew: false };
-      const row = { sessionId, index: next++, type: event.type, turnId: event.turnId ?? null, at, data: event.data, idempotencyKey: event.idempotencyKey ?? null, isNew: true };
-      if (event.idempotencyKey) byKey.set(event.idempotencyKey, row);
-      return row;
-    });
-    const fresh = rows.filter((row) => row.isNew);
-    // Validate before writing: a producer that drifts from the vocabulary fails here, loudly.
-    const envelopes = rows.map((row) => toEnvelope(row));
-    if (fresh.length > 0) {
-      await tx.sessionEvent.createMany({
-        data: fresh.map(({ isNew: _, data, ...row }) => ({ ...row, data: data as Prisma.InputJsonValue })),
-      });
-      await tx.$executeRaw`UPDATE sessions SET "nextIndex" = ${next}, "updatedAt" = now() WHERE id = ${sessionId}`;
-      await tx.$executeRaw`SELECT pg_notify(${eventsChannel}, ${`${sessionId}:${next - 1}`})`;
-    }
-    return envelopes;
+  const { db, ...rest } = options;
+  if (rest.events.length === 0) return [];
+  return db.$transaction((tx) => appendEventsInTransaction({ tx, ...rest }));
+}
+
+/** The same, inside a transaction the caller owns (to write a row and its events together). */
+export async function appendEventsInTransaction(options: {
+  tx: Prisma.TransactionClient;
+  sessionId: string;
+  events: NewEvent[];
+  clock?: () => Date;
+}): Promise<SessionEvent[]> {
+  const { tx, sessionId, events, clock = () => new Date() } = options;
+  const locked = await tx.$queryRaw<{ nextIndex: number }[]>`
+    SELECT "nextIndex" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+  if (locked.length === 0) throw new AppError("not_found", `no session ${sessionId}`);
+  const keys = events.flatMap((e) => (e.idempotencyKey ? [e.idempotencyKey] : []));
+  const existing = keys.length === 0 ? [] : await tx.sessionEvent.findMany({
+    where: { sessionId, idempotencyKey: { in: keys } },
+    select: { sessionId: true, index: true, type: true, turnId: true, at: true, data: true, idempotencyKey: true },
   });
+  const byKey = new Map<string, EventRow & { idempotencyKey: string | null }>(existing.map((row) => [row.idempotencyKey!, row]));
+  let next = locked[0]!.nextIndex;
+  const at = clock();
+  const rows: (EventRow & { idempotencyKey: string | null; isNew: boolean })[] = events.map((event) => {
+    const stored = event.idempotencyKey ? byKey.get(event.idempotencyKey) : undefined;
+    if (stored) return { ...stored, isNew: false };
+    const row = { sessionId, index: next++, type: event.type, turnId: event.turnId ?? null, at, data: event.data, idempotencyKey: event.idempotencyKey ?? null, isNew: true };
+    if (event.idempotencyKey) byKey.set(event.idempotencyKey, row);
+    return row;
+  });
+  const fresh = rows.filter((row) => row.isNew);
+  // Validate before writing: a producer that drifts from the vocabulary fails here, loudly.
+  const envelopes = rows.map((row) => toEnvelope(row));
+  if (fresh.length > 0) {
+    await tx.sessionEvent.createMany({
+      data: fresh.map(({ isNew: _, data, ...row }) => ({ ...row, data: data as Prisma.InputJsonValue })),
+    });
+    await tx.$executeRaw`UPDATE sessions SET "nextIndex" = ${next}, "updatedAt" = now() WHERE id = ${sessionId}`;
+    await tx.$executeRaw`SELECT pg_notify(${eventsChannel}, ${`${sessionId}:${next - 1}`})`;
+  }
+  return envelopes;
 }

@@ -67,7 +67,7 @@ describe("defineRoute", () => {
     const conflict = defineRoute({
       auth: "public",
       handler: async () => {
-        throw new AppError("stale_token", "The continuation token was already used.");
+        throw new AppError("stale_continuation_token", "The continuation token was already used.");
       },
     });
     const crash = defineRoute({
@@ -80,7 +80,7 @@ describe("defineRoute", () => {
     expect(stale.status).toBe(409);
     expect(await stale.json()).toEqual({
       ok: false,
-      error: "stale_token",
+      error: "stale_continuation_token",
       message: "The continuation token was already used.",
     });
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);

@@ -21,6 +21,7 @@ CREATE TABLE "sessions" (
     "title" TEXT,
     "dryRun" BOOLEAN NOT NULL DEFAULT false,
     "continuationTokenHash" TEXT,
+    "runningInvocationId" TEXT,
     "nextIndex" INTEGER NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
@@ -41,11 +42,35 @@ CREATE TABLE "session_events" (
     CONSTRAINT "session_events_pkey" PRIMARY KEY ("sessionId","index")
 );
 
+-- CreateTable
+CREATE TABLE "ApiToken" (
+    "id" TEXT NOT NULL,
+    "teamId" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "tokenHash" TEXT NOT NULL,
+    "prefix" TEXT NOT NULL,
+    "agentSlugs" TEXT[],
+    "actions" TEXT[],
+    "expiresAt" TIMESTAMP(3),
+    "revokedAt" TIMESTAMP(3),
+    "lastUsedAt" TIMESTAMP(3),
+    "createdById" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "ApiToken_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE INDEX "sessions_agentId_ownerKind_ownerId_updatedAt_idx" ON "sessions"("agentId", "ownerKind", "ownerId", "updatedAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "session_events_sessionId_idempotencyKey_key" ON "session_events"("sessionId", "idempotencyKey");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ApiToken_tokenHash_key" ON "ApiToken"("tokenHash");
+
+-- CreateIndex
+CREATE INDEX "ApiToken_teamId_idx" ON "ApiToken"("teamId");
 
 -- AddForeignKey
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_agentId_fkey" FOREIGN KEY ("agentId") REFERENCES "Agent"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -55,4 +80,10 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_agentVersionId_fkey" FOREIGN KEY
 
 -- AddForeignKey
 ALTER TABLE "session_events" ADD CONSTRAINT "session_events_sessionId_fkey" FOREIGN KEY ("sessionId") REFERENCES "sessions"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "ApiToken" ADD CONSTRAINT "ApiToken_teamId_fkey" FOREIGN KEY ("teamId") REFERENCES "Team"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "ApiToken" ADD CONSTRAINT "ApiToken_createdById_fkey" FOREIGN KEY ("createdById") REFERENCES "User"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 

@@ -1,0 +1,67 @@
+// Turns a `provider:model` id into an AI SDK model. Settings come in as a parameter (src/env.ts
+// reads them); a missing key or URL is reported by the variable a person has to set.
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import { createLocalScriptedModel, localScriptedModelId } from "./local-scripted";
+
+export type ModelProviderSettings = {
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  anthropicApiKey?: string;
+  openaiCompatibleBaseUrl?: string;
+};
+
+// Passed explicitly: left undefined, the SDKs would read OPENAI_BASE_URL / ANTHROPIC_BASE_URL from
+// process.env themselves, and a stray variable could send the API key somewhere src/env.ts never saw.
+const openaiDefaultBaseUrl = "https://api.openai.com/v1";
+const anthropicBaseUrl = "https://api.anthropic.com/v1";
+
+export const modelProviders = ["local", "openai", "anthropic", "openai-compatible"] as const;
+
+export function resolveModel(id: string, providers: ModelProviderSettings): LanguageModelV3 {
+  const { provider, model } = parseModelId(id);
+  switch (provider) {
+    case "local":
+      if (id !== localScriptedModelId) throw new Error(`model ${id} does not exist; the only local model is ${localScriptedModelId}`);
+      return createLocalScriptedModel();
+    case "openai":
+      if (!providers.openaiApiKey) throw new Error(`model ${id} needs OPENAI_API_KEY`);
+      return createOpenAI({ apiKey: providers.openaiApiKey, baseURL: providers.openaiBaseUrl ?? openaiDefaultBaseUrl })(model);
+    case "anthropic":
+      if (!providers.anthropicApiKey) throw new Error(`model ${id} needs ANTHROPIC_API_KEY`);
+      return createAnthropic({ apiKey: providers.anthropicApiKey, baseURL: anthropicBaseUrl })(model);
+    case "openai-compatible":
+      if (!providers.openaiCompatibleBaseUrl) {
+        throw new Error(`model ${id} needs OPENAI_COMPATIBLE_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)`);
+      }
+      return createOpenAICompatible({ name: "openai-compatible", baseURL: providers.openaiCompatibleBaseUrl })(model);
+    default:
+      throw new Error(`model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`);
+  }
+}
+
+/** Splits at the first colon only: Ollama tags such as `qwen2.5:7b` keep theirs. */
+export function parseModelId(id: string): { provider: string; model: string } {
+  const colon = id.indexOf(":");
+  const provider = id.slice(0, colon);
+  const model = id.slice(colon + 1).trim();
+  if (colon <= 0 || !model) {
+    throw new Error(`model id "${id}" must look like provider:model, e.g. ${localScriptedModelId} or openai:gpt-5`);
+  }
+  return { provider, model };
+}
+
+/**
+ * The model an agent runs on when it names none: the configured default (AGENTFOLD_DEFAULT_MODEL),
+ * else the offline model. A configured provider is never picked silently; choosing a paid model is
+ * the operator's decision.
+ */
+export function defaultModelId(_settings: ModelProviderSettings, configured?: string): string {
+  return configured?.trim() || localScriptedModelId;
+}
+
+export function isOfflineModel(id: string): boolean {
+  return id === localScriptedModelId;
+}

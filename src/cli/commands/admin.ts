@@ -1,0 +1,86 @@
+// Headless bootstrap for scripts and self-hosters, straight against the database:
+//   agentfold admin create --email a@b.c --password … --team acme
+//   agentfold token create --team acme --actions sessions:read,sessions:write [--agents a,b] [--expires-days 30] [--name ci]
+//   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
+import fs from "node:fs";
+import path from "node:path";
+import { createGzip } from "node:zlib";
+import { pack } from "tar-stream";
+import { parseEnv } from "@/env";
+import { diskSource } from "@/agents/loader/source";
+import { createDb } from "@/server/db";
+import { createAgentVersion } from "@/server/agents/create-agent-version";
+import { AppError } from "@/server/http/app-error";
+import { createAdmin } from "@/server/teams/create-admin";
+import { createToken } from "@/server/tokens/create-token";
+import { formatDiagnostic } from "@/agents/loader/diagnostics";
+
+export type AdminOptions = Record<string, string | boolean | undefined>;
+
+/** The database of this installation: DATABASE_URL, or the embedded one under the data directory. */
+function database() {
+  const config = parseEnv();
+  if (config.DATABASE_URL) return { db: createDb(config.DATABASE_URL), config };
+  const passwordFile = path.join(config.dataDir, "postgres-password");
+  if (!fs.existsSync(passwordFile)) throw new Error(`no DATABASE_URL and no embedded database in ${config.dataDir}; run \`npm start\` first`);
+  const password = fs.readFileSync(passwordFile, "utf8").trim();
+  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${config.POSTGRES_PORT}/agentfold`;
+  return { db: createDb(url), config };
+}
+
+function required(options: AdminOptions, name: string): string {
+  const value = options[name];
+  if (typeof value !== "string" || !value) throw new AppError("invalid_input", `--${name} is required`);
+  return value;
+}
+
+async function teamId(db: ReturnType<typeof createDb>, slug: string): Promise<string> {
+  const team = await db.team.findUnique({ where: { slug }, select: { id: true } });
+  if (!team) throw new AppError("not_found", `no team '${slug}'; create it with agentfold admin create`);
+  return team.id;
+}
+
+async function tarGzOf(dir: string): Promise<Buffer> {
+  const source = diskSource(dir);
+  const tar = pack();
+  const gzip = tar.pipe(createGzip());
+  const chunks: Buffer[] = [];
+  gzip.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise((resolve, reject) => (gzip.on("end", resolve), gzip.on("error", reject)));
+  for (const file of await source.list()) tar.entry({ name: file }, await source.read(file));
+  tar.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+export async function adminCommand(action: string, options: AdminOptions): Promise<number> {
+  const { db, config } = database();
+  try {
+    if (action === "admin:create") {
+      const result = await createAdmin({ db, email: required(options, "email"), password: required(options, "password"), teamSlug: required(options, "team") });
+      console.log(`admin ${options.email} owns team ${options.team} (user ${result.userId})`);
+    } else if (action === "token:create") {
+      const days = options["expires-days"] ? Number(options["expires-days"]) : undefined;
+      const created = await createToken({
+        db,
+        teamId: await teamId(db, required(options, "team")),
+        name: typeof options.name === "string" ? options.name : "cli",
+        actions: required(options, "actions").split(","),
+        agentSlugs: typeof options.agents === "string" ? options.agents.split(",") : [],
+        expiresAt: days ? new Date(Date.now() + days * 86_400_000) : undefined,
+      });
+      // The only time the token is shown: on stdout alone, so scripts can capture it.
+      console.log(created.token);
+    } else if (action === "deploy") {
+      const dir = path.resolve(required(options, "dir"));
+      const slug = typeof options.slug === "string" ? options.slug : path.basename(dir);
+      const version = await createAgentVersion({ db, dataDir: config.dataDir, teamId: await teamId(db, required(options, "team")), slug, archive: await tarGzOf(dir) });
+      for (const diagnostic of version.diagnostics) console.log(formatDiagnostic(diagnostic));
+      console.log(`${slug} version ${version.number}: ${version.status}${version.isActive ? " (active)" : ""}`);
+      return version.status === "ready" ? 0 : 1;
+    }
+    return 0;
+  } finally {
+    await db.$disconnect();
+  }
+}

@@ -1,0 +1,22 @@
+// Who is calling. Every request resolves to one principal, in the shape agent code sees
+// (`{ kind, id, attributes? }`); sessions are owned by the principal that created them.
+import type { Principal } from "@/agents/sdk/types";
+import type { TokenAction } from "@/server/tokens/scopes";
+
+export type { Principal };
+
+/** A principal plus what it may do, for the route helper's checks. */
+export type Caller = {
+  principal: Principal;
+  teamId?: string;
+  /** Whether the caller may take `action` on the agent `slug`. */
+  can: (action: TokenAction, slug: string, agentTeamId: string) => boolean;
+};
+
+export function ownerOf(principal: Principal): { ownerKind: string; ownerId: string } {
+  return { ownerKind: principal.kind, ownerId: principal.id };
+}
+
+export function isOwner(principal: Principal, session: { ownerKind: string; ownerId: string }): boolean {
+  return session.ownerKind === principal.kind && session.ownerId === principal.id;
+}

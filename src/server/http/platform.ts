@@ -1,0 +1,28 @@
+// The web process's shared services, created once per process on first use.
+import { env } from "@/env";
+import { db } from "@/server/db";
+import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import type { DurableRuntime } from "@/server/durable/runtime";
+import { createEventHub, type EventHub } from "@/server/events/event-hub";
+import { AppError } from "./app-error";
+
+let runtime: DurableRuntime | undefined;
+let hub: Promise<EventHub> | undefined;
+
+export function durableRuntime(): DurableRuntime {
+  const config = env();
+  runtime ??= createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
+  return runtime;
+}
+
+export function eventHub(): Promise<EventHub> {
+  const url = env().DATABASE_URL;
+  if (!url) throw new AppError("unavailable", "DATABASE_URL is not set");
+  hub ??= createEventHub({ databaseUrl: url }).catch((error) => {
+    hub = undefined;
+    throw error;
+  });
+  return hub;
+}
+
+export { db };

@@ -1,0 +1,18 @@
+// What a bearer token may do. A token names the actions it has; "*" grants every one.
+export const tokenActions = [
+  "sessions:read", // list, inspect, stream and dump sessions
+  "sessions:write", // start, follow up, stop and delete sessions
+  "approvals:write", // approve or deny parked tool calls
+  "agents:read", // see agents and their surface
+  "agents:deploy", // upload versions and switch the active one
+] as const;
+
+export type TokenAction = (typeof tokenActions)[number];
+
+export function isTokenAction(value: string): value is TokenAction {
+  return (tokenActions as readonly string[]).includes(value);
+}
+
+export function grants(actions: string[], action: TokenAction): boolean {
+  return actions.includes("*") || actions.includes(action);
+}
