@@ -1,16 +1,34 @@
 // Starts a production build of Agentfold through the supervisor, on free ports with a temporary
-// data directory, exactly as `npm start` would; tests read its URL from AGENTFOLD_E2E_URL.
+// data directory, exactly as `npm start` would; then bootstraps it headless, as a self-hoster
+// would: an admin and team, two tokens, and the hello agent. Tests read what they need from
+// AGENTFOLD_E2E_* variables.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { projectRoot } from "../../src/cli/start/project";
 import { freeStackPorts, makeDataDir, spawnSupervisor } from "../../src/testing/supervisor-process";
 import { stackFile } from "./stack";
 
+const run = promisify(execFile);
+
 export default async function globalSetup(): Promise<void> {
   const dataDir = makeDataDir();
-  const supervisor = spawnSupervisor({ ...(await freeStackPorts()), AGENTFOLD_DATA_DIR: dataDir });
+  const ports = await freeStackPorts();
+  const supervisor = spawnSupervisor({ ...ports, AGENTFOLD_DATA_DIR: dataDir });
   try {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 300_000);
-    process.env.AGENTFOLD_E2E_URL = url;
     fs.writeFileSync(stackFile, JSON.stringify({ pid: supervisor.child.pid, dataDir, url }));
+    const env = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
+    const cli = async (...args: string[]) => (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
+    await cli("admin", "create", "--email", "admin@e2e.test", "--password", "e2e-password-123", "--team", "e2e");
+    await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "hello");
+    await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "other");
+    process.env.AGENTFOLD_E2E_URL = url;
+    process.env.AGENTFOLD_E2E_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "owner");
+    process.env.AGENTFOLD_E2E_OTHER_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "someone-else");
+    process.env.AGENTFOLD_E2E_SCOPED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "sessions:read,sessions:write", "--agents", "other", "--name", "scoped");
+    process.env.AGENTFOLD_E2E_EXPIRED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--expires-days=-1", "--name", "expired");
   } catch (error) {
     await supervisor.stop("SIGTERM");
     throw error;
