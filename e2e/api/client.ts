@@ -9,6 +9,7 @@ export const tokens = () => ({
   other: process.env.AGENTFOLD_E2E_OTHER_TOKEN!,
   scoped: process.env.AGENTFOLD_E2E_SCOPED_TOKEN!,
   expired: process.env.AGENTFOLD_E2E_EXPIRED_TOKEN!,
+  revoked: process.env.AGENTFOLD_E2E_REVOKED_TOKEN!,
 });
 
 export async function api(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string } = {}) {

@@ -79,12 +79,14 @@ test("another principal gets 403 on every session route and sees none in the lis
   expect(list.json.sessions.map((s: { id: string }) => s.id)).not.toContain(sessionId);
 });
 
-test("authentication: none, unknown, expired → 401; a token scoped to another agent → 403", async () => {
+test("authentication: none, unknown, expired, revoked → 401; a token scoped to another agent → 403", async () => {
   expect((await api("GET", "/hello/v1/session")).status).toBe(401);
   expect((await api("GET", "/hello/v1/session", { token: "af_unknown" })).status).toBe(401);
   const expired = await api("GET", "/hello/v1/session", { token: tokens().expired });
   expect(expired.status).toBe(401);
   expect(expired.json.message).toContain("expired");
+  const revoked = await api("GET", "/hello/v1/session", { token: tokens().revoked });
+  expect([revoked.status, revoked.json.message]).toEqual([401, "this token was revoked"]);
   expect((await api("GET", "/hello/v1/session", { token: tokens().scoped })).status).toBe(403);
   expect((await api("GET", "/other/v1/session", { token: tokens().scoped })).status).toBe(200);
 });

@@ -28,6 +28,8 @@ export default async function globalSetup(): Promise<void> {
     process.env.AGENTFOLD_E2E_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "owner");
     process.env.AGENTFOLD_E2E_OTHER_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "someone-else");
     process.env.AGENTFOLD_E2E_SCOPED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "sessions:read,sessions:write", "--agents", "other", "--name", "scoped");
+    process.env.AGENTFOLD_E2E_REVOKED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "revoked");
+    await cli("token", "revoke", "--token", process.env.AGENTFOLD_E2E_REVOKED_TOKEN);
     process.env.AGENTFOLD_E2E_EXPIRED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--expires-days=-1", "--name", "expired");
   } catch (error) {
     await supervisor.stop("SIGTERM");

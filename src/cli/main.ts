@@ -24,6 +24,8 @@ Headless bootstrap (against this installation's database; see docs/api.md):
                              Create an admin user and a team they own
   token create --team <slug> --actions <a,b> [--agents <slug,…>] [--expires-days N] [--name N]
                              Create a bearer token; prints it once
+  token revoke --token <af_…>
+                             Revoke a token: it answers 401 from then on
   deploy --dir <dir> --team <slug> [--slug <slug>]
                              Upload an agent folder as a new version
   help                       Show this message`;
@@ -67,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
       agents: { type: "string" },
       name: { type: "string" },
       slug: { type: "string" },
+      token: { type: "string" },
       "expires-days": { type: "string" },
     },
   });
@@ -86,9 +89,11 @@ async function main(argv: string[]): Promise<number> {
     case "info":
       return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false });
     case "admin":
-    case "token":
-      if (rest[0] !== "create") throw new UsageError(`${command} needs a verb: ${command} create`);
-      return adminCommand(`${command}:create`, values);
+    case "token": {
+      const verbs = command === "token" ? ["create", "revoke"] : ["create"];
+      if (!verbs.includes(rest[0] ?? "")) throw new UsageError(`${command} needs a verb: ${verbs.map((v) => `${command} ${v}`).join(" or ")}`);
+      return adminCommand(`${command}:${rest[0]}`, values);
+    }
     case "deploy":
       return adminCommand("deploy", values);
     default:

@@ -1,6 +1,7 @@
 // Headless bootstrap for scripts and self-hosters, straight against the database:
 //   agentfold admin create --email a@b.c --password … --team acme
 //   agentfold token create --team acme --actions sessions:read,sessions:write [--agents a,b] [--expires-days 30] [--name ci]
+//   agentfold token revoke --token af_…
 //   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
 import fs from "node:fs";
 import path from "node:path";
@@ -13,6 +14,7 @@ import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { AppError } from "@/server/http/app-error";
 import { createAdmin } from "@/server/teams/create-admin";
 import { createToken } from "@/server/tokens/create-token";
+import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 
 export type AdminOptions = Record<string, string | boolean | undefined>;
@@ -71,6 +73,9 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
       });
       // The only time the token is shown: on stdout alone, so scripts can capture it.
       console.log(created.token);
+    } else if (action === "token:revoke") {
+      await revokeTokenBySecret({ db, token: required(options, "token") });
+      console.log("revoked");
     } else if (action === "deploy") {
       const dir = path.resolve(required(options, "dir"));
       const slug = typeof options.slug === "string" ? options.slug : path.basename(dir);
