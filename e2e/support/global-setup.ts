@@ -16,6 +16,9 @@ export default async function globalSetup(): Promise<void> {
   const dataDir = makeDataDir();
   const ports = await freeStackPorts();
   const supervisor = spawnSupervisor({ ...ports, AGENTFOLD_DATA_DIR: dataDir });
+  // Its output, for tests that act on its processes (the web pid) and for failures.
+  const logFile = path.join(dataDir, "supervisor.log");
+  supervisor.child.stdout?.on("data", (chunk: Buffer) => fs.appendFileSync(logFile, chunk));
   try {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 300_000);
     fs.writeFileSync(stackFile, JSON.stringify({ pid: supervisor.child.pid, dataDir, url }));
@@ -25,6 +28,9 @@ export default async function globalSetup(): Promise<void> {
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "hello");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "other");
     process.env.AGENTFOLD_E2E_URL = url;
+    process.env.AGENTFOLD_E2E_DATA_DIR = dataDir;
+    process.env.AGENTFOLD_E2E_SUPERVISOR_LOG = logFile;
+    process.env.AGENTFOLD_E2E_PORTS = JSON.stringify(ports);
     process.env.AGENTFOLD_E2E_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "owner");
     process.env.AGENTFOLD_E2E_OTHER_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "someone-else");
     process.env.AGENTFOLD_E2E_SCOPED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "sessions:read,sessions:write", "--agents", "other", "--name", "scoped");
