@@ -5,7 +5,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { AppError } from "@/server/http/app-error";
-import { toEnvelope, type EventRow } from "./envelope";
+import { toEnvelope, toValidEnvelope, type EventRow } from "./envelope";
 
 export const eventsChannel = "session_events";
 
@@ -23,9 +23,67 @@ export async function appendEvents(options: {
   events: NewEvent[];
   clock?: () => Date;
 }): Promise<SessionEvent[]> {
-  const { db, ...rest } = options;
-  if (rest.events.length === 0) return [];
-  return db.$transaction((tx) => appendEventsInTransaction({ tx, ...rest }));
+  const { db, sessionId, events, clock = () => new Date() } = options;
+  if (events.length === 0) return [];
+  const at = clock();
+  // Validate before writing (the index is not known yet and does not affect validity).
+  for (const event of events) toValidEnvelope({ sessionId, index: 0, type: event.type, turnId: event.turnId ?? null, at, data: event.data });
+  try {
+    return await appendInOneStatement(db, sessionId, events, at);
+  } catch (error) {
+    // Two appends racing with the same idempotency key: the loser's insert hits the unique
+    // index. The transactional path sees the winner's row and returns it.
+    if (!isUniqueViolation(error)) throw error;
+    return db.$transaction((tx) => appendEventsInTransaction({ tx, sessionId, events, clock: () => at }));
+  }
+}
+
+type InsertedRow = EventRow & { ord: bigint };
+
+/** The hot path: one statement, so one round trip. The row lock (FOR UPDATE) serialises
+ * concurrent appends to a session; READ COMMITTED re-reads the locked row, so each statement
+ * sees the index the previous one left. NOTIFY is delivered when the statement commits. */
+async function appendInOneStatement(db: PrismaClient, sessionId: string, events: NewEvent[], at: Date): Promise<SessionEvent[]> {
+  const types = events.map((e) => e.type);
+  const turnIds = events.map((e) => e.turnId ?? null);
+  const data = events.map((e) => JSON.stringify(e.data ?? null));
+  const keys = events.map((e) => e.idempotencyKey ?? null);
+  const rows = await db.$queryRaw<InsertedRow[]>`
+    WITH input AS (
+      SELECT * FROM unnest(${types}::text[], ${turnIds}::text[], ${data}::text[], ${keys}::text[]) WITH ORDINALITY AS t(type, turn_id, data, key, ord)
+    ), locked AS (
+      SELECT "nextIndex" AS base FROM sessions WHERE id = ${sessionId} FOR UPDATE
+    ), existing AS (
+      SELECT e.*, i.ord FROM session_events e JOIN input i ON e."sessionId" = ${sessionId} AND e."idempotencyKey" = i.key
+    ), fresh AS (
+      SELECT i.*, row_number() OVER (ORDER BY i.ord) - 1 AS position FROM input i
+      WHERE NOT EXISTS (SELECT 1 FROM existing x WHERE x.ord = i.ord)
+    ), inserted AS (
+      INSERT INTO session_events ("sessionId", index, type, "turnId", at, data, "idempotencyKey")
+      SELECT ${sessionId}, locked.base + fresh.position, fresh.type, fresh.turn_id, ${at}, fresh.data::jsonb, fresh.key FROM fresh, locked
+      RETURNING "sessionId", index, type, "turnId", at, data, "idempotencyKey"
+    ), bumped AS (
+      UPDATE sessions SET "nextIndex" = locked.base + (SELECT count(*) FROM fresh), "updatedAt" = now()
+      FROM locked WHERE id = ${sessionId} AND (SELECT count(*) FROM fresh) > 0
+      RETURNING "nextIndex"
+    ), notified AS (
+      SELECT pg_notify(${eventsChannel}, ${sessionId} || ':' || ("nextIndex" - 1)) FROM bumped
+    )
+    SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord
+      FROM inserted ins
+      JOIN fresh f ON ins.index = (SELECT base FROM locked) + f.position
+      CROSS JOIN (SELECT count(*) FROM notified) AS delivered
+    UNION ALL
+    SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord FROM existing x
+    ORDER BY ord`;
+  if (rows.length === 0 && !(await db.session.findUnique({ where: { id: sessionId }, select: { id: true } }))) {
+    throw new AppError("not_found", `no session ${sessionId}`);
+  }
+  return rows.map(({ ord: _, ...row }) => toEnvelope(row));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return /unique constraint|P2002|23505/i.test(String((error as Error)?.message ?? error));
 }
 
 /** The same, inside a transaction the caller owns (to write a row and its events together). */
@@ -56,7 +114,7 @@ export async function appendEventsInTransaction(options: {
   });
   const fresh = rows.filter((row) => row.isNew);
   // Validate before writing: a producer that drifts from the vocabulary fails here, loudly.
-  const envelopes = rows.map((row) => toEnvelope(row));
+  const envelopes = rows.map((row) => (row.isNew ? toValidEnvelope(row) : toEnvelope(row)));
   if (fresh.length > 0) {
     await tx.sessionEvent.createMany({
       data: fresh.map(({ isNew: _, data, ...row }) => ({ ...row, data: data as Prisma.InputJsonValue })),

@@ -23,6 +23,9 @@ export type StreamOptions = {
   clock?: () => Date;
 };
 
+// Large pages make replay fast; live catch-up reads are small anyway.
+const pageSize = 2_000;
+
 export function streamSession(options: StreamOptions): ReadableStream<Uint8Array> {
   const { db, hub, sessionId, heartbeatMs = 15_000, maxBufferedBytes = 1024 * 1024, endAfter, clock = () => new Date() } = options;
   let next = options.startIndex;
@@ -62,7 +65,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
             do {
               isDirty = false;
               for (;;) {
-                const events = await readEvents({ db, sessionId, fromIndex: next });
+                const events = await readEvents({ db, sessionId, fromIndex: next, limit: pageSize });
                 for (const event of events) {
                   if (isDone) return;
                   // Advance first: if this write ends the stream, the event is already queued.
@@ -70,7 +73,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
                   write(event);
                   if (endAfter?.(event)) return finish();
                 }
-                if (events.length < 500) break;
+                if (events.length < pageSize) break;
               }
             } while (isDirty && !isDone);
           } catch (error) {
