@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "./diagnostics";
 import { loadAgentFolder, type LoadedAgent } from "./load-agent";
+import { writeFiles } from "@/testing/folders";
 
 const fixture: Record<string, string> = {
   "bot/instructions.md": "Root instructions.",
@@ -44,11 +45,7 @@ const loads = {} as Record<"main" | "grokbot" | "agentTool" | "model", LoadedAge
 let lines: string[] = [];
 
 async function load(name: string, files: Record<string, string>): Promise<LoadedAgent> {
-  const dir = path.join(root, name);
-  for (const [file, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), content);
-  }
+  const dir = writeFiles(path.join(root, name), files);
   return loadAgentFolder({ folderDir: dir, outDir: path.join(root, `${name}-bundle`) });
 }
 

@@ -8,6 +8,7 @@ import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
 import type { ToolCallContext } from "@/agents/sandbox/protocol";
 import { createSandbox, type Sandbox } from "@/agents/sandbox/sandbox";
 import { runTool } from "./run-tool";
+import { writeFiles } from "@/testing/folders";
 
 const tool = (body: string, extra = "") => `import { defineTool } from "agentfold/tools";
 import fs from "node:fs";
@@ -38,10 +39,7 @@ let workspace: string;
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-runtool-"));
   const folder = path.join(root, "agent");
-  for (const [file, content] of Object.entries(fixture)) {
-    fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
-    fs.writeFileSync(path.join(folder, file), content);
-  }
+  writeFiles(folder, fixture);
   loaded = await loadAgentFolder({ folderDir: folder, outDir: path.join(root, "bundle") });
   workspace = path.join(root, "workspaces", "ses_1");
   process.env.DATABASE_URL ??= "postgresql://secret@127.0.0.1/should-not-leak";

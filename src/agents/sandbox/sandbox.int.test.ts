@@ -7,6 +7,7 @@ import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
 import { sleep } from "@/cli/start/wait";
 import type { SessionInfo } from "./protocol";
 import { createSandbox, SandboxError } from "./sandbox";
+import { writeFiles } from "@/testing/folders";
 
 const fixture: Record<string, string> = {
   "bot/instructions.md": "x",
@@ -28,10 +29,7 @@ let loaded: LoadedAgent;
 const session: SessionInfo = { id: "ses_1", channel: "http", mode: "chat", auth: null, purpose: "live", dryRun: false };
 
 beforeAll(async () => {
-  for (const [file, content] of Object.entries(fixture)) {
-    fs.mkdirSync(path.dirname(path.join(root, "agent", file)), { recursive: true });
-    fs.writeFileSync(path.join(root, "agent", file), content);
-  }
+  writeFiles(path.join(root, "agent"), fixture);
   loaded = await loadAgentFolder({ folderDir: path.join(root, "agent"), outDir: path.join(root, "bundle") });
 }, 60_000);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

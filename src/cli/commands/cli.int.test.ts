@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/cli/start/project";
+import { writeFiles } from "@/testing/folders";
 
 const run = promisify(execFile);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-cli-test-"));
@@ -21,13 +22,6 @@ async function agentfold(...args: string[]): Promise<{ code: number; stdout: str
   }
 }
 
-function writeFolder(dir: string, files: Record<string, string>): string {
-  for (const [file, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), content);
-  }
-  return dir;
-}
 
 describe("agentfold init, validate, info", () => {
   it("scaffolds a folder that validates and describes itself", { timeout: 60_000 }, async () => {
@@ -43,7 +37,7 @@ describe("agentfold init, validate, info", () => {
   });
 
   it("refuses to scaffold into a folder that is not empty", async () => {
-    writeFolder(path.join(scratch, "taken"), { "file.txt": "x" });
+    writeFiles(path.join(scratch, "taken"), { "file.txt": "x" });
     const result = await agentfold("init", "taken");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("is not empty");
@@ -66,7 +60,7 @@ describe("agentfold init, validate, info", () => {
   });
 
   it("lists every problem of a broken folder and exits 1", { timeout: 60_000 }, async () => {
-    const dir = writeFolder(path.join(scratch, "broken"), {
+    const dir = writeFiles(path.join(scratch, "broken"), {
       "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
       "bot/tools/remote.ts": 'import thing from "left-pad";\nexport default thing;\n',
       "bot/hooks/ci__audit.ts": "export default {};\n",
@@ -84,7 +78,7 @@ describe("agentfold init, validate, info", () => {
   });
 
   it("reports load-time errors of each module", { timeout: 60_000 }, async () => {
-    const dir = writeFolder(path.join(scratch, "bad-defs"), {
+    const dir = writeFiles(path.join(scratch, "bad-defs"), {
       "bot/instructions.md": "x",
       "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
       "bot/tools/plain.ts": "export default { description: 'not defined with defineTool' };\n",
