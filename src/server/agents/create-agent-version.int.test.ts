@@ -34,6 +34,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+// Other test files write versions to the same database at the same time: count only ours.
+const teamVersionCount = () => db.agentVersion.count({ where: { agent: { teamId } } });
+
 const upload = async (slug: string, files: Record<string, string>, team = teamId) =>
   createAgentVersion({ db, dataDir, teamId: team, slug, archive: await zipFiles(files, { wrap: "desk" }) });
 
@@ -71,13 +74,13 @@ describe("uploaded agent versions", () => {
   });
 
   it("rejects an unsafe archive with 422 and writes nothing", async () => {
-    const before = await db.agentVersion.count();
+    const before = await teamVersionCount();
     const agentsBefore = fs.readdirSync(path.join(dataDir, "agents")).length;
     const archive = await zipWithUnsafeName("../../escape.txt");
     const error = await createAgentVersion({ db, dataDir, teamId, slug: `evil-${suffix}`, archive }).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: "invalid_upload", status: 422 });
-    expect(await db.agentVersion.count()).toBe(before);
+    expect(await teamVersionCount()).toBe(before);
     expect(await db.agent.findUnique({ where: { slug: `evil-${suffix}` } })).toBeNull();
     expect(fs.readdirSync(path.join(dataDir, "agents")).length).toBe(agentsBefore);
     expect(fs.existsSync(path.join(dataDir, "..", "escape.txt"))).toBe(false);
@@ -100,13 +103,13 @@ describe("uploaded agent versions", () => {
   ];
   for (const [what, build, message] of unsafe) {
     it(`rejects ${what} with 422 and writes nothing`, { timeout: 60_000 }, async () => {
-      const before = await db.agentVersion.count();
+      const before = await teamVersionCount();
       const dirsBefore = fs.readdirSync(path.join(dataDir, "agents")).length;
       const slug = `bad-${crypto.randomUUID().slice(0, 8)}`;
       const error = await createAgentVersion({ db, dataDir, teamId, slug, archive: await build() }).catch((e) => e);
       expect(error).toMatchObject({ code: "invalid_upload", status: 422 });
       expect(error.message).toMatch(message);
-      expect(await db.agentVersion.count()).toBe(before);
+      expect(await teamVersionCount()).toBe(before);
       expect(await db.agent.findUnique({ where: { slug } })).toBeNull();
       expect(fs.readdirSync(path.join(dataDir, "agents")).length).toBe(dirsBefore);
     });
