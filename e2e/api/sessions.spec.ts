@@ -1,5 +1,7 @@
 // /v1 session API contract: every route, status and error code, every NDJSON line parsed with
 // the event schema. Runs against a production build started through the supervisor.
+import fs from "node:fs";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { api, parseDump, readStream, tokens } from "./client";
 
@@ -108,6 +110,18 @@ test("GET /v1/agents and /<slug>/v1/info describe what the caller may see", asyn
   expect(agents.json.agents.map((a: { slug: string }) => a.slug)).toEqual(["hello", "other"]);
   const info = await api("GET", "/hello/v1/info", { token: tokens().owner });
   expect(info.json).toMatchObject({ ok: true, slug: "hello", agent: { name: "hello", tools: [] } });
+});
+
+test("workspaceFiles land in the session workspace, next to AGENTS.md; paths outside it are refused", async () => {
+  const started = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "Read my notes", workspaceFiles: { "notes/todo.md": "buy milk" } } });
+  const id = started.json.sessionId;
+  await readStream(`/hello/v1/session/${id}/stream`, tokens().owner, untilWaiting(1));
+  const agentsDir = path.join(process.env.AGENTFOLD_E2E_DATA_DIR!, "agents");
+  const workspace = fs.readdirSync(agentsDir).map((agent) => path.join(agentsDir, agent, "workspaces", id)).find((dir) => fs.existsSync(dir))!;
+  expect(fs.readFileSync(path.join(workspace, "notes/todo.md"), "utf8")).toBe("buy milk");
+  expect(fs.readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toContain("You are Hello");
+  const escaping = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "x", workspaceFiles: { "../../escape.txt": "x" } } });
+  expect([escaping.status, escaping.json.error]).toEqual([400, "invalid_input"]);
 });
 
 test("stop ends a running turn as cancelled", async () => {

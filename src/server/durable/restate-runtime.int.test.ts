@@ -1,4 +1,5 @@
 import "./polyfill";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "./restate-runtime";
@@ -9,7 +10,7 @@ let server: WorkerServer;
 let workerUrl: string;
 
 beforeAll(async () => {
-  server = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db: createDb(inject("databaseUrl")), models: {}, defaultModel: "local:scripted" } });
+  server = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db: createDb(inject("databaseUrl")), dataDir: os.tmpdir(), models: {}, defaultModel: "local:scripted" } });
   workerUrl = server.url;
 });
 

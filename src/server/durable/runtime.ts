@@ -1,5 +1,11 @@
 // Everything durable goes through this interface, so another engine can be added behind it.
-export type TurnRequest = { sessionId: string; turnId: string; message: string };
+export type TurnRequest = {
+  sessionId: string;
+  turnId: string;
+  message: string;
+  /** Files to write into the session workspace before the turn (paths already checked). */
+  workspaceFiles?: Record<string, string>;
+};
 
 export type DurableRuntime = {
   /** The engine itself answers its health check. */

@@ -18,7 +18,7 @@ export const healthService = restate.service({
   },
 });
 
-export type WorkerDeps = { db: PrismaClient; models: ModelProviderSettings; defaultModel: string };
+export type WorkerDeps = { db: PrismaClient; dataDir: string; models: ModelProviderSettings; defaultModel: string };
 
 /** One virtual object per session (key = session id): Restate runs one turn at a time per key. */
 export function sessionObject(deps: WorkerDeps) {

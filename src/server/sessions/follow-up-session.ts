@@ -6,6 +6,7 @@ import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
+import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
 import type { FollowUpBody } from "./schema";
@@ -22,6 +23,7 @@ export async function followUpSession(options: {
   const { db, runtime, agentId, sessionId, principal, body } = options;
   const session = await getOwnedSession({ db, agentId, sessionId, principal });
   if (session.mode === "task") throw new AppError("task_session", "task sessions do not take follow-ups");
+  assertWorkspacePaths(body.workspaceFiles);
   const turnId = newTurnId();
   const next = newContinuationToken();
   await db.$transaction(async (tx) => {
@@ -36,7 +38,7 @@ export async function followUpSession(options: {
       events: [{ type: "message.received", turnId, data: { text: body.message, ...(body.deliveryId ? { deliveryIds: [body.deliveryId] } : {}) } }],
     });
   });
-  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message });
+  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
   await db.session.update({ where: { id: sessionId }, data: { runningInvocationId: invocationId } });
   return { ok: true, sessionId, continuationToken: next.token, ...(body.deliveryId ? { deliveryId: body.deliveryId } : {}) };
 }

@@ -8,20 +8,33 @@ import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/model
 import { modelCost } from "@/agents/runtime/models/prices";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { readEvents } from "@/server/events/read-events";
+import { prepareWorkspace } from "@/agents/runtime/prepare-workspace";
+import { versionPaths, workspaceDir } from "@/server/agents/storage";
+import type { TurnRequest } from "@/server/durable/runtime";
 
 export type Step = <T>(name: string, action: () => Promise<T>) => Promise<T>;
 
 export type TurnDeps = {
   db: PrismaClient;
+  /** The data directory: agent versions' files and session workspaces live under it. */
+  dataDir: string;
   step: Step;
   models: ModelProviderSettings;
   defaultModel: string;
 };
 
-type Loaded = { modelId: string; system: string; messages: ModelMessage[] };
+type Loaded = {
+  modelId: string;
+  system: string;
+  messages: ModelMessage[];
+  version: { agentId: string; versionId: string; hasBundle: boolean };
+};
 
 async function loadTurn(db: PrismaClient, sessionId: string, defaultModel: string): Promise<Loaded> {
-  const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { agentVersion: { select: { manifest: true } } } });
+  const session = await db.session.findUniqueOrThrow({
+    where: { id: sessionId },
+    select: { agentId: true, agentVersionId: true, agentVersion: { select: { manifest: true, bundlePath: true } } },
+  });
   const manifest = session.agentVersion.manifest as AgentManifest | null;
   const configured = typeof manifest?.model === "string" ? manifest.model : (manifest?.model as { id?: string } | undefined)?.id;
   const history = await readEvents({ db, sessionId, fromIndex: 0, limit: 10_000 });
@@ -32,14 +45,18 @@ async function loadTurn(db: PrismaClient, sessionId: string, defaultModel: strin
   });
   // Agent folders name Cursor's models ("grok-4.5"); only `provider:model` ids are ours.
   const modelId = configured?.includes(":") ? configured : defaultModel;
-  return { modelId, system: manifest?.instructionsText ?? "", messages };
+  const version = { agentId: session.agentId, versionId: session.agentVersionId, hasBundle: session.agentVersion.bundlePath !== null };
+  return { modelId, system: manifest?.instructionsText ?? "", messages, version };
 }
 
-export async function runTurn(deps: TurnDeps, turn: { sessionId: string; turnId: string }): Promise<void> {
+export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<void> {
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((e) => ({ turnId, ...e })) });
   const loaded = await step("load", () => loadTurn(db, sessionId, deps.defaultModel));
+  if (loaded.version.hasBundle) {
+    await step("workspace", async () => prepareSessionWorkspace(deps, loaded, turn));
+  }
   await step("turn.started", async () => {
     await db.session.update({ where: { id: sessionId }, data: { status: "running" } });
     await append([{ type: "turn.started", data: {}, idempotencyKey: `${turnId}:started` }]);
@@ -105,4 +122,18 @@ async function streamStep(deps: TurnDeps, loaded: Loaded, append: (events: NewEv
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Seeds the session workspace on its first turn and writes this send's workspaceFiles. */
+async function prepareSessionWorkspace(deps: TurnDeps, loaded: Loaded, turn: TurnRequest): Promise<void> {
+  const { agentId, versionId } = loaded.version;
+  const paths = versionPaths(deps.dataDir, agentId, versionId);
+  const version = await deps.db.agentVersion.findUniqueOrThrow({ where: { id: versionId }, select: { manifest: true } });
+  prepareWorkspace({
+    workspaceDir: workspaceDir(deps.dataDir, agentId, turn.sessionId),
+    sourceDir: paths.source,
+    bundleDir: paths.bundle,
+    manifest: version.manifest as unknown as AgentManifest,
+    workspaceFiles: turn.workspaceFiles,
+  });
 }

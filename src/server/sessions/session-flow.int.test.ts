@@ -30,7 +30,7 @@ let agent: AgentRef;
 beforeAll(async () => {
   // Its own Restate: a worker registered here cannot be replaced by another test file's.
   restate = await startEmbeddedRestate({ dataDir, ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() }, log: () => undefined });
-  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db, models: {}, defaultModel: "local:scripted" } });
+  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db, dataDir, models: {}, defaultModel: "local:scripted" } });
   runtime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   await runtime.registerWorker(worker.url);
   const created = await createTestAgent(db);

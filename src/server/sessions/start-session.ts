@@ -5,6 +5,7 @@ import { ownerOf, type Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
+import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { newContinuationToken } from "./continuation-token";
 import type { StartSessionBody, SessionStarted } from "./schema";
 import { newSessionId, newTurnId, sessionUrls } from "./session-urls";
@@ -23,6 +24,7 @@ export async function startSession(options: {
 }): Promise<SessionStarted> {
   const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat" } = options;
   if (!agent.activeVersionId) throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
+  assertWorkspacePaths(body.workspaceFiles);
   const sessionId = newSessionId();
   const turnId = newTurnId();
   const continuation = newContinuationToken();
@@ -50,7 +52,7 @@ export async function startSession(options: {
       ],
     });
   });
-  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message });
+  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
   await db.session.update({ where: { id: sessionId }, data: { runningInvocationId: invocationId } });
   return { ok: true, sessionId, continuationToken: continuation.token, ...sessionUrls(baseUrl, agent.slug, sessionId) };
 }
