@@ -1,13 +1,31 @@
-// The one Prisma client of a process, on the pg driver adapter (no native query engine).
+// The one Prisma client of a process, on the pg driver adapter (no native query engine). Its
+// connection pool is also reachable as a plain pg.Pool for the event log's hot paths, where
+// Prisma's per-query overhead costs about 4× the query itself (docs/benchmarks.md).
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
+import pg from "pg";
 import { env } from "@/env";
 import { AppError } from "@/server/http/app-error";
 
 let client: PrismaClient | undefined;
+const pools = new WeakMap<PrismaClient, pg.Pool>();
 
 export function createDb(databaseUrl: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+  // allowExitOnIdle: an idle pool must not keep a finished CLI or script alive.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, allowExitOnIdle: true });
+  // An idle connection that dies (Postgres restarting) is dropped by the pool; without a
+  // listener the 'error' event would crash the process.
+  pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  pools.set(prisma, pool);
+  return prisma;
+}
+
+/** The pg pool under a client made by createDb. */
+export function poolOf(db: PrismaClient): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("this Prisma client was not made by createDb");
+  return pool;
 }
 
 export function db(): PrismaClient {

@@ -1,7 +1,8 @@
-// Reads a page of a session's log in index order. Raw SQL: this is the replay hot path, and
-// the query builder's per-row mapping costs more than the query itself.
+// Reads a page of a session's log in index order, straight through pg: this is the replay hot
+// path, and the query builder's per-row work costs more than the query itself.
 import type { PrismaClient } from "@prisma/client";
 import type { SessionEvent } from "@/agents/sdk/events";
+import { poolOf } from "@/server/db";
 import { toEnvelope, type EventRow } from "./envelope";
 
 export async function readEvents(options: {
@@ -11,9 +12,11 @@ export async function readEvents(options: {
   limit?: number;
 }): Promise<SessionEvent[]> {
   const { db, sessionId, fromIndex, limit = 500 } = options;
-  const rows = await db.$queryRaw<EventRow[]>`
-    SELECT "sessionId", index, type, "turnId", at, data FROM session_events
-    WHERE "sessionId" = ${sessionId} AND index >= ${fromIndex}
-    ORDER BY index LIMIT ${limit}`;
+  const { rows } = await poolOf(db).query<EventRow>({
+    name: "agentfold-read-events",
+    text: `SELECT "sessionId", index, type, "turnId", at AT TIME ZONE 'UTC' AS at, data FROM session_events
+           WHERE "sessionId" = $1 AND index >= $2 ORDER BY index LIMIT $3`,
+    values: [sessionId, fromIndex, limit],
+  });
   return rows.map(toEnvelope);
 }
