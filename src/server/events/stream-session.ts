@@ -4,10 +4,9 @@
 // proxies. A reader that falls too far behind gets an error line and the stream ends; it resumes
 // by index. Closing the stream cancels nothing but the stream.
 import type { PrismaClient } from "@prisma/client";
-import type { SessionEvent } from "@/agents/sdk/events";
 import { ndjsonLine } from "@/server/http/ndjson";
 import type { EventHub } from "./event-hub";
-import { readEvents } from "./read-events";
+import { readEventLines } from "./read-events";
 
 export type StreamOptions = {
   db: PrismaClient;
@@ -19,9 +18,11 @@ export type StreamOptions = {
   /** Bytes a slow reader may fall behind before the stream ends with an error line. */
   maxBufferedBytes?: number;
   /** Task sessions end their stream after their final event. */
-  endAfter?: (event: SessionEvent) => boolean;
+  endAfter?: (event: { type: string }) => boolean;
   clock?: () => Date;
 };
+
+const encoder = new TextEncoder();
 
 // Large pages make replay fast; live catch-up reads are small anyway.
 const pageSize = 2_000;
@@ -51,8 +52,9 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
           clearTimeout(heartbeat);
           if (heartbeatMs > 0 && !isDone) heartbeat = setTimeout(() => write({ type: "heartbeat", at: clock().toISOString() }), heartbeatMs);
         };
-        const write = (value: unknown) => {
-          controller.enqueue(ndjsonLine(value));
+        const write = (value: unknown) => writeBytes(ndjsonLine(value));
+        const writeBytes = (bytes: Uint8Array) => {
+          controller.enqueue(bytes);
           armHeartbeat();
           if ((controller.desiredSize ?? 0) < 0) {
             finish({ type: "error", error: "slow_reader", message: `the reader fell behind; reconnect with startIndex=${next}`, nextIndex: next });
@@ -65,12 +67,12 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
             do {
               isDirty = false;
               for (;;) {
-                const events = await readEvents({ db, sessionId, fromIndex: next, limit: pageSize });
+                const events = await readEventLines({ db, sessionId, fromIndex: next, limit: pageSize });
                 for (const event of events) {
                   if (isDone) return;
                   // Advance first: if this write ends the stream, the event is already queued.
                   next = event.index + 1;
-                  write(event);
+                  writeBytes(encoder.encode(event.line));
                   if (endAfter?.(event)) return finish();
                 }
                 if (events.length < pageSize) break;
