@@ -163,9 +163,9 @@ Each measurement uses fresh sessions.
 | sustained appends, 100 sessions in parallel for 10 s | ${Math.round(sus.perSecond).toLocaleString("en")} events/s, ${sus.isIntact ? "nothing lost or duplicated" : "LOSS OR GAPS FOUND"} | ≥ 3,000 events/s, nothing lost | ${yes(sus.perSecond >= 3000 && sus.isIntact)} |
 | for comparison: bare one-row UPDATE commits, same load | ${Math.round(baseline).toLocaleString("en")} commits/s | — | — |
 
-Each append is one statement and one commit with a \`NOTIFY\`; Postgres serialises notifying
-commits on a global queue lock, which bounds sustained appends well below bare commits. The
-next step is group commit: concurrent appends from different sessions written in one
-transaction, one commit and one notification round for all of them.
+Postgres serialises notifying commits on a global queue lock, so one commit per append would
+stay well below the bare-commit rate; appends therefore go through group commit
+(\`src/server/events/group-commit.ts\`): whatever arrives while a write is in flight is written
+by the next single statement, one commit and one round of \`NOTIFY\` for all its sessions.
 `;
 }

@@ -43,6 +43,25 @@ describe("appendEvents", () => {
     expect((await db.session.findUniqueOrThrow({ where: { id: session.id } })).nextIndex).toBe(0);
   });
 
+  it("writes concurrent appends of several sessions together without mixing them up", async () => {
+    const [a, b] = [await createTestSession(db), await createTestSession(db)];
+    const results = await Promise.allSettled([
+      appendEvents({ db, sessionId: a.id, events: [text(1), text(2)] }),
+      appendEvents({ db, sessionId: "ses_missing", events: [text(3)] }),
+      appendEvents({ db, sessionId: b.id, events: [{ ...text(4), idempotencyKey: "k" }] }),
+      appendEvents({ db, sessionId: a.id, events: [text(5)] }),
+      appendEvents({ db, sessionId: b.id, events: [{ ...text(4), idempotencyKey: "k" }, text(6)] }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "not_found" });
+    const values = results.map((r) => (r.status === "fulfilled" ? r.value.map((e) => [e.sessionId === a.id ? "a" : "b", e.index, e.data]) : null));
+    expect(values[0]).toEqual([["a", 0, { delta: "d1" }], ["a", 1, { delta: "d2" }]]);
+    expect(values[2]).toEqual([["b", 0, { delta: "d4" }]]);
+    expect(values[3]).toEqual([["a", 2, { delta: "d5" }]]);
+    // The repeated key returns the stored event; only the new one is appended.
+    expect(values[4]).toEqual([["b", 0, { delta: "d4" }], ["b", 1, { delta: "d6" }]]);
+  });
+
   it("answers not_found for an unknown session", async () => {
     await expect(appendEvents({ db, sessionId: "ses_nope", events: [text(1)] })).rejects.toMatchObject({ code: "not_found" });
   });

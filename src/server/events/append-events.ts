@@ -1,5 +1,5 @@
-// Appends events to a session's log. Indexes are gapless under concurrent appends: the session
-// row is locked while indexes are assigned. An event with an idempotency key that is already in
+// Appends events to a session's log (through group commit, ./group-commit.ts). Indexes are
+// gapless under concurrent appends: the session row is locked while indexes are assigned. An event with an idempotency key that is already in
 // the log is not appended again (a replayed durable step), and the stored event is returned.
 // Subscribers are told through NOTIFY, which Postgres delivers only when the transaction commits.
 import type { Prisma, PrismaClient } from "@prisma/client";
@@ -7,6 +7,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { poolOf } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
 import { toEnvelope, toValidEnvelope, type EventRow } from "./envelope";
+import { groupAppend } from "./group-commit";
 
 export const eventsChannel = "session_events";
 
@@ -30,7 +31,7 @@ export async function appendEvents(options: {
   // Validate before writing (the index is not known yet and does not affect validity).
   for (const event of events) toValidEnvelope({ sessionId, index: 0, type: event.type, turnId: event.turnId ?? null, at, data: event.data });
   try {
-    return await appendInOneStatement(db, sessionId, events, at);
+    return await groupAppend(poolOf(db), { sessionId, events, at }, eventsChannel);
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. The transactional path sees the winner's row and returns it.
@@ -38,58 +39,6 @@ export async function appendEvents(options: {
     return db.$transaction((tx) => appendEventsInTransaction({ tx, sessionId, events, clock: () => at }));
   }
 }
-
-/** The hot path: one statement, so one round trip. The row lock (FOR UPDATE) serialises
- * concurrent appends to a session; READ COMMITTED re-reads the locked row, so each statement
- * sees the index the previous one left. NOTIFY is delivered when the statement commits. */
-async function appendInOneStatement(db: PrismaClient, sessionId: string, events: NewEvent[], at: Date): Promise<SessionEvent[]> {
-  const types = events.map((e) => e.type);
-  const turnIds = events.map((e) => e.turnId ?? null);
-  const data = events.map((e) => JSON.stringify(e.data ?? null));
-  const keys = events.map((e) => e.idempotencyKey ?? null);
-  // Named: prepared once per connection, so the planner runs once, not on every append.
-  const { rows } = await poolOf(db).query<EventRow>({
-    name: "agentfold-append-events",
-    text: appendSql,
-    values: [sessionId, types, turnIds, data, keys, at.toISOString(), eventsChannel],
-  });
-  if (rows.length === 0 && (await poolOf(db).query("SELECT 1 FROM sessions WHERE id = $1", [sessionId])).rowCount === 0) {
-    throw new AppError("not_found", `no session ${sessionId}`);
-  }
-  return rows.map(toEnvelope);
-}
-
-// $1 session id, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency keys, $6 time (ISO),
-// $7 channel. Prisma keeps timestamps as UTC in "timestamp without time zone" columns; the
-// AT TIME ZONE casts keep that convention whatever the server's or this process's zone.
-const appendSql = `
-  WITH input AS (
-    SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS t(type, turn_id, data, key, ord)
-  ), locked AS (
-    SELECT "nextIndex" AS base FROM sessions WHERE id = $1 FOR UPDATE
-  ), existing AS (
-    SELECT e.*, i.ord FROM session_events e JOIN input i ON e."sessionId" = $1 AND e."idempotencyKey" = i.key
-  ), fresh AS (
-    SELECT i.*, row_number() OVER (ORDER BY i.ord) - 1 AS position FROM input i
-    WHERE NOT EXISTS (SELECT 1 FROM existing x WHERE x.ord = i.ord)
-  ), inserted AS (
-    INSERT INTO session_events ("sessionId", index, type, "turnId", at, data, "idempotencyKey")
-    SELECT $1, locked.base + fresh.position, fresh.type, fresh.turn_id, $6::timestamptz AT TIME ZONE 'UTC', fresh.data::jsonb, fresh.key FROM fresh, locked
-    RETURNING "sessionId", index, type, "turnId", at AT TIME ZONE 'UTC' AS at, data
-  ), bumped AS (
-    UPDATE sessions SET "nextIndex" = locked.base + (SELECT count(*) FROM fresh), "updatedAt" = now()
-    FROM locked WHERE id = $1 AND (SELECT count(*) FROM fresh) > 0
-    RETURNING "nextIndex"
-  ), notified AS (
-    SELECT pg_notify($7, $1 || ':' || ("nextIndex" - 1)) FROM bumped
-  )
-  SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord
-    FROM inserted ins
-    JOIN fresh f ON ins.index = (SELECT base FROM locked) + f.position
-    CROSS JOIN (SELECT count(*) FROM notified) AS delivered
-  UNION ALL
-  SELECT x."sessionId", x.index, x.type, x."turnId", x.at AT TIME ZONE 'UTC', x.data, x.ord FROM existing x
-  ORDER BY ord`;
 
 function isUniqueViolation(error: unknown): boolean {
   return /unique constraint|P2002|23505/i.test(String((error as Error)?.message ?? error));

@@ -1,0 +1,121 @@
+// Group commit for the event log: appends that arrive while a write is in flight are written
+// together, in ONE statement (one round trip, one commit, one round of NOTIFY) for all their
+// sessions. Per-session order is the order of the calls; indexes stay gapless because each
+// session's row is locked (in id order, so concurrent batches cannot deadlock) while its
+// indexes are assigned. NOTIFY serialises commits on a global lock, so fewer, larger commits
+// are what raises sustained throughput.
+import pg from "pg";
+import type { SessionEvent } from "@/agents/sdk/events";
+import { AppError } from "@/server/http/app-error";
+import { toEnvelope, type EventRow } from "./envelope";
+
+export type AppendRequest = {
+  sessionId: string;
+  events: { type: string; data: unknown; turnId?: string; idempotencyKey?: string }[];
+  at: Date;
+};
+
+type Pending = AppendRequest & { resolve: (events: SessionEvent[]) => void; reject: (error: unknown) => void };
+
+const maxEventsPerStatement = 1_000;
+const queues = new WeakMap<pg.Pool, { pending: Pending[]; isFlushing: boolean }>();
+
+export function groupAppend(pool: pg.Pool, request: AppendRequest, channel: string): Promise<SessionEvent[]> {
+  let queue = queues.get(pool);
+  if (!queue) queues.set(pool, (queue = { pending: [], isFlushing: false }));
+  const state = queue;
+  return new Promise((resolve, reject) => {
+    state.pending.push({ ...request, resolve, reject });
+    if (!state.isFlushing) {
+      state.isFlushing = true;
+      setImmediate(() => void flush(pool, state, channel));
+    }
+  });
+}
+
+async function flush(pool: pg.Pool, state: { pending: Pending[]; isFlushing: boolean }, channel: string): Promise<void> {
+  while (state.pending.length > 0) {
+    let count = 0;
+    const batch: Pending[] = [];
+    while (state.pending.length > 0 && (batch.length === 0 || count + state.pending[0]!.events.length <= maxEventsPerStatement)) {
+      const next = state.pending.shift()!;
+      count += next.events.length;
+      batch.push(next);
+    }
+    try {
+      settle(batch, await runStatement(pool, batch, channel));
+    } catch {
+      // One bad request (say, a duplicate idempotency key racing in from another process)
+      // must not fail the others: retry each alone, and let each answer for itself.
+      for (const request of batch) await runStatement(pool, [request], channel).then((rows) => settle([request], rows), request.reject);
+    }
+  }
+  state.isFlushing = false;
+}
+
+async function runStatement(pool: pg.Pool, batch: Pending[], channel: string): Promise<(EventRow & { ord: string })[]> {
+  const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at })));
+  const { rows } = await pool.query<EventRow & { ord: string }>({
+    name: "agentfold-group-append",
+    text: groupAppendSql,
+    values: [
+      flat.map((e) => e.sessionId),
+      flat.map((e) => e.type),
+      flat.map((e) => e.turnId ?? null),
+      flat.map((e) => JSON.stringify(e.data ?? null)),
+      flat.map((e) => e.idempotencyKey ?? null),
+      flat.map((e) => e.at.toISOString()),
+      channel,
+    ],
+  });
+  return rows;
+}
+
+/** Hands each request its rows, by position in the statement's input (ord is 1-based). */
+function settle(batch: Pending[], rows: (EventRow & { ord: string })[]): void {
+  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+  let ord = 1;
+  for (const request of batch) {
+    const mine = request.events.map(() => byOrd.get(ord++)).filter((row) => row !== undefined);
+    if (mine.length === 0) request.reject(new AppError("not_found", `no session ${request.sessionId}`));
+    else request.resolve(mine.map(({ ord: _, ...row }) => toEnvelope(row)));
+  }
+}
+
+// $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency keys, $6 times
+// (ISO), $7 channel. Prisma keeps timestamps as UTC in "timestamp without time zone" columns;
+// the AT TIME ZONE casts keep that convention whatever the server's or this process's zone.
+const groupAppendSql = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+      WITH ORDINALITY AS t(session_id, type, turn_id, data, key, at, ord)
+  ), locked AS (
+    SELECT id, "nextIndex" AS base FROM sessions WHERE id IN (SELECT session_id FROM input) ORDER BY id FOR UPDATE
+  ), existing AS (
+    SELECT e."sessionId", e.index, e.type, e."turnId", e.at AT TIME ZONE 'UTC' AS at, e.data, i.ord
+      FROM session_events e JOIN input i ON e."sessionId" = i.session_id AND e."idempotencyKey" = i.key
+  ), fresh AS (
+    SELECT i.*, row_number() OVER (PARTITION BY i.session_id ORDER BY i.ord) - 1 AS position FROM input i
+      WHERE NOT EXISTS (SELECT 1 FROM existing x WHERE x.ord = i.ord)
+  ), inserted AS (
+    INSERT INTO session_events ("sessionId", index, type, "turnId", at, data, "idempotencyKey")
+      SELECT f.session_id, l.base + f.position, f.type, f.turn_id, f.at::timestamptz AT TIME ZONE 'UTC', f.data::jsonb, f.key
+      FROM fresh f JOIN locked l ON l.id = f.session_id
+      RETURNING "sessionId", index, type, "turnId", at AT TIME ZONE 'UTC' AS at, data
+  ), counts AS (
+    SELECT session_id, count(*) AS n FROM fresh GROUP BY session_id
+  ), bumped AS (
+    UPDATE sessions s SET "nextIndex" = l.base + c.n, "updatedAt" = now()
+      FROM locked l JOIN counts c ON c.session_id = l.id WHERE s.id = l.id
+      RETURNING s.id, s."nextIndex"
+  ), notified AS (
+    SELECT pg_notify($7, id || ':' || ("nextIndex" - 1)) FROM bumped
+  )
+  SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord
+    FROM inserted ins
+    JOIN fresh f ON f.session_id = ins."sessionId"
+    JOIN locked l ON l.id = f.session_id AND ins.index = l.base + f.position
+    CROSS JOIN (SELECT count(*) FROM notified) AS delivered
+  UNION ALL
+  SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord FROM existing x
+  ORDER BY ord`;
