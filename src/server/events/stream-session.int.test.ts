@@ -79,15 +79,33 @@ describe("streamSession", () => {
     expect((await take(stream, 10)).map((e) => e.type)).toEqual(["message.appended", "session.completed"]);
   });
 
-  it("ends with an error line, naming the index to resume from, when the reader falls behind", async () => {
+  it("waits for a reader that is behind, and ends a stalled one with an error line naming the index to resume from", async () => {
     const session = await createTestSession(db);
     await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(i)) });
-    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 1024 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = await take(stream, 100);
+    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 1024, slowReaderMs: 200 });
+    const reader = stream.getReader();
+    const first = await reader.read();
+    // Stall: read nothing more for longer than slowReaderMs while appends keep coming. The
+    // first batch fills the buffer; the second has to wait for the reader, which never comes.
+    await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(50 + i)) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(100 + i)) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const chunks = [first.value!];
+    for (let part = await reader.read(); !part.done; part = await reader.read()) chunks.push(part.value);
+    const lines = Buffer.concat(chunks).toString().trim().split("\n").map((line) => JSON.parse(line));
     const last = lines.at(-1);
     expect(last).toMatchObject({ type: "error", error: "slow_reader" });
     expect(last.nextIndex).toBe(lines.length - 1);
+    expect(last.nextIndex).toBeLessThan(150);
     expect(lines.slice(0, -1).map((e) => e.index)).toEqual(Array.from({ length: lines.length - 1 }, (_, i) => i));
+  });
+
+  it("replays a log far larger than its buffer to a reader that keeps up, without cutting it off", async () => {
+    const session = await createTestSession(db);
+    await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 3000 }, (_, i) => delta(i)) });
+    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 4096, slowReaderMs: 5_000 });
+    const lines = await take(stream, 3000);
+    expect(lines.map((e) => e.index)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
   });
 });

@@ -15,8 +15,11 @@ export type StreamOptions = {
   startIndex: number;
   /** 0 turns heartbeats off. */
   heartbeatMs?: number;
-  /** Bytes a slow reader may fall behind before the stream ends with an error line. */
+  /** Bytes queued for the reader before the stream waits for it to catch up. */
   maxBufferedBytes?: number;
+  /** How long the stream waits for a reader that has stopped reading before it ends with an
+   * error line naming the index to resume from. */
+  slowReaderMs?: number;
   /** Task sessions end their stream after their final event. */
   endAfter?: (event: { type: string }) => boolean;
   clock?: () => Date;
@@ -28,13 +31,14 @@ const encoder = new TextEncoder();
 const pageSize = 2_000;
 
 export function streamSession(options: StreamOptions): ReadableStream<Uint8Array> {
-  const { db, hub, sessionId, heartbeatMs = 15_000, maxBufferedBytes = 1024 * 1024, endAfter, clock = () => new Date() } = options;
+  const { db, hub, sessionId, heartbeatMs = 15_000, maxBufferedBytes = 1024 * 1024, slowReaderMs = 30_000, endAfter, clock = () => new Date() } = options;
   let next = options.startIndex;
   let isDone = false;
   let isPumping = false;
   let isDirty = false;
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | undefined;
+  let onDrained: (() => void) | undefined;
 
   return new ReadableStream<Uint8Array>(
     {
@@ -56,9 +60,19 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         const writeBytes = (bytes: Uint8Array) => {
           controller.enqueue(bytes);
           armHeartbeat();
-          if ((controller.desiredSize ?? 0) < 0) {
-            finish({ type: "error", error: "slow_reader", message: `the reader fell behind; reconnect with startIndex=${next}`, nextIndex: next });
-          }
+        };
+        // Memory stays bounded: past the high-water mark the stream reads no further pages
+        // until the reader catches up. The writer and other readers never wait for this one;
+        // a reader stalled for slowReaderMs is cut off with a resumable error line.
+        const drained = async (): Promise<boolean> => {
+          if ((controller.desiredSize ?? 1) > 0) return true;
+          const isCaughtUp = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), slowReaderMs);
+            onDrained = () => (clearTimeout(timer), resolve(true));
+          });
+          onDrained = undefined;
+          if (!isCaughtUp) finish({ type: "error", error: "slow_reader", message: `the reader fell behind; reconnect with startIndex=${next}`, nextIndex: next });
+          return isCaughtUp;
         };
         const pump = async () => {
           if (isPumping) return void (isDirty = true);
@@ -67,14 +81,18 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
             do {
               isDirty = false;
               for (;;) {
+                if (!(await drained())) return;
                 const events = await readEventLines({ db, sessionId, fromIndex: next, limit: pageSize });
-                for (const event of events) {
-                  if (isDone) return;
-                  // Advance first: if this write ends the stream, the event is already queued.
-                  next = event.index + 1;
-                  writeBytes(encoder.encode(event.line));
-                  if (endAfter?.(event)) return finish();
+                if (isDone) return;
+                // One chunk per page, cut after a task session's final event.
+                const last = events.findIndex((event) => endAfter?.(event));
+                const page = last === -1 ? events : events.slice(0, last + 1);
+                if (page.length > 0) {
+                  // Advance first: if this write ends the stream, the page is already queued.
+                  next = page.at(-1)!.index + 1;
+                  writeBytes(encoder.encode(page.map((event) => event.line).join("")));
                 }
+                if (last !== -1) return finish();
                 if (events.length < pageSize) break;
               }
             } while (isDirty && !isDone);
@@ -89,8 +107,12 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         armHeartbeat();
         void pump();
       },
+      pull() {
+        onDrained?.();
+      },
       cancel() {
         isDone = true;
+        onDrained?.();
         unsubscribe();
         clearTimeout(heartbeat);
       },

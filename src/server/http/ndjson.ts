@@ -20,14 +20,10 @@ export async function* parseNdjson(
   const decoder = new TextDecoder();
   let buffered = "";
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
-    buffered += decoder.decode(chunk, { stream: true });
-    let newline = buffered.indexOf("\n");
-    while (newline !== -1) {
-      const line = buffered.slice(0, newline);
-      buffered = buffered.slice(newline + 1);
-      if (line.trim()) yield JSON.parse(line) as unknown;
-      newline = buffered.indexOf("\n");
-    }
+    // Split once per chunk (not a slice per line): large replay chunks stay linear.
+    const lines = (buffered + decoder.decode(chunk, { stream: true })).split("\n");
+    buffered = lines.pop()!;
+    for (const line of lines) if (line.trim()) yield JSON.parse(line) as unknown;
     if (buffered.length > maxLineBytes) throw new Error(`NDJSON line longer than ${maxLineBytes} bytes`);
   }
   if (buffered.trim()) yield JSON.parse(buffered) as unknown;
