@@ -6,6 +6,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { projectRoot } from "../../src/cli/start/project";
 import { getFreePort } from "../../src/cli/start/ports";
+import { embeddedDatabaseUrl } from "../../src/cli/start/postgres";
 import { isHttpOk, waitFor } from "../../src/cli/start/wait";
 import { sessionEventSchema, type SessionEvent } from "../../src/agents/sdk/events";
 import { parseNdjson } from "../../src/server/http/ndjson";
@@ -48,7 +49,6 @@ test("two web processes stream the same session live", async () => {
   test.setTimeout(90_000);
   const dataDir = process.env.AGENTFOLD_E2E_DATA_DIR!;
   const ports = JSON.parse(process.env.AGENTFOLD_E2E_PORTS!) as Record<string, string>;
-  const password = fs.readFileSync(path.join(dataDir, "postgres-password"), "utf8").trim();
   const port = await getFreePort();
   const second = spawn(process.execPath, [path.join(projectRoot, "node_modules/next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)], {
     cwd: projectRoot,
@@ -56,7 +56,7 @@ test("two web processes stream the same session live", async () => {
       ...process.env,
       NODE_ENV: "production",
       AGENTFOLD_DATA_DIR: dataDir,
-      DATABASE_URL: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${ports.POSTGRES_PORT}/agentfold`,
+      DATABASE_URL: embeddedDatabaseUrl(dataDir, Number(ports.POSTGRES_PORT)),
       RESTATE_INGRESS_URL: `http://127.0.0.1:${ports.RESTATE_INGRESS_PORT}`,
       RESTATE_ADMIN_URL: `http://127.0.0.1:${ports.RESTATE_ADMIN_PORT}`,
       WORKER_URL: `http://127.0.0.1:${ports.WORKER_PORT}`,

@@ -3,12 +3,12 @@
 //   agentfold token create --team acme --actions sessions:read,sessions:write [--agents a,b] [--expires-days 30] [--name ci]
 //   agentfold token revoke --token af_…
 //   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
-import fs from "node:fs";
 import path from "node:path";
 import { createGzip } from "node:zlib";
 import { pack } from "tar-stream";
 import { parseEnv } from "@/env";
 import { diskSource } from "@/agents/loader/source";
+import { embeddedDatabaseUrl } from "@/cli/start/postgres";
 import { createDb } from "@/server/db";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { AppError } from "@/server/http/app-error";
@@ -23,10 +23,8 @@ export type AdminOptions = Record<string, string | boolean | undefined>;
 function database() {
   const config = parseEnv();
   if (config.DATABASE_URL) return { db: createDb(config.DATABASE_URL), config };
-  const passwordFile = path.join(config.dataDir, "postgres-password");
-  if (!fs.existsSync(passwordFile)) throw new Error(`no DATABASE_URL and no embedded database in ${config.dataDir}; run \`npm start\` first`);
-  const password = fs.readFileSync(passwordFile, "utf8").trim();
-  const url = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${config.POSTGRES_PORT}/agentfold`;
+  const url = embeddedDatabaseUrl(config.dataDir, config.POSTGRES_PORT);
+  if (!url) throw new Error(`no DATABASE_URL and no embedded database in ${config.dataDir}; run \`npm start\` first`);
   return { db: createDb(url), config };
 }
 

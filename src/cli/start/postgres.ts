@@ -75,6 +75,16 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
   }
 }
 
+const passwordFile = (dataDir: string) => path.join(dataDir, "postgres-password");
+
+/** The URL of the embedded database of a data directory (its password is generated on first
+ * start), for tools that reach it while `agentfold start` runs. */
+export function embeddedDatabaseUrl(dataDir: string, port: number, database = "agentfold"): string | undefined {
+  if (!fs.existsSync(passwordFile(dataDir))) return undefined;
+  const password = fs.readFileSync(passwordFile(dataDir), "utf8").trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
@@ -86,19 +96,17 @@ export async function startEmbeddedPostgres(options: {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const binaries = await loadBinaries();
   const runAs = postgresUser();
-  const password = readOrCreateSecret(path.join(dataDir, "postgres-password"), () =>
-    crypto.randomBytes(18).toString("base64url"),
-  );
+  const password = readOrCreateSecret(passwordFile(dataDir), () => crypto.randomBytes(18).toString("base64url"));
 
   if (!fs.existsSync(path.join(clusterDir, "PG_VERSION"))) {
     log("postgres: initialising a new cluster (first run)");
     fs.mkdirSync(clusterDir, { recursive: true, mode: 0o700 });
-    const passwordFile = path.join(clusterDir, "..", `.pwfile-${process.pid}`);
-    fs.writeFileSync(passwordFile, password + "\n", { mode: 0o600 });
+    const pwfile = path.join(clusterDir, "..", `.pwfile-${process.pid}`);
+    fs.writeFileSync(pwfile, password + "\n", { mode: 0o600 });
     if (runAs) {
       ensureTraversable(clusterDir, log);
       fs.chownSync(clusterDir, runAs.uid, runAs.gid);
-      fs.chownSync(passwordFile, runAs.uid, runAs.gid);
+      fs.chownSync(pwfile, runAs.uid, runAs.gid);
     }
     try {
       execFileSync(
@@ -107,14 +115,14 @@ export async function startEmbeddedPostgres(options: {
           `--pgdata=${clusterDir}`,
           "--auth=scram-sha-256",
           "--username=postgres",
-          `--pwfile=${passwordFile}`,
+          `--pwfile=${pwfile}`,
           "--encoding=UTF8",
           "--locale=C",
         ],
         { ...runAs, stdio: ["ignore", "pipe", "pipe"] },
       );
     } finally {
-      fs.rmSync(passwordFile, { force: true });
+      fs.rmSync(pwfile, { force: true });
     }
   } else if (runAs) {
     ensureTraversable(clusterDir, log);
@@ -135,7 +143,6 @@ export async function startEmbeddedPostgres(options: {
     log,
   );
   await waitUntilReady(child);
-  const base = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
-  await ensureDatabase(`${base}/postgres`, "agentfold");
-  return { url: `${base}/agentfold`, pid: child.pid, stop: () => child.stop(30_000) };
+  await ensureDatabase(embeddedDatabaseUrl(dataDir, port, "postgres")!, "agentfold");
+  return { url: embeddedDatabaseUrl(dataDir, port)!, pid: child.pid, stop: () => child.stop(30_000) };
 }

@@ -13,6 +13,7 @@ import {
   spawnSupervisor,
   type SupervisorProcess,
 } from "@/testing/supervisor-process";
+import { embeddedDatabaseUrl } from "./postgres";
 import { sleep } from "./wait";
 
 // Whole stacks, and the first one may build the web app.
@@ -106,8 +107,7 @@ describe("agentfold start on embedded defaults", () => {
     const pids = (["postgres", "restate", "worker", "web"] as const).map((c) => printedPid(first.output(), c));
 
     // Write through the embedded database so the second start can prove nothing was lost.
-    const password = fs.readFileSync(path.join(dir, "postgres-password"), "utf8").trim();
-    const url = `postgresql://postgres:${password}@127.0.0.1:${ports.POSTGRES_PORT}/agentfold`;
+    const url = embeddedDatabaseUrl(dir, Number(ports.POSTGRES_PORT))!;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`insert into "Team" (id, slug, name, "updatedAt") values ('t1', 'kept', 'Kept', now())`);
