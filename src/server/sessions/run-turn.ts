@@ -87,7 +87,13 @@ async function streamStep(deps: TurnDeps, loaded: Loaded, append: (events: NewEv
   let isReasoningClosed = false;
   try {
     const model = resolveModel(loaded.modelId, deps.models);
-    const result = streamText({ model, system: loaded.system || undefined, messages: loaded.messages });
+    const result = streamText({
+      model,
+      system: loaded.system || undefined,
+      messages: loaded.messages,
+      // Failures arrive as an "error" part and become turn.failed below; no console noise.
+      onError: () => undefined,
+    });
     for await (const part of result.fullStream) {
       if (part.type === "reasoning-delta") {
         reasoning += part.text;
