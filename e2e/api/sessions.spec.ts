@@ -107,7 +107,7 @@ test("errors: unknown session 404, malformed JSON 400, body over 1 MiB 413, bad 
 
 test("GET /v1/agents and /<slug>/v1/info describe what the caller may see", async () => {
   const agents = await api("GET", "/v1/agents", { token: tokens().owner });
-  expect(agents.json.agents.map((a: { slug: string }) => a.slug)).toEqual(["hello", "other"]);
+  expect(agents.json.agents.map((a: { slug: string }) => a.slug)).toEqual(["hello", "other", "public-demo"]);
   const info = await api("GET", "/hello/v1/info", { token: tokens().owner });
   expect(info.json).toMatchObject({ ok: true, slug: "hello", agent: { name: "hello", tools: [] } });
 });
@@ -122,6 +122,17 @@ test("workspaceFiles land in the session workspace, next to AGENTS.md; paths out
   expect(fs.readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toContain("You are Hello");
   const escaping = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "x", workspaceFiles: { "../../escape.txt": "x" } } });
   expect([escaping.status, escaping.json.error]).toEqual([400, "invalid_input"]);
+});
+
+test("an agent that opted in to anonymous access serves callers without credentials; others still answer 401", async () => {
+  const started = await api("POST", "/public-demo/v1/session", { body: { message: "Hi without a token" } });
+  expect(started.status).toBe(200);
+  const state = await api("GET", `/public-demo/v1/session/${started.json.sessionId}`);
+  expect(state.json.session.id).toBe(started.json.sessionId);
+  // A token holder is someone else: the anonymous session is not theirs.
+  expect((await api("GET", `/public-demo/v1/session/${started.json.sessionId}`, { token: tokens().owner })).status).toBe(403);
+  expect((await api("POST", "/hello/v1/session", { body: { message: "x" } })).status).toBe(401);
+  expect((await api("GET", "/no-such-agent/v1/session")).status).toBe(401);
 });
 
 test("stop ends a running turn as cancelled", async () => {

@@ -27,6 +27,8 @@ export default async function globalSetup(): Promise<void> {
     await cli("admin", "create", "--email", "admin@e2e.test", "--password", "e2e-password-123", "--team", "e2e");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "hello");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "other");
+    await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "public-demo");
+    await cli("agent", "allow-anonymous", "--team", "e2e", "--slug", "public-demo", "--value", "on");
     process.env.AGENTFOLD_E2E_URL = url;
     process.env.AGENTFOLD_E2E_DATA_DIR = dataDir;
     process.env.AGENTFOLD_E2E_SUPERVISOR_LOG = logFile;

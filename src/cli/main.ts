@@ -28,6 +28,8 @@ Headless bootstrap (against this installation's database; see docs/api.md):
                              Revoke a token: it answers 401 from then on
   deploy --dir <dir> --team <slug> [--slug <slug>]
                              Upload an agent folder as a new version
+  agent allow-anonymous --team <slug> --slug <agent> --value on|off
+                             Let callers without credentials use an agent (demos only)
   help                       Show this message`;
 
 function log(line: string): void {
@@ -70,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
       name: { type: "string" },
       slug: { type: "string" },
       token: { type: "string" },
+      value: { type: "string" },
       "expires-days": { type: "string" },
     },
   });
@@ -96,6 +99,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case "deploy":
       return adminCommand("deploy", values);
+    case "agent":
+      if (rest[0] !== "allow-anonymous") throw new UsageError("agent needs a verb: agent allow-anonymous");
+      return adminCommand("agent:allow-anonymous", values);
     default:
       throw new UsageError(`unknown command: ${command}`);
   }

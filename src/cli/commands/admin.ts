@@ -3,6 +3,7 @@
 //   agentfold token create --team acme --actions sessions:read,sessions:write [--agents a,b] [--expires-days 30] [--name ci]
 //   agentfold token revoke --token af_…
 //   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
+//   agentfold agent allow-anonymous --team acme --slug my-agent --value on|off
 import path from "node:path";
 import { createGzip } from "node:zlib";
 import { pack } from "tar-stream";
@@ -74,6 +75,12 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
     } else if (action === "token:revoke") {
       await revokeTokenBySecret({ db, token: required(options, "token") });
       console.log("revoked");
+    } else if (action === "agent:allow-anonymous") {
+      const slug = required(options, "slug");
+      const allowAnonymous = required(options, "value") === "on";
+      const { count } = await db.agent.updateMany({ where: { slug, team: { slug: required(options, "team") } }, data: { allowAnonymous } });
+      if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
+      console.log(`${slug}: anonymous access ${allowAnonymous ? "on (demo: every caller without credentials shares one principal)" : "off"}`);
     } else if (action === "deploy") {
       const dir = path.resolve(required(options, "dir"));
       const slug = typeof options.slug === "string" ? options.slug : path.basename(dir);

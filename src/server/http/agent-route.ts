@@ -1,6 +1,7 @@
 // Declares a route under /<slug>/v1: authenticates the caller, loads the agent, and checks that
 // the caller may take this route's action on it, before the handler runs.
 import type { z } from "zod";
+import { anonymousCaller } from "@/server/auth/anonymous-caller";
 import { authenticateBearer } from "@/server/auth/authenticate-bearer";
 import type { Caller } from "@/server/auth/principal";
 import type { TokenAction } from "@/server/tokens/scopes";
@@ -14,6 +15,15 @@ export async function authenticate(request: Request): Promise<Caller> {
   const authorization = request.headers.get("authorization");
   if (authorization) return authenticateBearer({ db: db(), authorization });
   throw new AppError("unauthorized", "sign in, or send Authorization: Bearer <token>");
+}
+
+/** Credentials as above; without any, the anonymous caller when the agent in the path opted in. */
+async function authenticateForAgent(request: Request): Promise<Caller> {
+  if (request.headers.get("authorization")) return authenticate(request);
+  const slug = decodeURIComponent(new URL(request.url).pathname.split("/")[1] ?? "");
+  const agent = await db().agent.findUnique({ where: { slug }, select: { slug: true, allowAnonymous: true } });
+  if (agent?.allowAnonymous) return anonymousCaller(agent);
+  return authenticate(request);
 }
 
 export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction): Promise<AgentRow> {
@@ -34,7 +44,7 @@ export function defineAgentRoute<Params extends { slug: string }, Query = unknow
   handler: (input: { request: Request; caller: Caller; agent: AgentRow; params: Params; query: Query; body: Body }) => Promise<Response | object>;
 }) {
   return defineRoute<Caller, Params, Query, Body>({
-    auth: authenticate,
+    auth: authenticateForAgent,
     params: definition.params,
     query: definition.query,
     body: definition.body,

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Agent" ADD COLUMN     "allowAnonymous" BOOLEAN NOT NULL DEFAULT false;
+
