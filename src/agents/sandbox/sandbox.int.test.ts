@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
-import { sleep } from "@/cli/start/wait";
+import { sleep, waitFor } from "@/cli/start/wait";
 import type { SessionInfo } from "./protocol";
 import { createSandbox, SandboxError } from "./sandbox";
 import { writeFiles } from "@/testing/folders";
@@ -43,8 +43,7 @@ describe("sandbox life cycle", () => {
     await sandbox.call("describe", {});
     const firstPid = sandbox.pid();
     expect(firstPid).toBeDefined();
-    await sleep(600);
-    expect(sandbox.pid()).toBeUndefined();
+    await waitFor("the idle sandbox to stop", async () => sandbox.pid() === undefined, { timeoutMs: 5_000 });
     await sandbox.call("describe", {});
     expect(sandbox.pid()).not.toBe(firstPid);
     await sandbox.stop();

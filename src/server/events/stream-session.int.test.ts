@@ -90,7 +90,8 @@ describe("streamSession", () => {
     await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(50 + i)) });
     await new Promise((resolve) => setTimeout(resolve, 100));
     await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(100 + i)) });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Well past slowReaderMs, with room for a loaded CI machine.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const chunks = [first.value!];
     for (let part = await reader.read(); !part.done; part = await reader.read()) chunks.push(part.value);
     const lines = Buffer.concat(chunks).toString().trim().split("\n").map((line) => JSON.parse(line));
