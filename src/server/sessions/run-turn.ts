@@ -7,7 +7,6 @@ import type { AgentManifest } from "@/agents/loader/manifest";
 import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import { modelCost } from "@/agents/runtime/models/prices";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
-import { readEvents } from "@/server/events/read-events";
 import { prepareWorkspace } from "@/agents/runtime/prepare-workspace";
 import { versionPaths, workspaceDir } from "@/server/agents/storage";
 import type { TurnRequest } from "@/server/durable/runtime";
@@ -37,12 +36,16 @@ async function loadTurn(db: PrismaClient, sessionId: string, defaultModel: strin
   });
   const manifest = session.agentVersion.manifest as AgentManifest | null;
   const configured = typeof manifest?.model === "string" ? manifest.model : (manifest?.model as { id?: string } | undefined)?.id;
-  const history = await readEvents({ db, sessionId, fromIndex: 0, limit: 10_000 });
-  const messages: ModelMessage[] = history.flatMap((event): ModelMessage[] => {
-    if (event.type === "message.received") return [{ role: "user", content: event.data.text }];
-    if (event.type === "message.completed") return [{ role: "assistant", content: event.data.text }];
-    return [];
+  // Only the conversation: the log's many deltas are not read back on every turn.
+  const history = await db.sessionEvent.findMany({
+    where: { sessionId, type: { in: ["message.received", "message.completed"] } },
+    orderBy: { index: "asc" },
+    select: { type: true, data: true },
   });
+  const messages: ModelMessage[] = history.map((event): ModelMessage => ({
+    role: event.type === "message.received" ? "user" : "assistant",
+    content: (event.data as { text: string }).text,
+  }));
   // Agent folders name Cursor's models ("grok-4.5"); only `provider:model` ids are ours.
   const modelId = configured?.includes(":") ? configured : defaultModel;
   const version = { agentId: session.agentId, versionId: session.agentVersionId, hasBundle: session.agentVersion.bundlePath !== null };
