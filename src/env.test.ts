@@ -61,6 +61,16 @@ describe("parseEnv", () => {
     expect(config.webUrl).toBe("http://127.0.0.1:4000");
   });
 
+  it("takes provider base URLs and names a malformed one", () => {
+    const config = parseEnv({
+      OPENAI_BASE_URL: "https://gateway.internal/openai/v1",
+      ANTHROPIC_BASE_URL: "https://gateway.internal/anthropic/v1",
+    });
+    expect(config.OPENAI_BASE_URL).toBe("https://gateway.internal/openai/v1");
+    expect(config.ANTHROPIC_BASE_URL).toBe("https://gateway.internal/anthropic/v1");
+    expect(errorOf({ ANTHROPIC_BASE_URL: "api.anthropic.com/v1" }).issues[0]?.variable).toBe("ANTHROPIC_BASE_URL");
+  });
+
   it("checks the model id shape", () => {
     expect(errorOf({ AGENTFOLD_DEFAULT_MODEL: "gpt" }).issues[0]?.variable).toBe("AGENTFOLD_DEFAULT_MODEL");
     expect(parseEnv({ AGENTFOLD_DEFAULT_MODEL: "openai:gpt-5" }).AGENTFOLD_DEFAULT_MODEL).toBe("openai:gpt-5");

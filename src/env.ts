@@ -29,6 +29,7 @@ export const envSchema = z
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: optionalUrl,
     ANTHROPIC_API_KEY: optionalString,
+    ANTHROPIC_BASE_URL: optionalUrl,
     OPENAI_COMPATIBLE_BASE_URL: optionalUrl,
     AGENTFOLD_DEFAULT_MODEL: z
       .string()

@@ -7,6 +7,7 @@ export function modelSettings(config: Env): ModelProviderSettings {
     openaiApiKey: config.OPENAI_API_KEY,
     openaiBaseUrl: config.OPENAI_BASE_URL,
     anthropicApiKey: config.ANTHROPIC_API_KEY,
+    anthropicBaseUrl: config.ANTHROPIC_BASE_URL,
     openaiCompatibleBaseUrl: config.OPENAI_COMPATIBLE_BASE_URL,
   };
 }

@@ -10,13 +10,14 @@ export type ModelProviderSettings = {
   openaiApiKey?: string;
   openaiBaseUrl?: string;
   anthropicApiKey?: string;
+  anthropicBaseUrl?: string;
   openaiCompatibleBaseUrl?: string;
 };
 
 // Passed explicitly: left undefined, the SDKs would read OPENAI_BASE_URL / ANTHROPIC_BASE_URL from
 // process.env themselves, and a stray variable could send the API key somewhere src/env.ts never saw.
 const openaiDefaultBaseUrl = "https://api.openai.com/v1";
-const anthropicBaseUrl = "https://api.anthropic.com/v1";
+const anthropicDefaultBaseUrl = "https://api.anthropic.com/v1";
 
 export const modelProviders = ["local", "openai", "anthropic", "openai-compatible"] as const;
 
@@ -31,12 +32,18 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
       return createOpenAI({ apiKey: providers.openaiApiKey, baseURL: providers.openaiBaseUrl ?? openaiDefaultBaseUrl })(model);
     case "anthropic":
       if (!providers.anthropicApiKey) throw new Error(`model ${id} needs ANTHROPIC_API_KEY`);
-      return createAnthropic({ apiKey: providers.anthropicApiKey, baseURL: anthropicBaseUrl })(model);
+      return createAnthropic({ apiKey: providers.anthropicApiKey, baseURL: providers.anthropicBaseUrl ?? anthropicDefaultBaseUrl })(model);
     case "openai-compatible":
       if (!providers.openaiCompatibleBaseUrl) {
         throw new Error(`model ${id} needs OPENAI_COMPATIBLE_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)`);
       }
-      return createOpenAICompatible({ name: "openai-compatible", baseURL: providers.openaiCompatibleBaseUrl })(model);
+      // includeUsage sends stream_options.include_usage: Chat Completions servers (OpenAI's own, vLLM)
+      // stream token usage only when asked, and without it such turns report no tokens and no cost.
+      return createOpenAICompatible({
+        name: "openai-compatible",
+        baseURL: providers.openaiCompatibleBaseUrl,
+        includeUsage: true,
+      })(model);
     default:
       throw new Error(`model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`);
   }
