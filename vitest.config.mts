@@ -9,6 +9,8 @@ export default defineConfig({
     // Starts a throwaway Postgres and Restate for *.int.test.ts; see the file for why.
     globalSetup: ["src/testing/vitest-global-setup.ts"],
     pool: "forks",
+    // The Restate SDK logs every invocation at INFO; tests need its warnings only.
+    env: { RESTATE_LOGGING: "WARN" },
     testTimeout: 30_000,
     hookTimeout: 240_000,
     // Two cores: the supervisor tests run whole stacks and a web build.

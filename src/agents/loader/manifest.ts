@@ -23,6 +23,10 @@ export type AgentManifest = {
   root: "bot" | "agent";
   description?: string;
   model?: unknown;
+  /** agent.ts `tools`: the allowlist of built-in harness tools; absent = all of them. */
+  builtinTools?: string[];
+  /** agent.ts `concurrency.maxRunningTurns`: turns of this agent running at once. */
+  maxRunningTurns?: number;
   instructions?: AgentLayout["instructions"];
   /** The composed system prompt (markdown, a directory in filename order, or a module's text). */
   instructionsText: string;
@@ -179,6 +183,10 @@ export function buildManifest(
     root: layout.root,
     description: text(agent?.description),
     model: agent?.model,
+    ...(Array.isArray(agent?.tools) ? { builtinTools: (agent.tools as unknown[]).map(String) } : {}),
+    ...(typeof (agent?.concurrency as Summary | undefined)?.maxRunningTurns === "number"
+      ? { maxRunningTurns: (agent!.concurrency as Summary).maxRunningTurns as number }
+      : {}),
     instructions: layout.instructions,
     instructionsText: instructionsText(check, layout.instructions),
     tools: tools(check, layout.tools),

@@ -35,6 +35,12 @@ export function agentsMarkdown(manifest: AgentManifest): string {
   return [manifest.instructionsText.trim(), "", "## Tools you can run in this workspace", "", ...catalog].join("\n") + "\n";
 }
 
+/** Writes per-send files into a workspace; every path is checked before anything is written. */
+export function writeWorkspaceFiles(workspaceDir: string, files: Record<string, string>): void {
+  const targets = Object.entries(files).map(([relative, content]) => [confinedPath(workspaceDir, relative), content] as const);
+  for (const [file, content] of targets) write(file, content);
+}
+
 export function prepareWorkspace(options: {
   workspaceDir: string;
   /** The version's extracted source folder and bundle directory. */
@@ -46,7 +52,7 @@ export function prepareWorkspace(options: {
   const { workspaceDir, sourceDir, bundleDir, manifest, workspaceFiles = {} } = options;
   const marker = path.join(workspaceDir, ".agentfold", "prepared");
   // Paths are checked before anything is written, so a bad one leaves the workspace untouched.
-  const targets = Object.entries(workspaceFiles).map(([relative, content]) => [confinedPath(workspaceDir, relative), content] as const);
+  for (const relative of Object.keys(workspaceFiles)) confinedPath(workspaceDir, relative);
   if (!fs.existsSync(marker)) {
     const root = path.join(sourceDir, manifest.root);
     for (const seed of manifest.seedFiles) write(confinedPath(workspaceDir, seed), fs.readFileSync(path.join(root, "sandbox", "workspace", seed)));
@@ -65,5 +71,5 @@ export function prepareWorkspace(options: {
     write(path.join(workspaceDir, "AGENTS.md"), agentsMarkdown(manifest));
     write(marker, new Date().toISOString());
   }
-  for (const [file, content] of targets) write(file, content);
+  writeWorkspaceFiles(workspaceDir, workspaceFiles);
 }

@@ -10,10 +10,11 @@ export async function runTool(options: {
   tool: ToolManifest;
   input: unknown;
   context: ToolCallContext;
+  signal?: AbortSignal;
 }): Promise<ToolRunResult> {
-  const { sandbox, tool, input, context } = options;
+  const { sandbox, tool, input, context, signal } = options;
   try {
-    return await sandbox.call("runTool", { file: tool.file, input, context }, { timeoutMs: tool.timeoutMs });
+    return await sandbox.call("runTool", { file: tool.file, input, context }, { timeoutMs: tool.timeoutMs, signal });
   } catch (error) {
     if (error instanceof SandboxError) return { ok: false, error: `${tool.name}: ${error.message}` };
     throw error;

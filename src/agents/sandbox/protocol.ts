@@ -36,7 +36,8 @@ export type ResultOutcome =
   | { outcome: "rejected"; message: string }
   | { outcome: "failed"; message: string };
 
-export type ToolRunResult = { ok: true; output: unknown } | { ok: false; error: string };
+/** `invalidInput`: the input failed the tool's schema; running it again cannot help. */
+export type ToolRunResult = { ok: true; output: unknown } | { ok: false; error: string; invalidInput?: boolean };
 
 export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };

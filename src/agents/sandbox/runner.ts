@@ -3,6 +3,7 @@
 // never takes the process down. This file runs ONLY in the sandbox.
 import { descriptorKindOf } from "@/agents/sdk/descriptor";
 import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
+import { ToolInputError } from "@/agents/sdk/tool-schemas";
 import { toJsonSafe } from "./json-safe";
 import { runResultContract } from "./run-result";
 import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
@@ -63,7 +64,7 @@ async function runTool(modules: ModuleLoaders, params: { file: string; input: un
     const output = await execute(input, Object.freeze({ ...params.context }));
     return { ok: true, output: toJsonSafe(output) ?? null };
   } catch (error) {
-    return { ok: false, error: errorText(error) };
+    return { ok: false, error: errorText(error), ...(error instanceof ToolInputError ? { invalidInput: true } : {}) };
   }
 }
 

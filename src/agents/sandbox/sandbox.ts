@@ -9,7 +9,7 @@ import readline from "node:readline";
 import { permissionFlags } from "./node-flags";
 import type { SandboxMethod, SandboxMethods, SandboxRequest, SandboxResponse } from "./protocol";
 
-export type SandboxFailure = "timeout" | "crashed" | "out_of_memory" | "stopped" | "failed_to_start";
+export type SandboxFailure = "timeout" | "crashed" | "out_of_memory" | "stopped" | "failed_to_start" | "aborted";
 
 export class SandboxError extends Error {
   constructor(readonly reason: SandboxFailure, message: string) {
@@ -34,10 +34,14 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError
 type Running = { child: ChildProcess; ready: Promise<void>; pending: Map<number, Pending>; stderrTail: string[]; failure?: SandboxError };
 
 export type Sandbox = {
-  call: <M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], options?: { timeoutMs?: number }) => Promise<SandboxMethods[M]["result"]>;
+  call: <M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], options?: CallOptions) => Promise<SandboxMethods[M]["result"]>;
   stop: () => Promise<void>;
   pid: () => number | undefined;
 };
+
+/** `signal`: aborting it kills the process (agent code cannot be interrupted any other way), so
+ * the other calls in flight on this sandbox fail as crashed and the next call starts afresh. */
+export type CallOptions = { timeoutMs?: number; signal?: AbortSignal };
 
 const rssPageBytes = 4096;
 
@@ -118,7 +122,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     idleTimer.unref();
   }
 
-  async function call<M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], callOptions: { timeoutMs?: number } = {}) {
+  async function call<M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], callOptions: CallOptions = {}) {
+    const { signal } = callOptions;
+    if (signal?.aborted) throw new SandboxError("aborted", "the call was cancelled");
     clearTimeout(idleTimer);
     running ??= spawnProcess();
     const state = running;
@@ -131,7 +137,19 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         () => kill(state, new SandboxError("timeout", `the call did not finish within ${timeoutMs / 1000} s; the sandbox was restarted`)),
         timeoutMs,
       );
-      state.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      const onAbort = () => {
+        if (!state.pending.has(id)) return;
+        state.pending.delete(id);
+        clearTimeout(timer);
+        reject(new SandboxError("aborted", "the call was cancelled"));
+        kill(state, new SandboxError("crashed", "the sandbox was restarted to cancel another call"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      state.pending.set(id, {
+        resolve: (value) => (signal?.removeEventListener("abort", onAbort), resolve(value as SandboxMethods[M]["result"])),
+        reject: (error) => (signal?.removeEventListener("abort", onAbort), reject(error)),
+        timer,
+      });
       const request: SandboxRequest = { id, method, params };
       state.child.send(request);
     });

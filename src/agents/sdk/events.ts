@@ -51,7 +51,8 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   event("session.failed", { message: z.string() }), // [inferred]
   event("agent.bound", { url: z.url(), agentId: id }), // [inferred]
   event("message.received", { text: z.string(), deliveryIds: z.array(id).optional() }),
-  event("nudge.delivered", { deliveryId: id.optional() }),
+  // [inferred] text: what was steered in, so a transcript reads without the pending queue.
+  event("nudge.delivered", { deliveryId: id.optional(), text: z.string().optional() }),
   event("turn.queued", { position: z.number().int().positive() }), // [inferred] 1 = next to run
   event("turn.started", {}), // [inferred] empty
   event("turn.completed", {
@@ -61,8 +62,17 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   }),
   // [inferred] status set; a stop or preempt carries both the BDK status and July's message.
   event("turn.failed", { message: z.string(), status: z.enum(["cancelled", "error"]).optional() }),
-  event("step.started", { step: count }), // [inferred] 0-based within the turn
-  event("step.completed", { step: count, durationMs: count }), // [inferred]
+  // [inferred] step: 0-based within the turn. attempt (≥ 2): the step's earlier attempt was cut
+  // off by a crash and runs again; discard the deltas since that attempt's step.started.
+  // repair: the result contract's feedback this step answers (spec §7.5).
+  // parentCallId: the step belongs to the subagent run started by that call.
+  event("step.started", {
+    step: count,
+    attempt: z.number().int().min(2).optional(),
+    repair: z.string().optional(),
+    parentCallId: id.optional(),
+  }),
+  event("step.completed", { step: count, durationMs: count, parentCallId: id.optional() }), // [inferred]
   event("reasoning.appended", { delta: z.string() }), // [inferred]
   event("reasoning.completed", { text: z.string() }), // [inferred]
   event("message.appended", { delta: z.string() }), // [inferred]

@@ -3,8 +3,11 @@
 import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
-import { appendEvents } from "@/server/events/append-events";
-import { runTurn } from "@/server/sessions/run-turn";
+import type { SandboxPool } from "@/agents/sandbox/pool";
+import { workspaceDir } from "@/server/agents/storage";
+import type { TurnCancellations } from "@/server/turns/cancellation";
+import { finishTurn } from "@/server/turns/finish-turn";
+import { runTurn, type Step } from "@/server/turns/run-turn";
 import type { TurnRequest } from "./runtime";
 
 /** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
@@ -18,30 +21,63 @@ export const healthService = restate.service({
   },
 });
 
-export type WorkerDeps = { db: PrismaClient; dataDir: string; models: ModelProviderSettings; defaultModel: string };
+export type WorkerDeps = {
+  db: PrismaClient;
+  dataDir: string;
+  models: ModelProviderSettings;
+  defaultModel: string;
+  sandboxes: SandboxPool;
+  cancellations: TurnCancellations;
+  /** Backoff before retry n of a read tool (tests shorten it). */
+  retryDelayMs?: (attempt: number) => number;
+};
 
-/** One virtual object per session (key = session id): Restate runs one turn at a time per key. */
+/**
+ * One virtual object per session (key = session id): Restate runs one invocation at a time per
+ * key, so turns of a session never overlap. A turn whose coalesced sends drained into a follow-up
+ * runs that follow-up in the same invocation.
+ */
 export function sessionObject(deps: WorkerDeps) {
   return restate.object({
     name: "session",
     handlers: {
-      runTurn: async (ctx: restate.ObjectContext, turn: TurnRequest): Promise<void> => {
-        try {
-          await runTurn({ ...deps, step: (name, action) => ctx.run(name, action) }, turn);
-        } catch (error) {
-          if (!(error instanceof restate.CancelledError)) throw error;
-          // Stop: record the interruption as the turn's end, in both clients' vocabularies.
-          await ctx.run("cancelled", async () => {
-            await appendEvents({
-              db: deps.db,
-              sessionId: turn.sessionId,
-              events: [
-                { type: "turn.failed", turnId: turn.turnId, data: { message: "turn interrupted", status: "cancelled" }, idempotencyKey: `${turn.turnId}:finished` },
-                { type: "session.waiting", turnId: turn.turnId, data: {}, idempotencyKey: `${turn.turnId}:waiting` },
-              ],
+      runTurn: async (ctx: restate.ObjectContext, first: TurnRequest): Promise<void> => {
+        let turn: TurnRequest | undefined = first;
+        while (turn) {
+          const current: TurnRequest = turn;
+          const tracked = deps.cancellations.track(current.turnId);
+          // The step body now running: a cancellation waits for it to settle before recording
+          // the end, so no delta lands after turn.failed.
+          let inflight: Promise<unknown> = Promise.resolve();
+          const step: Step = (name, action) =>
+            ctx.run(name, () => {
+              const running = action();
+              inflight = running.catch(() => undefined);
+              return running;
             });
-            await deps.db.session.update({ where: { id: turn.sessionId }, data: { status: "waiting", runningInvocationId: null } });
-          });
+          try {
+            turn = await runTurn({ ...deps, step, signal: tracked.signal }, current);
+          } catch (error) {
+            if (!(error instanceof restate.CancelledError)) throw error;
+            tracked.abort();
+            await inflight;
+            const cancelled = current;
+            await ctx.run("cancelled", async () => {
+              const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true, agentId: true } });
+              if (!session) return;
+              await finishTurn({
+                db: deps.db,
+                sessionId: cancelled.sessionId,
+                turnId: cancelled.turnId,
+                mode: session.mode,
+                workspaceDir: workspaceDir(deps.dataDir, session.agentId, cancelled.sessionId),
+                end: { kind: "cancelled" },
+              });
+            });
+            return;
+          } finally {
+            tracked.release();
+          }
         }
       },
     },

@@ -3,11 +3,22 @@
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import * as restate from "@restatedev/restate-sdk";
+import { createSandboxPool } from "@/agents/sandbox/pool";
+import { poolOf } from "@/server/db";
+import { createTurnCancellations } from "@/server/turns/cancellation";
 import { createServices, type WorkerDeps } from "./services";
 
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
-export async function startWorkerServer({ port, host, deps }: { port: number; host: string; deps: WorkerDeps }): Promise<WorkerServer> {
+/** What the caller configures; the sandbox pool and the cancel listener belong to the server. */
+export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations">;
+
+export async function startWorkerServer({ port, host, deps: config }: { port: number; host: string; deps: WorkerConfig }): Promise<WorkerServer> {
+  const sandboxes = createSandboxPool({ onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`) });
+  const databaseUrl = poolOf(config.db).options.connectionString;
+  if (!databaseUrl) throw new Error("the worker's database client has no connection string");
+  const cancellations = await createTurnCancellations({ databaseUrl });
+  const deps: WorkerDeps = { ...config, sandboxes, cancellations };
   const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps) }));
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
@@ -26,6 +37,7 @@ export async function startWorkerServer({ port, host, deps }: { port: number; ho
       for (const session of sessions) session.close();
       for (const session of sessions) session.destroy();
       await closed;
+      await Promise.all([sandboxes.stopAll(), cancellations.close()]);
     },
   };
 }

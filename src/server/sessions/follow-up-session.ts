@@ -1,16 +1,32 @@
 // POST /<slug>/v1/session/:id: a follow-up. The continuation token must be the latest one; it is
 // rotated in the same transaction that records the message, so two clients racing with the same
-// token cannot both get in.
+// token cannot both get in. Admission (spec §4.4) when a turn is running:
+// - preempt (the default): the running turn is aborted (turn.failed, cancelled) and this message
+//   runs next;
+// - coalesce: the message waits in pending_deliveries; the running turn steers it in at its next
+//   tool boundary (nudge.delivered) or drains it into one follow-up turn when it ends.
+// The session row lock orders this against the running turn's own claim of pending sends.
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
+import { requestTurnCancel } from "@/server/turns/cancellation";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
 import type { FollowUpBody } from "./schema";
-import { newTurnId } from "./session-urls";
+import { newDeliveryId, newTurnId } from "./session-urls";
+
+export type FollowUpAccepted = {
+  ok: true;
+  sessionId: string;
+  continuationToken: string;
+  deliveryId: string;
+  /** "started": a turn runs this message now (after preempting one, if `preempted`); "queued": coalesced. */
+  admission: "started" | "queued";
+  preempted?: true;
+};
 
 export async function followUpSession(options: {
   db: PrismaClient;
@@ -19,26 +35,39 @@ export async function followUpSession(options: {
   sessionId: string;
   principal: Principal;
   body: FollowUpBody;
-}): Promise<{ ok: true; sessionId: string; continuationToken: string; deliveryId?: string }> {
+}): Promise<FollowUpAccepted> {
   const { db, runtime, agentId, sessionId, principal, body } = options;
   const session = await getOwnedSession({ db, agentId, sessionId, principal });
   if (session.mode === "task") throw new AppError("task_session", "task sessions do not take follow-ups");
   assertWorkspacePaths(body.workspaceFiles);
   const turnId = newTurnId();
+  const deliveryId = body.deliveryId ?? newDeliveryId();
   const next = newContinuationToken();
-  await db.$transaction(async (tx) => {
+  const admitted = await db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ runningTurnId: string | null; runningInvocationId: string | null }[]>`
+      SELECT "runningTurnId", "runningInvocationId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
     const rotated = await tx.session.updateMany({
       where: { id: sessionId, continuationTokenHash: hashContinuationToken(body.continuationToken) },
-      data: { continuationTokenHash: next.hash, status: "running" },
+      data: { continuationTokenHash: next.hash },
     });
     if (rotated.count === 0) throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
-    await appendEventsInTransaction({
-      tx,
-      sessionId,
-      events: [{ type: "message.received", turnId, data: { text: body.message, ...(body.deliveryId ? { deliveryIds: [body.deliveryId] } : {}) } }],
-    });
+    if (row?.runningTurnId && body.admission === "coalesce") {
+      await tx.pendingDelivery.create({ data: { sessionId, deliveryId, text: body.message, ...(body.workspaceFiles ? { workspaceFiles: body.workspaceFiles } : {}) } });
+      return { queued: true as const };
+    }
+    await tx.session.update({ where: { id: sessionId }, data: { status: "running", runningTurnId: turnId } });
+    await appendEventsInTransaction({ tx, sessionId, events: [{ type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } }] });
+    return { queued: false as const, preempt: row?.runningTurnId ? { turnId: row.runningTurnId, invocationId: row.runningInvocationId } : undefined };
   });
+  const accepted = { ok: true as const, sessionId, continuationToken: next.token, deliveryId };
+  if (admitted.queued) return { ...accepted, admission: "queued" };
+  if (admitted.preempt) {
+    // The worker aborts the running model stream and tool on the notice; Restate's cancel covers
+    // a turn that is queued or between steps. The new turn runs when the old one has settled.
+    await requestTurnCancel(db, admitted.preempt.turnId);
+    if (admitted.preempt.invocationId) await runtime.cancel(admitted.preempt.invocationId);
+  }
   const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
-  await db.session.update({ where: { id: sessionId }, data: { runningInvocationId: invocationId } });
-  return { ok: true, sessionId, continuationToken: next.token, ...(body.deliveryId ? { deliveryId: body.deliveryId } : {}) };
+  await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { runningInvocationId: invocationId } });
+  return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };
 }

@@ -54,6 +54,7 @@ export type SessionStarted = {
   ok: true;
   sessionId: string;
   continuationToken: string;
+  deliveryId: string;
   playgroundUrl: string;
   traceUrl: string;
 };

@@ -69,7 +69,7 @@ describe("a chat session on the offline model", () => {
     const types = [...new Set(events.map((e) => e.type))];
     expect(types).toEqual([
       "session.started", "message.received", "turn.started", "step.started", "reasoning.appended",
-      "reasoning.completed", "message.appended", "message.completed", "step.completed", "turn.completed", "session.waiting",
+      "reasoning.completed", "message.appended", "step.completed", "message.completed", "turn.completed", "session.waiting",
     ]);
     expect(events.filter((e) => e.type === "message.appended").length).toBeGreaterThan(1);
     expect(events.map((e) => e.index)).toEqual(events.map((_, i) => i));
@@ -83,7 +83,10 @@ describe("a chat session on the offline model", () => {
     expect(next.continuationToken).not.toBe(token);
     await expect(followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body: { continuationToken: token, message: "stale" } })).rejects.toMatchObject({ code: "stale_continuation_token", status: 409 });
     const events = await eventsUntil(sessionId, (types) => waitingCount(types) === 2);
-    expect(events.filter((e) => e.type === "message.received").map((e) => e.data)).toEqual([{ text: "Hello there" }, { text: "And again" }]);
+    expect(events.filter((e) => e.type === "message.received").map((e) => e.data)).toEqual([
+      { text: "Hello there", deliveryIds: [expect.stringMatching(/^dlv_/)] },
+      { text: "And again", deliveryIds: [next.deliveryId] },
+    ]);
     token = next.continuationToken;
   });
 

@@ -13,3 +13,8 @@ export function newSessionId(): string {
 export function newTurnId(): string {
   return `turn_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
 }
+
+/** A send's delivery id when the caller gave none (spec §4.4). */
+export function newDeliveryId(): string {
+  return `dlv_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
+}

@@ -8,7 +8,7 @@ import { AppError } from "@/server/http/app-error";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { newContinuationToken } from "./continuation-token";
 import type { StartSessionBody, SessionStarted } from "./schema";
-import { newSessionId, newTurnId, sessionUrls } from "./session-urls";
+import { newDeliveryId, newSessionId, newTurnId, sessionUrls } from "./session-urls";
 
 export type AgentRef = { id: string; slug: string; teamId: string; activeVersionId: string | null };
 
@@ -28,6 +28,7 @@ export async function startSession(options: {
   const sessionId = newSessionId();
   const turnId = newTurnId();
   const continuation = newContinuationToken();
+  const deliveryId = body.deliveryId ?? newDeliveryId();
   await db.$transaction(async (tx) => {
     await tx.session.create({
       data: {
@@ -41,6 +42,7 @@ export async function startSession(options: {
         dryRun: body.dryRun ?? false,
         continuationTokenHash: mode === "chat" ? continuation.hash : null,
         status: "running",
+        runningTurnId: turnId,
       },
     });
     await appendEventsInTransaction({
@@ -48,11 +50,11 @@ export async function startSession(options: {
       sessionId,
       events: [
         { type: "session.started", data: { channelId, mode, purpose: "live", ...(body.title ? { title: body.title } : {}), ...(body.dryRun ? { dryRun: true } : {}) } },
-        { type: "message.received", turnId, data: { text: body.message, ...(body.deliveryId ? { deliveryIds: [body.deliveryId] } : {}) } },
+        { type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } },
       ],
     });
   });
   const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
-  await db.session.update({ where: { id: sessionId }, data: { runningInvocationId: invocationId } });
-  return { ok: true, sessionId, continuationToken: continuation.token, ...sessionUrls(baseUrl, agent.slug, sessionId) };
+  await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { runningInvocationId: invocationId } });
+  return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };
 }

@@ -1,8 +1,10 @@
-// POST /<slug>/v1/session/:id/stop: cancels the running turn without sending a message. The
-// worker records `turn.failed` (status "cancelled") when the cancellation reaches it.
+// POST /<slug>/v1/session/:id/stop: interrupts the running turn without a new message and drops
+// sends still waiting to be coalesced into it. The worker records `turn.failed` (status
+// "cancelled") and the session waits for the next message.
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
+import { requestTurnCancel } from "@/server/turns/cancellation";
 import { getOwnedSession } from "./get-owned-session";
 
 export async function stopSession(options: {
@@ -13,8 +15,16 @@ export async function stopSession(options: {
   principal: Principal;
 }): Promise<{ ok: true; sessionId: string; wasRunning: boolean }> {
   const { db, runtime, agentId, sessionId, principal } = options;
-  const session = await getOwnedSession({ db, agentId, sessionId, principal });
-  const wasRunning = session.status === "running" && session.runningInvocationId !== null;
-  if (wasRunning) await runtime.cancel(session.runningInvocationId!);
-  return { ok: true, sessionId, wasRunning };
+  await getOwnedSession({ db, agentId, sessionId, principal });
+  const { running } = await db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ runningTurnId: string | null; runningInvocationId: string | null }[]>`
+      SELECT "runningTurnId", "runningInvocationId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+    await tx.pendingDelivery.deleteMany({ where: { sessionId } });
+    return { running: row?.runningTurnId ? row : undefined };
+  });
+  if (running) {
+    await requestTurnCancel(db, running.runningTurnId!);
+    if (running.runningInvocationId) await runtime.cancel(running.runningInvocationId);
+  }
+  return { ok: true, sessionId, wasRunning: running !== undefined };
 }

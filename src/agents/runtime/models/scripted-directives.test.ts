@@ -41,4 +41,10 @@ describe("parseDirectives", () => {
     expect(parseDirectives("[fail]").failMessage).toBe("scripted failure");
     expect(parseDirectives("[delay 99999s]").delayMs).toBe(maxDelayMs);
   });
+
+  it("takes [say: …] as the exact reply, empty included", () => {
+    expect(parseDirectives("draft [say: Ship it on Monday.]").say).toBe("Ship it on Monday.");
+    expect(parseDirectives("[say:]").say).toBe("");
+    expect(parseDirectives("no directive").say).toBeUndefined();
+  });
 });

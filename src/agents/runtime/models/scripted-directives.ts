@@ -17,13 +17,15 @@ export type ScriptedDirectives = {
   /** Problems with directives the model should mention in its reply (e.g. invalid JSON). */
   notes: string[];
   isReasoningOff: boolean;
+  /** `[say: …]`: reply with exactly this text (possibly empty) instead of the echo. */
+  say?: string;
 };
 
 // setTimeout overflows past 2^31 ms and fires at once; a cap also keeps a typo from parking a turn.
 export const maxDelayMs = 10 * 60 * 1000;
 export const defaultFailMessage = "scripted failure";
 
-const keyword = /^(delay|fail|call|subagent|reason)\b/i;
+const keyword = /^(delay|fail|call|subagent|reason|say)\b/i;
 
 export function parseDirectives(message: string): ScriptedDirectives {
   const result: ScriptedDirectives = { text: "", delayMs: 0, requests: [], notes: [], isReasoningOff: false };
@@ -87,6 +89,10 @@ function applyDirective(body: string, result: ScriptedDirectives): boolean {
   if ((match = /^subagent\s+([\w.-]+)\s*([\s\S]*)$/i.exec(body))) {
     const input = { subagent: match[1]!, prompt: match[2]!.trim() };
     result.requests.push({ directive: "subagent", toolName: "task", input });
+    return true;
+  }
+  if ((match = /^say\b\s*:?\s*([\s\S]*)$/i.exec(body))) {
+    result.say = match[1]!.trim();
     return true;
   }
   if (/^reason\s+off$/i.test(body)) {

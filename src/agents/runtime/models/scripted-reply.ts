@@ -6,6 +6,7 @@ import type {
   LanguageModelV3ToolCall,
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
+import { createHash } from "node:crypto";
 import { parseDirectives, type ScriptedToolRequest } from "./scripted-directives";
 import { describeToolResults, lastUserText, promptText } from "./scripted-prompt";
 
@@ -44,10 +45,12 @@ export function planReply(options: LanguageModelV3CallOptions): ScriptedReply {
   const previousCalls = prompt.flatMap((message) =>
     message.role === "assistant" ? message.content.filter((part) => part.type === "tool-call") : [],
   ).length;
-  // Ids count on from the calls already in the conversation: unique, and the same on a replay.
+  // Ids count on from the calls already in the conversation and carry a digest of how it began,
+  // so a subagent's calls differ from its parent's: unique, and the same on a replay.
+  const conversation = conversationDigest(prompt);
   const toolCalls: LanguageModelV3ToolCall[] = accepted.map((request, i) => ({
     type: "tool-call",
-    toolCallId: `scripted-call-${previousCalls + i + 1}`,
+    toolCallId: `call_${conversation}_${previousCalls + i + 1}`,
     toolName: request.toolName,
     input: JSON.stringify(request.input),
   }));
@@ -58,10 +61,15 @@ export function planReply(options: LanguageModelV3CallOptions): ScriptedReply {
       ? `The user asked for ${names.join(" and ")}. I will call ${names.length > 1 ? "them" : "it"} and wait for the result.`
       : `The user wrote ${countWords(directives.text)} words. I have no real model behind me, so I will echo them.`,
   );
-  const lead = names.length > 0 ? `Calling ${names.join(", ")}.` : echo(directives.text);
-  const text = [lead, ...notes].join(" ");
+  const lead = names.length > 0 ? `Calling ${names.join(", ")}.` : directives.say ?? echo(directives.text);
+  const text = [lead, ...notes].filter(Boolean).join(" ");
   const finishReason = toolCalls.length > 0 ? "tool-calls" : "stop";
   return { ...base, reasoning, text, toolCalls, finishReason, usage: usage(prompt, reasoning, text, toolCalls) };
+}
+
+function conversationDigest(prompt: LanguageModelV3Prompt): string {
+  const first = prompt.find((message) => message.role === "user");
+  return createHash("sha256").update(JSON.stringify([prompt.find((m) => m.role === "system")?.content ?? "", first?.content ?? ""])).digest("hex").slice(0, 8);
 }
 
 function echo(text: string): string {

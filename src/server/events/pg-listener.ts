@@ -1,0 +1,53 @@
+// One LISTEN connection that survives Postgres restarts: it reconnects with backoff and then
+// calls onReconnect, because notifications sent while it was disconnected are lost.
+import pg from "pg";
+
+export type PgListener = { close: () => Promise<void> };
+
+export async function listen(options: {
+  databaseUrl: string;
+  /** Channel name → handler of each notification's payload. */
+  channels: Record<string, (payload: string) => void>;
+  onReconnect?: () => void;
+  log?: (message: string) => void;
+  name: string;
+}): Promise<PgListener> {
+  const { databaseUrl, channels, onReconnect, log = console.error, name } = options;
+  let client: pg.Client | undefined;
+  let isClosed = false;
+  let retryMs = 250;
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on("notification", (message) => channels[message.channel]?.(message.payload ?? ""));
+    next.on("error", (error) => {
+      log(`${name}: connection lost (${error.message}); reconnecting`);
+      void next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      if (!isClosed) setTimeout(() => void reconnect(), retryMs).unref();
+    });
+    await next.connect();
+    for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = next;
+    retryMs = 250;
+  }
+
+  async function reconnect(): Promise<void> {
+    try {
+      await connect();
+      onReconnect?.();
+    } catch (error) {
+      retryMs = Math.min(retryMs * 2, 5_000);
+      log(`${name}: reconnect failed (${(error as Error).message}); retrying in ${retryMs} ms`);
+      if (!isClosed) setTimeout(() => void reconnect(), retryMs).unref();
+    }
+  }
+
+  await connect();
+  return {
+    async close() {
+      isClosed = true;
+      await client?.end();
+    },
+  };
+}

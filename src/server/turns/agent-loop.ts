@@ -1,0 +1,113 @@
+// The model ⇄ tools loop shared by a turn and its subagents: a model step, then each tool call it
+// asked for (each its own journaled step; `task` calls run a subagent), then the next model step
+// with the results, until the model answers without tools. A worker that dies anywhere in here
+// resumes from the journal: completed steps return their recorded outcome and never run again.
+import type { PrismaClient } from "@prisma/client";
+import type { ModelMessage, ToolResultPart } from "ai";
+import { modelCost } from "@/agents/runtime/models/prices";
+import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
+import type { Usage } from "@/agents/sdk/events";
+import type { Sandbox } from "@/agents/sandbox/sandbox";
+import { appendEvents } from "@/server/events/append-events";
+import { addUsage, runModelStep, zeroUsage } from "./model-step";
+import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
+import { toModelOutput } from "./tool-output";
+import type { ToolSpec } from "./turn-tools";
+import type { TurnSetup } from "./turn-setup";
+
+export type Step = <T>(name: string, action: () => Promise<T>) => Promise<T>;
+
+export type LoopEnv = {
+  db: PrismaClient;
+  step: Step;
+  setup: TurnSetup;
+  turnId: string;
+  signal: AbortSignal;
+  models: ModelProviderSettings;
+  sandbox: () => Sandbox;
+  retryDelayMs?: (attempt: number) => number;
+  /** Runs a `task` call (a subagent); absent inside subagents, which cannot delegate. */
+  delegate?: (call: ToolCallRequest) => Promise<ToolCallResult & { usage: Usage; costUsd: number | null }>;
+};
+
+export type LoopOptions = {
+  keyPrefix: string;
+  parentCallId?: string;
+  modelId: string;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  firstStep: number;
+  repair?: string;
+  /** Called after each tool batch: messages to steer into the running turn (nudges). */
+  atToolBoundary?: (step: number) => Promise<ModelMessage[]>;
+};
+
+export type Spend = { usage: Usage; costUsd: number | null };
+
+export type LoopOutcome = Spend & { nextStep: number } & (
+  | { kind: "ok"; text: string }
+  | { kind: "failed"; message: string }
+  | { kind: "cancelled" }
+);
+
+export const maxStepsPerLoop = 25;
+
+export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<LoopOutcome> {
+  const { db, step, setup, turnId, signal } = env;
+  const messages = [...options.messages];
+  const spend: Spend = { usage: zeroUsage, costUsd: 0 };
+  const add = (more: Spend) => {
+    spend.usage = addUsage(spend.usage, more.usage);
+    spend.costUsd = spend.costUsd === null || more.costUsd === null ? null : spend.costUsd + more.costUsd;
+  };
+  const last = options.firstStep + maxStepsPerLoop;
+  for (let n = options.firstStep; n < last; n++) {
+    if (signal.aborted) return { kind: "cancelled", ...spend, nextStep: n };
+    const outcome = await step(`${options.keyPrefix}:model:${n}`, () =>
+      runModelStep({
+        db,
+        sessionId: setup.session.id,
+        turnId,
+        keyPrefix: options.keyPrefix,
+        step: n,
+        model: resolveModel(options.modelId, env.models),
+        system: options.system,
+        messages,
+        tools: options.tools,
+        signal,
+        parentCallId: options.parentCallId,
+        repair: n === options.firstStep ? options.repair : undefined,
+      }),
+    );
+    if (outcome.kind !== "ok") return { ...outcome, ...spend, nextStep: n + 1 };
+    add({ usage: outcome.usage, costUsd: modelCost(options.modelId, outcome.usage)?.totalUsd ?? null });
+    messages.push(...outcome.response);
+    if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, ...spend, nextStep: n + 1 };
+
+    const results: ToolResultPart[] = [];
+    for (const call of outcome.toolCalls) {
+      const result: ToolCallResult & Partial<Spend> =
+        call.toolName === "task" && env.delegate && !call.invalid
+          ? await env.delegate(call)
+          : await step(`${options.keyPrefix}:tool:${call.callId}`, () => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call));
+      if (result.usage) add({ usage: result.usage, costUsd: result.costUsd ?? null });
+      if (result.cancelled) return { kind: "cancelled", ...spend, nextStep: n + 1 };
+      results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });
+    }
+    messages.push({ role: "tool", content: results });
+    await step(`${options.keyPrefix}:close:${n}`, async () => {
+      const parentCallId = options.parentCallId ? { parentCallId: options.parentCallId } : {};
+      await appendEvents({
+        db,
+        sessionId: setup.session.id,
+        events: [
+          { type: "actions.completed", turnId, data: { callIds: outcome.toolCalls.map((call) => call.callId) }, idempotencyKey: `${options.keyPrefix}:s${n}:actions-completed` },
+          { type: "step.completed", turnId, data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId }, idempotencyKey: `${options.keyPrefix}:s${n}:completed` },
+        ],
+      });
+    });
+    messages.push(...((await options.atToolBoundary?.(n)) ?? []));
+  }
+  return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, ...spend, nextStep: last };
+}

@@ -1,0 +1,136 @@
+// One model step: stream the model's answer into the event log and return what the loop needs
+// (text, tool calls, the assistant message, usage). It runs inside one journaled step; if the
+// worker dies mid-stream, the step runs again as a new attempt, announced by a `step.started`
+// with `attempt`, so a reader can drop the cut-off attempt's deltas instead of seeing them twice.
+import type { PrismaClient } from "@prisma/client";
+import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { Usage } from "@/agents/sdk/events";
+import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import type { ToolCallRequest } from "./tool-call";
+import type { ToolSpec } from "./turn-tools";
+
+export type ModelStepOutcome =
+  | { kind: "ok"; text: string; toolCalls: ToolCallRequest[]; response: ModelMessage[]; usage: Usage; startedAt: number }
+  | { kind: "failed"; message: string }
+  | { kind: "cancelled" };
+
+export type ModelStepOptions = {
+  db: PrismaClient;
+  sessionId: string;
+  turnId: string;
+  /** Prefix of this step's idempotency keys: the turn, or the turn and a subagent call. */
+  keyPrefix: string;
+  step: number;
+  model: LanguageModelV3;
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  parentCallId?: string;
+  /** The result contract's feedback this step answers. */
+  repair?: string;
+};
+
+export function toolSet(specs: ToolSpec[]): ToolSet {
+  return Object.fromEntries(specs.map((spec) => [spec.name, tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as never) })]));
+}
+
+export async function runModelStep(options: ModelStepOptions): Promise<ModelStepOutcome> {
+  const { db, sessionId, turnId, step, signal, parentCallId } = options;
+  const startedAt = Date.now();
+  const stepKey = `${options.keyPrefix}:s${step}`;
+  const attempt = 1 + (await db.sessionEvent.count({ where: { sessionId, idempotencyKey: { startsWith: `${stepKey}.`, endsWith: ":started" } } }));
+  const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
+  const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
+  // Subagents' text is their answer to the parent, reported in subagent.completed; only the
+  // root agent's text streams as the reply.
+  const isRoot = parentCallId === undefined;
+  await append([
+    {
+      type: "step.started",
+      data: { step, ...(attempt > 1 ? { attempt } : {}), ...(options.repair ? { repair: options.repair } : {}), ...(parentCallId ? { parentCallId } : {}) },
+      idempotencyKey: key("started"),
+    },
+  ]);
+  let text = "";
+  let reasoning = "";
+  let deltas = 0;
+  const toolCalls: ToolCallRequest[] = [];
+  try {
+    const result = streamText({
+      model: options.model,
+      system: options.system || undefined,
+      messages: options.messages,
+      tools: options.tools.length > 0 ? toolSet(options.tools) : undefined,
+      abortSignal: signal,
+      maxRetries: 1,
+      // Failures arrive as an "error" part and become turn.failed; no console noise.
+      onError: () => undefined,
+    });
+    const closeReasoning = async () => {
+      if (!reasoning || !isRoot) return;
+      await append([{ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key("reasoning") }]);
+      reasoning = "";
+    };
+    for await (const part of result.fullStream) {
+      if (part.type === "reasoning-delta" && part.text) {
+        reasoning += part.text;
+        if (isRoot) await append([{ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) }]);
+      } else if (part.type === "reasoning-end") {
+        await closeReasoning();
+      } else if (part.type === "text-delta" && part.text) {
+        await closeReasoning();
+        text += part.text;
+        if (isRoot) await append([{ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) }]);
+      } else if (part.type === "tool-call") {
+        const invalid = part.invalid ? `invalid call of ${part.toolName}: ${String((part.error as Error | undefined)?.message ?? part.error)}` : undefined;
+        toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input ?? null, ...(parentCallId ? { parentCallId } : {}), ...(invalid ? { invalid } : {}) });
+      } else if (part.type === "abort") {
+        return { kind: "cancelled" };
+      } else if (part.type === "error") {
+        throw part.error;
+      }
+    }
+    await closeReasoning();
+    if (toolCalls.length > 0) {
+      const calls = toolCalls.map((call) => ({ callId: call.callId, toolName: call.toolName, args: call.input as never, ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}) }));
+      await append([{ type: "actions.requested", data: { calls }, idempotencyKey: key("actions") }]);
+    } else {
+      // A step with tool calls closes after its tools have answered (agent-loop.ts).
+      const data = { step, durationMs: Date.now() - startedAt, ...(parentCallId ? { parentCallId } : {}) };
+      await append([{ type: "step.completed", data, idempotencyKey: `${stepKey}:completed` }]);
+    }
+    const [usage, response] = await Promise.all([result.totalUsage, result.response]);
+    return {
+      kind: "ok",
+      text,
+      toolCalls,
+      response: response.messages,
+      startedAt,
+      usage: {
+        inputTokens: usage.inputTokens ?? 0,
+        outputTokens: usage.outputTokens ?? 0,
+        cacheReadTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+        cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
+        ...(usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens } : {}),
+      },
+    };
+  } catch (error) {
+    if (signal.aborted) return { kind: "cancelled" };
+    return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function addUsage(total: Usage, more: Usage): Usage {
+  const reasoning = (total.reasoningTokens ?? 0) + (more.reasoningTokens ?? 0);
+  return {
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+    cacheReadTokens: total.cacheReadTokens + more.cacheReadTokens,
+    cacheWriteTokens: total.cacheWriteTokens + more.cacheWriteTokens,
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
+  };
+}
+
+export const zeroUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };

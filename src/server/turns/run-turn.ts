@@ -1,0 +1,147 @@
+// One turn, run by the worker inside the session's durable object (spec §4.3): load what the turn
+// needs, prepare the workspace, run the model ⇄ tools loop, hold the final text to the result
+// contract (up to two repairs), and finish. Every side effect sits in a named, journaled step and
+// every append carries an idempotency key derived from the turn and step, so a turn resumed after
+// a crash appends nothing twice and re-runs no completed tool call.
+import fs from "node:fs";
+import type { PrismaClient } from "@prisma/client";
+import type { ModelMessage } from "ai";
+import type { AgentManifest } from "@/agents/loader/manifest";
+import { prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
+import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
+import type { ResultOutcome } from "@/agents/sandbox/protocol";
+import type { SandboxPool } from "@/agents/sandbox/pool";
+import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
+import { versionPaths } from "@/server/agents/storage";
+import type { TurnRequest } from "@/server/durable/runtime";
+import { appendEvents, appendEventsInTransaction } from "@/server/events/append-events";
+import { agentLoop, type LoopEnv, type Spend, type Step } from "./agent-loop";
+import { addUsage, zeroUsage } from "./model-step";
+import { finishTurn, type TurnEnd } from "./finish-turn";
+import { claimPendingDeliveries } from "./pending-deliveries";
+import { runSubagent } from "./subagent";
+import { loadTurnSetup, type TurnSetup } from "./turn-setup";
+import { turnTools } from "./turn-tools";
+
+export type { Step };
+
+export type TurnDeps = {
+  db: PrismaClient;
+  /** The data directory: agent versions' files and session workspaces live under it. */
+  dataDir: string;
+  step: Step;
+  models: ModelProviderSettings;
+  defaultModel: string;
+  sandboxes: SandboxPool;
+  /** Aborted by stop or preempt: the model stream and the running tool end at once. */
+  signal: AbortSignal;
+  retryDelayMs?: (attempt: number) => number;
+};
+
+/** At most this many `ctx.reject` repairs per turn (spec §7.5). */
+export const maxRepairs = 2;
+
+/** Runs the turn; returns the follow-up turn its coalesced sends drained into, if any. */
+export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
+  const { db, step, signal } = deps;
+  const { sessionId, turnId } = turn;
+  const setup = await step(`${turnId}:load`, () => loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel }));
+  await step(`${turnId}:workspace`, async () => prepareSessionWorkspace(deps, setup, turn));
+  await step(`${turnId}:started`, async () => {
+    await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { status: "running" } });
+    await appendEvents({ db, sessionId, events: [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] });
+  });
+  const end = await runLoop(deps, setup, turnId);
+  return step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
+}
+
+/** Records a turn that Restate cancelled before or between steps. */
+export function finishCancelled(deps: Pick<TurnDeps, "db" | "dataDir">, turn: TurnRequest, mode: "chat" | "task", workspaceDir: string) {
+  return finishTurn({ db: deps.db, sessionId: turn.sessionId, turnId: turn.turnId, mode, workspaceDir, end: { kind: "cancelled" } });
+}
+
+async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promise<TurnEnd> {
+  const { db, step, signal } = deps;
+  const sessionId = setup.session.id;
+  const sandbox = (): Sandbox => {
+    if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
+    return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir, secrets: {} });
+  };
+  const env: LoopEnv = { db, step, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs };
+  env.delegate = (call) => runSubagent(env, call, setup.modelId);
+  let messages: ModelMessage[] = setup.messages;
+  let firstStep = 0;
+  let repair: string | undefined;
+  let spent: Spend = { usage: zeroUsage, costUsd: 0 };
+  for (let repairs = 0; ; repairs++) {
+    const outcome = await agentLoop(env, {
+      keyPrefix: turnId,
+      modelId: setup.modelId,
+      system: setup.system,
+      messages,
+      tools: turnTools(setup, { canDelegate: true }),
+      firstStep,
+      repair,
+      atToolBoundary: (n) => step(`${turnId}:nudges:${n}`, () => deliverNudges(db, setup, turnId, n)),
+    });
+    spent = {
+      usage: addUsage(spent.usage, outcome.usage),
+      costUsd: spent.costUsd === null || outcome.costUsd === null ? null : spent.costUsd + outcome.costUsd,
+    };
+    const cost = spent.costUsd === null ? undefined : { totalUsd: spent.costUsd, model: setup.modelId };
+    if (outcome.kind === "cancelled") return { kind: "cancelled" };
+    if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, usage: spent.usage };
+    if (!setup.manifest.result) return { kind: "completed", text: outcome.text, usage: spent.usage, cost };
+    const verdict = await step(`${turnId}:result:${repairs}`, () => judgeResult(setup, sandbox, outcome.text, signal));
+    if (verdict.outcome === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: verdict.result };
+    if (verdict.outcome === "failed") return { kind: "failed", message: `the result contract failed: ${verdict.message}`, text: outcome.text, usage: spent.usage };
+    if (repairs >= maxRepairs) {
+      return { kind: "failed", message: `the result contract rejected the reply ${repairs + 1} times; last: ${verdict.message}`, text: outcome.text, usage: spent.usage };
+    }
+    // Same turn, same tools and workspace: the model revises with the feedback (spec §7.5).
+    repair = verdict.message;
+    firstStep = outcome.nextStep;
+    messages = [...messages, { role: "assistant", content: outcome.text }, { role: "user", content: `Your reply was rejected: ${verdict.message}\nRevise it.` }];
+  }
+}
+
+async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: string, signal: AbortSignal): Promise<ResultOutcome> {
+  if (text.trim() === "") return { outcome: "failed", message: "the reply is empty" };
+  const { session } = setup;
+  try {
+    return await sandbox().call(
+      "runResult",
+      { file: setup.manifest.result!.file, text, session: { id: session.id, channel: session.channel, mode: session.mode, auth: session.auth, purpose: session.purpose, dryRun: session.dryRun } },
+      { signal },
+    );
+  } catch (error) {
+    return { outcome: "failed", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Coalesced sends that arrived during the turn, steered in at a tool boundary (spec §4.4). */
+async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number): Promise<ModelMessage[]> {
+  const sessionId = setup.session.id;
+  return db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ runningTurnId: string | null }[]>`SELECT "runningTurnId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+    if (row?.runningTurnId !== turnId) return [];
+    const claimed = await claimPendingDeliveries(tx, sessionId, setup.workspaceDir);
+    if (claimed.length === 0) return [];
+    await appendEventsInTransaction({
+      tx,
+      sessionId,
+      events: claimed.map((delivery) => ({ type: "nudge.delivered", turnId, data: { deliveryId: delivery.deliveryId, text: delivery.text }, idempotencyKey: `${turnId}:nudge:${step}:${delivery.deliveryId}` })),
+    });
+    return [{ role: "user", content: claimed.map((delivery) => delivery.text).join("\n\n") }];
+  });
+}
+
+/** Seeds the session workspace on its first turn and writes this send's workspaceFiles. */
+async function prepareSessionWorkspace(deps: TurnDeps, setup: TurnSetup, turn: TurnRequest): Promise<void> {
+  const paths = versionPaths(deps.dataDir, setup.session.agentId, setup.session.versionId);
+  const version = await deps.db.agentVersion.findUniqueOrThrow({ where: { id: setup.session.versionId }, select: { manifest: true } });
+  const manifest = version.manifest as unknown as AgentManifest | null;
+  fs.mkdirSync(setup.workspaceDir, { recursive: true });
+  if (!manifest?.root || !fs.existsSync(paths.source)) return writeWorkspaceFiles(setup.workspaceDir, turn.workspaceFiles ?? {});
+  prepareWorkspace({ workspaceDir: setup.workspaceDir, sourceDir: paths.source, bundleDir: paths.bundle, manifest, workspaceFiles: turn.workspaceFiles });
+}

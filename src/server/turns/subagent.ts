@@ -1,0 +1,63 @@
+// A `task` call: the named subagent runs its own loop with its own instructions and model (the
+// parent's unless it names one) and the parent's tools, but cannot delegate further. Its final
+// text is the call's result. Its tool calls carry `parentCallId` = the task call's id.
+import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { agentLoop, type LoopEnv, type Spend } from "./agent-loop";
+import type { ToolCallRequest, ToolCallResult } from "./tool-call";
+import { failed } from "./tool-output";
+import { modelIdOf } from "./turn-setup";
+import { turnTools } from "./turn-tools";
+
+export async function runSubagent(env: LoopEnv, call: ToolCallRequest, parentModelId: string): Promise<ToolCallResult & Spend> {
+  const { db, step, setup, turnId } = env;
+  const sessionId = setup.session.id;
+  const input = (call.input ?? {}) as { subagent?: unknown; prompt?: unknown };
+  const subagent = setup.manifest.subagents.find((candidate) => candidate.id === input.subagent);
+  const prompt = typeof input.prompt === "string" ? input.prompt : "";
+  const resultKey = `${turnId}:${call.callId}:result`;
+  const finish = (outcome: ToolCallResult, spend: Spend) =>
+    step(`${turnId}:${call.callId}:completed`, async () => {
+      const events: NewEvent[] = [
+        { type: "action.result", turnId, data: { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError }, idempotencyKey: resultKey },
+      ];
+      if (subagent) {
+        const result = typeof outcome.output === "string" ? outcome.output : JSON.stringify(outcome.output);
+        events.unshift({
+          type: "subagent.completed",
+          turnId,
+          data: { callId: call.callId, subagent: subagent.id, result, ...(outcome.isError ? { isError: true } : {}) },
+          idempotencyKey: `${turnId}:${call.callId}:subagent-completed`,
+        });
+      }
+      await appendEvents({ db, sessionId, events });
+      return { ...outcome, ...spend };
+    });
+
+  const none: Spend = { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 };
+  if (!subagent) {
+    const known = setup.manifest.subagents.map((s) => s.id).join(", ");
+    return finish(failed(`there is no subagent named ${String(input.subagent)}; subagents: ${known}`), none);
+  }
+  await step(`${turnId}:${call.callId}:called`, () =>
+    appendEvents({
+      db,
+      sessionId,
+      events: [{ type: "subagent.called", turnId, data: { callId: call.callId, subagent: subagent.id, prompt }, idempotencyKey: `${turnId}:${call.callId}:subagent-called` }],
+    }),
+  );
+  const outcome = await agentLoop(
+    { ...env, delegate: undefined },
+    {
+      keyPrefix: `${turnId}:${call.callId}`,
+      parentCallId: call.callId,
+      modelId: modelIdOf(subagent.model, parentModelId),
+      system: subagent.instructionsText,
+      messages: [{ role: "user", content: prompt }],
+      tools: turnTools(setup, { canDelegate: false }),
+      firstStep: 0,
+    },
+  );
+  if (outcome.kind === "cancelled") return { ...failed("cancelled: the turn was stopped"), cancelled: true, ...outcome };
+  if (outcome.kind === "failed") return finish(failed(`${subagent.id} failed: ${outcome.message}`), outcome);
+  return finish({ output: outcome.text, isError: false }, outcome);
+}

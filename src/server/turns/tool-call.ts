@@ -1,0 +1,106 @@
+// One tool call, run inside one journaled step. The call's `action.result` is the proof that it
+// ran: a step replayed after a crash finds it and returns it, so a completed call never runs
+// twice. Reads are retried on failure (bounded, with backoff, each retry recorded); writes never
+// are. Dry-run sessions answer writes with a stub. Aborting (stop, preempt) ends the call at once.
+import type { PrismaClient } from "@prisma/client";
+import { runTool } from "@/agents/runtime/run-tool";
+import { sleep } from "@/agents/runtime/models/local-scripted";
+import type { ToolRunResult } from "@/agents/sandbox/protocol";
+import type { Sandbox } from "@/agents/sandbox/sandbox";
+import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { failed, succeeded, type ToolOutcome } from "./tool-output";
+import type { ToolSpec } from "./turn-tools";
+import type { TurnSetup } from "./turn-setup";
+
+export type ToolCallRequest = { callId: string; toolName: string; input: unknown; parentCallId?: string; invalid?: string };
+
+export type ToolCallEnv = {
+  db: PrismaClient;
+  setup: TurnSetup;
+  turnId: string;
+  /** Prefix of the call's idempotency keys (the turn's, or a subagent run's). */
+  keyPrefix: string;
+  tools: ToolSpec[];
+  sandbox: () => Sandbox;
+  signal: AbortSignal;
+  /** Backoff before retry n (2, 3, …) of a read. */
+  retryDelayMs?: (attempt: number) => number;
+};
+
+export const maxReadAttempts = 3;
+const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
+
+export type ToolCallResult = ToolOutcome & { cancelled?: true };
+
+export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest): Promise<ToolCallResult> {
+  const { db, setup, turnId } = env;
+  const sessionId = setup.session.id;
+  const resultKey = `${env.keyPrefix}:${call.callId}:result`;
+  const recorded = await db.sessionEvent.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: resultKey } }, select: { data: true } });
+  if (recorded) {
+    const data = recorded.data as ToolOutcome;
+    return { output: data.output ?? null, isError: data.isError, ...(data.stubbed ? { stubbed: true } : {}) };
+  }
+  const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
+  const outcome = await execute(env, call, append);
+  await append([
+    {
+      type: "action.result",
+      data: { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) },
+      idempotencyKey: resultKey,
+    },
+  ]);
+  return outcome;
+}
+
+async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events: NewEvent[]) => Promise<unknown>): Promise<ToolCallResult> {
+  if (call.invalid) return failed(call.invalid);
+  const spec = env.tools.find((candidate) => candidate.name === call.toolName);
+  if (!spec || spec.kind === "task") return failed(`there is no tool named ${call.toolName}`);
+  if (env.setup.session.dryRun && spec.effect === "write") {
+    return { output: `dry run: ${call.toolName} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
+  }
+  const attempts = spec.effect === "read" ? maxReadAttempts : 1;
+  const delay = env.retryDelayMs ?? defaultRetryDelay;
+  for (let attempt = 1; ; attempt++) {
+    const result = await attemptOnce(env, spec, call);
+    if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
+    if (result.ok) return succeeded(result.output);
+    if (result.invalidInput || attempt >= attempts) return failed(result.error);
+    await append([
+      {
+        type: "action.tool_retry",
+        data: { callId: call.callId, toolName: call.toolName, attempt: attempt + 1, error: result.error },
+        idempotencyKey: `${env.keyPrefix}:${call.callId}:retry${attempt + 1}`,
+      },
+    ]);
+    try {
+      await sleep(delay(attempt + 1), env.signal);
+    } catch {
+      return { ...failed("cancelled: the turn was stopped"), cancelled: true };
+    }
+  }
+}
+
+async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "task" }>, call: ToolCallRequest): Promise<ToolRunResult> {
+  if (spec.kind === "builtin") {
+    try {
+      return { ok: true, output: await spec.execute(call.input) };
+    } catch (error) {
+      return { ok: false, error: `${spec.name}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  const { session, workspaceDir, stateRoot } = env.setup;
+  return runTool({
+    sandbox: env.sandbox(),
+    tool: spec.tool,
+    input: call.input,
+    signal: env.signal,
+    context: {
+      toolCallId: call.callId,
+      session: { id: session.id, channel: session.channel, mode: session.mode, auth: session.auth, purpose: session.purpose, dryRun: session.dryRun, ...(session.title ? { title: session.title } : {}) },
+      workspaceDir,
+      stateRoot,
+    },
+  });
+}

@@ -1,0 +1,161 @@
+// The turn engine on real Postgres, Restate and sandbox processes, driven by the offline model's
+// directives: tools (success, error, timeout, retries, invalid input), subagents, the result
+// contract, dry-run, built-in workspace tools and skills.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import { agentDir, workspaceDir } from "@/server/agents/storage";
+import type { AgentRef } from "@/server/sessions/start-session";
+import { engineAgent, strictAgent } from "@/testing/engine-agents";
+import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+
+let h: Harness;
+let agent: AgentRef;
+let strict: AgentRef;
+
+beforeAll(async () => {
+  h = await startTurnHarness({ databaseUrl: inject("databaseUrl") });
+  agent = await h.deploy("engine", engineAgent);
+  strict = await h.deploy("strict", strictAgent);
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const ended = (log: SessionEvent[]) => log.some((e) => e.type === "session.waiting");
+const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
+const stateFile = (name: string) => path.join(agentDir(h.dataDir, agent.id), "state", name);
+const readCount = (name: string) => (fs.existsSync(stateFile(name)) ? Number(fs.readFileSync(stateFile(name), "utf8")) : 0);
+
+async function turn(message: string, options: { on?: AgentRef; dryRun?: boolean } = {}) {
+  const started = await h.start(options.on ?? agent, { message, ...(options.dryRun ? { dryRun: true } : {}) });
+  const log = await h.eventsUntil(started.sessionId, ended);
+  return { sessionId: started.sessionId, log };
+}
+
+describe("tools in the sandbox", () => {
+  it("runs a tool and feeds its result to the next model step, in lifecycle order", async () => {
+    const { log } = await turn('Where is my order? [call lookup {"orderId":"A1"}]');
+    const types = log.map((e) => e.type).filter((t) => !t.endsWith(".appended"));
+    expect(types).toEqual([
+      "session.started", "message.received", "turn.started",
+      "step.started", "reasoning.completed", "actions.requested", "action.result", "actions.completed", "step.completed",
+      "step.started", "reasoning.completed", "step.completed",
+      "message.completed", "turn.completed", "session.waiting",
+    ]);
+    const [requested] = ofType(log, "actions.requested");
+    expect(requested!.data.calls).toEqual([{ callId: expect.stringMatching(/^call_/), toolName: "lookup", args: { orderId: "A1" } }]);
+    expect(ofType(log, "action.result")[0]!.data).toEqual({ callId: requested!.data.calls[0]!.callId, toolName: "lookup", output: { orderId: "A1", status: "shipped" }, isError: false });
+    expect(ofType(log, "message.completed")[0]!.data.text).toContain('"status":"shipped"');
+    const usage = ofType(log, "turn.completed")[0]!.data.usage!;
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+  });
+
+  it("turns a thrown write into an error result without retrying it, and the turn goes on", async () => {
+    const { log } = await turn("[call declined {}]");
+    const [result] = ofType(log, "action.result");
+    expect(result!.data).toMatchObject({ toolName: "declined", isError: true, output: expect.stringContaining("card declined") });
+    expect(ofType(log, "action.tool_retry")).toEqual([]);
+    expect(readCount(`declined-${result!.data.callId}`)).toBe(1);
+    expect(ofType(log, "message.completed")[0]!.data.text).toContain("The declined tool failed: ");
+    expect(ofType(log, "turn.completed")).toHaveLength(1);
+  });
+
+  it("retries a failing read with action.tool_retry until it succeeds", async () => {
+    const { log } = await turn("[call flaky {}]");
+    const retries = ofType(log, "action.tool_retry");
+    expect(retries.map((e) => e.data.attempt)).toEqual([2, 3]);
+    expect(retries[0]!.data.error).toContain("upstream hiccup");
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: "steady now", isError: false });
+  });
+
+  it("gives up on a read after three attempts", async () => {
+    const { log } = await turn("[call broken {}]");
+    const [result] = ofType(log, "action.result");
+    expect(ofType(log, "action.tool_retry")).toHaveLength(2);
+    expect(result!.data).toMatchObject({ isError: true, output: expect.stringContaining("service down") });
+    expect(readCount(`broken-${result!.data.callId}`)).toBe(3);
+  });
+
+  it("ends a tool that overruns its timeout with an error result", async () => {
+    const { log } = await turn("[call slow {}]");
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: true, output: expect.stringContaining("did not finish within 0.3 s") });
+    expect(ofType(log, "turn.completed")).toHaveLength(1);
+  });
+
+  it("refuses input that fails the tool's schema, without retrying", async () => {
+    const { log } = await turn('[call lookup {"orderId": 5}]');
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: true, output: expect.stringContaining("invalid tool input: orderId") });
+    expect(ofType(log, "action.tool_retry")).toEqual([]);
+  });
+
+  it("passes an MCP-style content envelope through as rich content", async () => {
+    const { log } = await turn("[call rich {}]");
+    expect(ofType(log, "action.result")[0]!.data.output).toEqual({ content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }] });
+    expect(ofType(log, "message.completed")[0]!.data.text).toContain("line one line two");
+  });
+
+  it("stubs write tools in a dry-run session and still runs reads", async () => {
+    const { log } = await turn('[call record {}] [call lookup {"orderId":"C3"}]', { dryRun: true });
+    const results = ofType(log, "action.result").map((e) => e.data);
+    expect(results[0]).toMatchObject({ toolName: "record", stubbed: true, isError: false });
+    expect(results[1]).toMatchObject({ toolName: "lookup", output: { orderId: "C3", status: "shipped" } });
+    expect(results[1]!.stubbed).toBeUndefined();
+    expect(fs.existsSync(stateFile("record.log"))).toBe(false);
+  });
+});
+
+describe("built-in tools, skills and subagents", () => {
+  it("writes and reads workspace files with the built-in tools", async () => {
+    const { sessionId, log } = await turn('[call write {"path":"notes/todo.txt","content":"buy milk"}] [call read {"path":"notes/todo.txt"}]');
+    const results = ofType(log, "action.result").map((e) => e.data);
+    expect(results.map((r) => r.isError)).toEqual([false, false]);
+    expect(String(results[1]!.output)).toContain("buy milk");
+    expect(fs.readFileSync(path.join(workspaceDir(h.dataDir, agent.id, sessionId), "notes/todo.txt"), "utf8")).toBe("buy milk");
+  });
+
+  it("loads a skill in full on demand", async () => {
+    const { log } = await turn('[call skill {"name":"refunds"}]');
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: false, output: expect.stringContaining("within 5 days") });
+  });
+
+  it("delegates to a subagent whose tool calls carry parentCallId", async () => {
+    const { log } = await turn('[subagent researcher [call lookup {"orderId":"B2"}]]');
+    const [called] = ofType(log, "subagent.called");
+    expect(called!.data).toMatchObject({ subagent: "researcher", prompt: '[call lookup {"orderId":"B2"}]' });
+    const taskCallId = called!.data.callId;
+    const nested = ofType(log, "actions.requested").flatMap((e) => e.data.calls).filter((c) => c.parentCallId === taskCallId);
+    expect(nested).toEqual([{ callId: expect.any(String), toolName: "lookup", args: { orderId: "B2" }, parentCallId: taskCallId }]);
+    expect(nested[0]!.callId).not.toBe(taskCallId);
+    const [completed] = ofType(log, "subagent.completed");
+    expect(completed!.data).toMatchObject({ callId: taskCallId, subagent: "researcher", result: expect.stringContaining("shipped") });
+    expect(ofType(log, "action.result").find((e) => e.data.callId === taskCallId)!.data).toMatchObject({ toolName: "task", isError: false });
+    // The subagent's text is its answer to the parent, not part of the reply stream.
+    expect(ofType(log, "message.completed")[0]!.data.text).toContain("The task tool returned");
+  });
+});
+
+describe("the result contract", () => {
+  it("repairs a rejected reply in the same turn and records commit's value", async () => {
+    const { log } = await turn("[say: a first draft]", { on: strict });
+    expect(ofType(log, "step.started").map((e) => e.data.repair)).toEqual([undefined, "say APPROVED"]);
+    expect(ofType(log, "turn.completed")[0]!.data.result).toEqual({ length: expect.any(Number) });
+    expect(ofType(log, "message.completed")[0]!.data.text).toContain("APPROVED");
+  });
+
+  it("fails the turn when the reply is rejected a third time", async () => {
+    const { log } = await turn("[say: NEVER]", { on: strict });
+    expect(ofType(log, "step.started")).toHaveLength(3);
+    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: expect.stringContaining("rejected the reply 3 times"), status: "error" });
+  });
+
+  it("fails the turn on an empty reply and on a commit that throws", async () => {
+    const empty = await turn("[say:]", { on: strict });
+    expect(ofType(empty.log, "turn.failed")[0]!.data.message).toContain("the reply is empty");
+    const thrown = await turn("[say: APPROVED but explode]", { on: strict });
+    expect(ofType(thrown.log, "turn.failed")[0]!.data.message).toContain("commit exploded");
+  });
+});

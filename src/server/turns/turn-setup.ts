@@ -1,0 +1,103 @@
+// Everything a turn needs that is read once, at its start, and journaled: the pinned version's
+// surface, the model, the system prompt and the conversation so far. A replayed turn reads the
+// journal, not the database, so it sees exactly what the first attempt saw.
+import path from "node:path";
+import type { PrismaClient } from "@prisma/client";
+import type { ModelMessage } from "ai";
+import type { AgentManifest } from "@/agents/loader/manifest";
+import type { SessionInfo } from "@/agents/sandbox/protocol";
+import type { Principal } from "@/agents/sdk/types";
+import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
+
+export type TurnSetup = {
+  session: SessionInfo & { agentId: string; versionId: string };
+  manifest: Pick<AgentManifest, "tools" | "skills" | "subagents" | "result" | "builtinTools" | "maxRunningTurns">;
+  modelId: string;
+  system: string;
+  messages: ModelMessage[];
+  /** Absolute path of the version's sandbox bundle; null for a folder with no modules. */
+  bundlePath: string | null;
+  agentDir: string;
+  workspaceDir: string;
+  stateRoot: string;
+};
+
+/** Agent folders name Cursor's models ("grok-4.5"); only `provider:model` ids are ours. */
+export function modelIdOf(configured: unknown, fallback: string): string {
+  const id = typeof configured === "string" ? configured : (configured as { id?: unknown } | undefined)?.id;
+  return typeof id === "string" && id.includes(":") ? id : fallback;
+}
+
+export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string; sessionId: string; defaultModel: string }): Promise<TurnSetup> {
+  const { db, dataDir, sessionId, defaultModel } = options;
+  const session = await db.session.findUniqueOrThrow({
+    where: { id: sessionId },
+    include: { agentVersion: { select: { manifest: true, bundlePath: true } } },
+  });
+  const manifest = (session.agentVersion.manifest ?? {}) as Partial<AgentManifest>;
+  const auth: Principal = { kind: session.ownerKind as Principal["kind"], id: session.ownerId };
+  return {
+    session: {
+      id: session.id,
+      channel: session.channelId,
+      mode: session.mode,
+      auth,
+      purpose: session.purpose,
+      ...(session.title ? { title: session.title } : {}),
+      dryRun: session.dryRun,
+      agentId: session.agentId,
+      versionId: session.agentVersionId,
+    },
+    manifest: {
+      tools: manifest.tools ?? [],
+      skills: manifest.skills ?? [],
+      subagents: manifest.subagents ?? [],
+      ...(manifest.result ? { result: manifest.result } : {}),
+      ...(manifest.builtinTools ? { builtinTools: manifest.builtinTools } : {}),
+      ...(manifest.maxRunningTurns ? { maxRunningTurns: manifest.maxRunningTurns } : {}),
+    },
+    modelId: modelIdOf(manifest.model, defaultModel),
+    system: systemPrompt(manifest),
+    messages: await conversation(db, sessionId),
+    bundlePath: session.agentVersion.bundlePath ? path.join(dataDir, session.agentVersion.bundlePath) : null,
+    agentDir: agentDir(dataDir, session.agentId),
+    workspaceDir: workspaceDir(dataDir, session.agentId, sessionId),
+    stateRoot: stateRoot(dataDir, session.agentId),
+  };
+}
+
+/** The instructions, then an index of skills and subagents: the model loads a skill in full
+ * (the `skill` tool) or delegates (the `task` tool) only when it needs to. */
+export function systemPrompt(manifest: Partial<AgentManifest>): string {
+  const parts = [manifest.instructionsText?.trim() ?? ""];
+  const skills = manifest.skills ?? [];
+  if (skills.length > 0) {
+    parts.push(
+      ["## Skills", "Load a skill's full text with the `skill` tool before following it.", ...skills.map((s) => `- ${s.name}: ${s.description ?? "(no description)"}`)].join("\n"),
+    );
+  }
+  const subagents = manifest.subagents ?? [];
+  if (subagents.length > 0) {
+    parts.push(
+      ["## Subagents", "Delegate work with the `task` tool, naming one of:", ...subagents.map((s) => `- ${s.id}: ${s.description ?? "(no description)"}`)].join("\n"),
+    );
+  }
+  return parts.filter(Boolean).join("\n\n");
+}
+
+/**
+ * The conversation as the model sees it: what people said (messages and nudges) and the agent's
+ * final replies. Tool calls of earlier turns are not replayed; their outcome is in the replies.
+ */
+async function conversation(db: PrismaClient, sessionId: string): Promise<ModelMessage[]> {
+  const history = await db.sessionEvent.findMany({
+    where: { sessionId, type: { in: ["message.received", "nudge.delivered", "message.completed"] } },
+    orderBy: { index: "asc" },
+    select: { type: true, data: true },
+  });
+  return history.flatMap((event): ModelMessage[] => {
+    const text = (event.data as { text?: string }).text;
+    if (text === undefined) return [];
+    return [{ role: event.type === "message.completed" ? "assistant" : "user", content: text }];
+  });
+}

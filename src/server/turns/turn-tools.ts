@@ -1,0 +1,68 @@
+// The tools a model step is offered: the agent's own tools (run in its sandbox), the built-in
+// workspace tools its `tools` allowlist keeps, `skill` to load a skill in full, and `task` to
+// delegate to a subagent. An agent tool with a built-in's name replaces the built-in.
+import fs from "node:fs";
+import path from "node:path";
+import type { ToolManifest } from "@/agents/loader/manifest";
+import { workspaceTools } from "@/agents/runtime/workspace-tools";
+import type { TurnSetup } from "./turn-setup";
+
+type Common = { name: string; description: string; inputSchema: object; effect: "read" | "write" };
+
+export type ToolSpec =
+  | (Common & { kind: "agent"; tool: ToolManifest })
+  | (Common & { kind: "builtin"; execute: (input: unknown) => Promise<unknown> })
+  | (Common & { kind: "task" });
+
+const emptyObject = { type: "object", properties: {}, additionalProperties: true };
+
+export function turnTools(setup: TurnSetup, options: { canDelegate: boolean }): ToolSpec[] {
+  const { manifest } = setup;
+  const specs: ToolSpec[] = manifest.tools.map((tool) => ({
+    kind: "agent",
+    name: tool.name,
+    description: tool.description,
+    inputSchema: (tool.inputSchema as object | undefined) ?? emptyObject,
+    effect: tool.effect,
+    tool,
+  }));
+  const taken = new Set(specs.map((spec) => spec.name));
+  for (const builtin of workspaceTools({ workspaceDir: setup.workspaceDir, allowlist: manifest.builtinTools })) {
+    if (!taken.has(builtin.name)) specs.push({ kind: "builtin", ...builtin, inputSchema: builtin.inputSchema as object });
+  }
+  if (manifest.skills.length > 0 && !taken.has("skill")) specs.push(skillTool(setup));
+  if (options.canDelegate && manifest.subagents.length > 0 && !taken.has("task")) {
+    specs.push({
+      kind: "task",
+      name: "task",
+      effect: "read",
+      description: `Delegate a piece of work to a subagent and get its final answer. Subagents: ${manifest.subagents.map((s) => s.id).join(", ")}.`,
+      inputSchema: {
+        type: "object",
+        properties: {
+          subagent: { type: "string", enum: manifest.subagents.map((s) => s.id) },
+          prompt: { type: "string", description: "What the subagent should do, with all the context it needs." },
+        },
+        required: ["subagent", "prompt"],
+        additionalProperties: false,
+      },
+    });
+  }
+  return specs;
+}
+
+function skillTool(setup: TurnSetup): ToolSpec {
+  const names = setup.manifest.skills.map((skill) => skill.name);
+  return {
+    kind: "builtin",
+    name: "skill",
+    effect: "read",
+    description: "Load the full text of one of this agent's skills.",
+    inputSchema: { type: "object", properties: { name: { type: "string", enum: names } }, required: ["name"], additionalProperties: false },
+    async execute(input) {
+      const name = (input as { name?: unknown })?.name;
+      if (typeof name !== "string" || !names.includes(name)) throw new Error(`no skill named ${String(name)}; skills: ${names.join(", ")}`);
+      return fs.readFileSync(path.join(setup.workspaceDir, ".cursor", "skills", name, "SKILL.md"), "utf8");
+    },
+  };
+}

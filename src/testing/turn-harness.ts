@@ -1,0 +1,118 @@
+// A real turn engine for integration tests: its own Restate, a worker (in this process, or as a
+// child process that a crash test can kill -9), agent folders uploaded as real versions, and
+// helpers to send messages and wait on the event log.
+import "@/server/durable/polyfill";
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import net from "node:net";
+import path from "node:path";
+import type { PrismaClient } from "@prisma/client";
+import type { SessionEvent } from "@/agents/sdk/events";
+import { getFreePort } from "@/cli/start/ports";
+import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate";
+import { waitFor } from "@/cli/start/wait";
+import type { Principal } from "@/server/auth/principal";
+import { createAgentVersion } from "@/server/agents/create-agent-version";
+import { createDb } from "@/server/db";
+import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import type { DurableRuntime } from "@/server/durable/runtime";
+import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
+import { readEvents } from "@/server/events/read-events";
+import { followUpSession } from "@/server/sessions/follow-up-session";
+import type { FollowUpBody, StartSessionBody } from "@/server/sessions/schema";
+import { startSession, type AgentRef } from "@/server/sessions/start-session";
+import { stopSession } from "@/server/sessions/stop-session";
+import { zipFiles } from "./archives";
+
+export type Harness = Awaited<ReturnType<typeof startTurnHarness>>;
+
+export async function startTurnHarness(options: { databaseUrl: string; workerProcess?: boolean }) {
+  const db: PrismaClient = createDb(options.databaseUrl);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-turns-"));
+  const restate: EmbeddedRestate = await startEmbeddedRestate({
+    dataDir,
+    ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() },
+    log: () => undefined,
+  });
+  const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
+  const workerPort = await getFreePort();
+  const workerConfig = { db, dataDir, models: {}, defaultModel: "local:scripted", retryDelayMs: () => 20 };
+  let inProcess: WorkerServer | undefined;
+  let child: ChildProcess | undefined;
+
+  async function startWorker(): Promise<void> {
+    if (!options.workerProcess) {
+      inProcess = await startWorkerServer({ port: workerPort, host: "127.0.0.1", deps: workerConfig });
+      return;
+    }
+    child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
+      env: { ...process.env, DATABASE_URL: options.databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    await waitFor("the worker to listen", () => isListening(workerPort), { timeoutMs: 30_000 });
+  }
+
+  await startWorker();
+  await runtime.registerWorker(`http://127.0.0.1:${workerPort}`);
+  const team = await db.team.create({ data: { slug: `turns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, name: "Turns" } });
+  const owner: Principal = { kind: "app", id: `token:${team.id}` };
+
+  async function deploy(slug: string, files: Record<string, string>): Promise<AgentRef> {
+    const fullSlug = `${slug}-${team.slug.slice(6)}`;
+    const version = await createAgentVersion({ db, dataDir, teamId: team.id, slug: fullSlug, archive: await zipFiles(files, { wrap: slug }) });
+    if (version.status !== "ready") throw new Error(`test agent ${slug} is invalid: ${JSON.stringify(version.diagnostics)}`);
+    const agent = await db.agent.findUniqueOrThrow({ where: { slug: fullSlug } });
+    return { id: agent.id, slug: agent.slug, teamId: team.id, activeVersionId: agent.activeVersionId };
+  }
+
+  async function events(sessionId: string): Promise<SessionEvent[]> {
+    return readEvents({ db, sessionId, fromIndex: 0 });
+  }
+
+  /** The log once `done` holds (default: the session waits or ended). */
+  async function eventsUntil(sessionId: string, done: (events: SessionEvent[]) => boolean, timeoutMs = 30_000): Promise<SessionEvent[]> {
+    let log: SessionEvent[] = [];
+    await waitFor(`session ${sessionId} to reach the expected events`, async () => done((log = await events(sessionId))), { timeoutMs, intervalMs: 50 });
+    return log;
+  }
+
+  const count = (log: SessionEvent[], type: SessionEvent["type"]) => log.filter((event) => event.type === type).length;
+
+  return {
+    db,
+    dataDir,
+    runtime,
+    owner,
+    deploy,
+    events,
+    eventsUntil,
+    count,
+    start: (agent: AgentRef, body: StartSessionBody) => startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test" }),
+    followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) => followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
+    stop: (agent: AgentRef, sessionId: string) => stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
+    /** kill -9 the worker process (workerProcess mode), then start a new one on the same port. */
+    async crashWorker(): Promise<void> {
+      if (!child) throw new Error("crashWorker needs workerProcess: true");
+      const exited = new Promise((resolve) => child!.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+      await startWorker();
+    },
+    async close(): Promise<void> {
+      child?.kill("SIGKILL");
+      await inProcess?.close();
+      await restate.stop();
+      await db.$disconnect();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
