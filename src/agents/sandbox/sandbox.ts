@@ -129,6 +129,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     running ??= spawnProcess();
     const state = running;
     await state.ready;
+    // Aborted while the process was starting: nothing was sent, so nothing needs killing.
+    if (signal?.aborted) throw new SandboxError("aborted", "the call was cancelled");
     const timeoutMs = callOptions.timeoutMs ?? defaultTimeoutMs;
     const id = nextId++;
     return new Promise<SandboxMethods[M]["result"]>((resolve, reject) => {

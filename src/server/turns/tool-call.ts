@@ -54,6 +54,7 @@ export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest): Prom
 }
 
 async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events: NewEvent[]) => Promise<unknown>): Promise<ToolCallResult> {
+  if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
   if (call.invalid) return failed(call.invalid);
   const spec = env.tools.find((candidate) => candidate.name === call.toolName);
   if (!spec || spec.kind === "task") return failed(`there is no tool named ${call.toolName}`);
