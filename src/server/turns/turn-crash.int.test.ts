@@ -1,0 +1,69 @@
+// kill -9 of the worker in the middle of a turn: after the restart the turn completes from the
+// journal. A write tool that completed before the crash never runs again (counted in files,
+// outside the database); a model step cut off mid-stream runs again as a marked attempt; the
+// log stays gapless with no duplicated events.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import { waitFor } from "@/cli/start/wait";
+import { agentDir } from "@/server/agents/storage";
+import type { AgentRef } from "@/server/sessions/start-session";
+import { engineAgent } from "@/testing/engine-agents";
+import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+
+let h: Harness;
+let agent: AgentRef;
+
+beforeAll(async () => {
+  h = await startTurnHarness({ databaseUrl: inject("databaseUrl"), workerProcess: true });
+  agent = await h.deploy("crash", engineAgent);
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
+const count = (name: string) => {
+  const file = path.join(agentDir(h.dataDir, agent.id), "state", name);
+  return fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0;
+};
+
+function expectCleanLog(log: SessionEvent[]) {
+  expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+  expect(ofType(log, "turn.started")).toHaveLength(1);
+  expect(ofType(log, "turn.completed")).toHaveLength(1);
+  expect(ofType(log, "message.completed")).toHaveLength(1);
+  const resultIds = ofType(log, "action.result").map((e) => e.data.callId);
+  expect(new Set(resultIds).size).toBe(resultIds.length);
+}
+
+describe("a worker killed mid-turn", () => {
+  it("during a tool call: completed writes ran exactly once and the turn completes", async () => {
+    const started = await h.start(agent, { message: '[call sleepy {"ms":300}] [call sleepy {"ms":4000}]' });
+    // The first call has completed and the second is running when the worker dies.
+    const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
+    const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
+    await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
+    await h.crashWorker();
+    const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
+    expectCleanLog(log);
+    expect(count(`sleepy-start-${first}`)).toBe(1);
+    expect(count(`sleepy-done-${first}`)).toBe(1);
+    // The call cut off by the crash started twice and completed once.
+    expect(count(`sleepy-start-${second}`)).toBe(2);
+    expect(count(`sleepy-done-${second}`)).toBe(1);
+    expect(ofType(log, "action.result").map((e) => e.data.callId)).toEqual([first, second]);
+  }, 90_000);
+
+  it("during a model stream: the step runs again as attempt 2 and nothing is duplicated", async () => {
+    const started = await h.start(agent, { message: "slow thoughts [delay 3s]" });
+    await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "step.started"));
+    await h.crashWorker();
+    const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
+    expectCleanLog(log);
+    expect(ofType(log, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 0, attempt: 2 }]);
+    expect(ofType(log, "step.completed")).toHaveLength(1);
+  }, 90_000);
+});
