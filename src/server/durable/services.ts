@@ -7,7 +7,7 @@ import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import { finishTurn } from "@/server/turns/finish-turn";
-import { runTurn, type Step } from "@/server/turns/run-turn";
+import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
 import type { TurnRequest } from "./runtime";
 
 /** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
@@ -55,8 +55,12 @@ export function sessionObject(deps: WorkerDeps) {
               inflight = running.catch(() => undefined);
               return running;
             });
+          const durable = {
+            awakeable: () => ctx.awakeable<void>(),
+            resolveAwakeable: (id: string) => ctx.resolveAwakeable(id),
+          };
           try {
-            turn = await runTurn({ ...deps, step, signal: tracked.signal }, current);
+            turn = await runTurn({ ...deps, ...durable, step, signal: tracked.signal }, current);
           } catch (error) {
             if (!(error instanceof restate.CancelledError)) throw error;
             tracked.abort();
@@ -74,6 +78,7 @@ export function sessionObject(deps: WorkerDeps) {
                 end: { kind: "cancelled" },
               });
             });
+            await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, action), ...durable }, cancelled.sessionId, cancelled.turnId);
             return;
           } finally {
             tracked.release();

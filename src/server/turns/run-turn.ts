@@ -22,6 +22,7 @@ import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup, type TurnSetup } from "./turn-setup";
 import { turnTools } from "./turn-tools";
+import { acquireSlot, releaseTurnSlot } from "./turn-slots";
 
 export type { Step };
 
@@ -36,6 +37,9 @@ export type TurnDeps = {
   /** Aborted by stop or preempt: the model stream and the running tool end at once. */
   signal: AbortSignal;
   retryDelayMs?: (attempt: number) => number;
+  /** A durable promise another turn can resolve by id (waiting for a maxRunningTurns slot). */
+  awakeable: () => { id: string; promise: Promise<unknown> };
+  resolveAwakeable: (id: string) => void;
 };
 
 /** At most this many `ctx.reject` repairs per turn (spec §7.5). */
@@ -47,12 +51,27 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRe
   const { sessionId, turnId } = turn;
   const setup = await step(`${turnId}:load`, () => loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel }));
   await step(`${turnId}:workspace`, async () => prepareSessionWorkspace(deps, setup, turn));
+  const max = setup.manifest.maxRunningTurns;
+  if (max) {
+    const slot = deps.awakeable();
+    const request = { agentId: setup.session.agentId, sessionId, turnId, max, awakeableId: slot.id };
+    const { acquired } = await step(`${turnId}:slot`, () => acquireSlot(db, request));
+    if (!acquired) await slot.promise;
+  }
   await step(`${turnId}:started`, async () => {
     await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { status: "running" } });
     await appendEvents({ db, sessionId, events: [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] });
   });
   const end = await runLoop(deps, setup, turnId);
-  return step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
+  const next = await step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
+  if (max) await handOnSlot(deps, sessionId, turnId);
+  return next;
+}
+
+/** Frees the turn's maxRunningTurns slot (or queue place) and wakes the turns promoted into it. */
+export async function handOnSlot(deps: Pick<TurnDeps, "db" | "step" | "resolveAwakeable">, sessionId: string, turnId: string): Promise<void> {
+  const promoted = await deps.step(`${turnId}:release`, () => releaseTurnSlot(deps.db, sessionId, turnId));
+  for (const id of promoted) deps.resolveAwakeable(id);
 }
 
 /** Records a turn that Restate cancelled before or between steps. */

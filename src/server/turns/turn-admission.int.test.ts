@@ -12,10 +12,15 @@ import { startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
 let agent: AgentRef;
+let capped: AgentRef;
 
 beforeAll(async () => {
   h = await startTurnHarness({ databaseUrl: inject("databaseUrl") });
   agent = await h.deploy("admission", engineAgent);
+  capped = await h.deploy("capped", {
+    ...engineAgent,
+    "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ concurrency: { maxRunningTurns: 1 } });\n',
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -102,5 +107,40 @@ describe("coalesce", () => {
     const accepted = await h.followUp(agent, started.sessionId, { continuationToken: started.continuationToken, message: "again", admission: "coalesce" });
     expect(accepted.admission).toBe("started");
     await h.eventsUntil(started.sessionId, has("session.waiting", 2));
+  });
+});
+
+describe("concurrency.maxRunningTurns", () => {
+  it("runs one turn at a time and tells the waiting ones their place as it changes", async () => {
+    const sessions = [];
+    for (const name of ["a", "b", "c"]) {
+      const started = await h.start(capped, { message: `${name} [delay 700ms]` });
+      sessions.push(started.sessionId);
+      // Each start is queued behind the previous one, so arrival order is the start order.
+      if (name === "a") await h.eventsUntil(started.sessionId, has("turn.started"));
+      else await h.eventsUntil(started.sessionId, has("turn.queued"));
+    }
+    const logs = await Promise.all(sessions.map((id) => h.eventsUntil(id, has("session.waiting"))));
+    expect(logs.map((log) => ofType(log, "turn.queued").map((e) => e.data.position))).toEqual([[], [1], [2, 1]]);
+    // No overlap: each turn starts after the one before it completed.
+    for (const i of [1, 2]) {
+      expect(at(ofType(logs[i]!, "turn.started")[0])).toBeGreaterThanOrEqual(at(ofType(logs[i - 1]!, "turn.completed")[0]));
+    }
+    expect(await h.db.turnAdmission.count({ where: { agentId: capped.id } })).toBe(0);
+  });
+
+  it("a queued turn that is stopped gives up its place", async () => {
+    const first = await h.start(capped, { message: "busy [delay 1500ms]" });
+    await h.eventsUntil(first.sessionId, has("turn.started"));
+    const second = await h.start(capped, { message: "waiting" });
+    await h.eventsUntil(second.sessionId, has("turn.queued"));
+    await h.stop(capped, second.sessionId);
+    const stopped = await h.eventsUntil(second.sessionId, has("session.waiting"));
+    expect(ofType(stopped, "turn.failed")[0]!.data.status).toBe("cancelled");
+    expect(ofType(stopped, "turn.started")).toEqual([]);
+    await h.eventsUntil(first.sessionId, has("session.waiting"));
+    const third = await h.start(capped, { message: "next" });
+    const log = await h.eventsUntil(third.sessionId, has("session.waiting"));
+    expect(ofType(log, "turn.queued")).toEqual([]);
   });
 });
