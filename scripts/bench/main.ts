@@ -1,5 +1,6 @@
 // npm run bench: measures what docs/benchmarks.md reports, on this machine, and rewrites it.
-// Every section runs against a throwaway embedded Postgres; numbers are from the last run.
+// `npm run bench -- turns` (or uploads, streams) runs only those sections and prints them
+// without touching the file. Numbers are from the last full run.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,14 +9,32 @@ import { projectRoot } from "@/cli/start/project";
 import { startThrowawayStack } from "@/cli/start/throwaway";
 import { createDb } from "@/server/db";
 import { benchStreams } from "./streams";
+import { benchTurns } from "./turns";
 import { benchUploads } from "./uploads";
 
-const stack = await startThrowawayStack({ withRestate: false });
-try {
-  await applyMigrations(stack.databaseUrl);
-  const db = createDb(stack.databaseUrl);
-  const sections = [await benchUploads(db), await benchStreams(db, stack.databaseUrl)];
-  await db.$disconnect();
+const all = ["uploads", "streams", "turns"] as const;
+const chosen = process.argv.slice(2).filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
+const selected = chosen.length > 0 ? chosen : [...all];
+
+const sections: string[] = [];
+if (selected.includes("uploads") || selected.includes("streams")) {
+  // The event log and upload sections need only a database.
+  const stack = await startThrowawayStack({ withRestate: false });
+  try {
+    await applyMigrations(stack.databaseUrl);
+    const db = createDb(stack.databaseUrl);
+    if (selected.includes("uploads")) sections.push(await benchUploads(db));
+    if (selected.includes("streams")) sections.push(await benchStreams(db, stack.databaseUrl));
+    await db.$disconnect();
+  } finally {
+    await stack.stop();
+  }
+}
+if (selected.includes("turns")) sections.push(await benchTurns());
+
+if (selected.length < all.length) {
+  console.log(sections.join("\n"));
+} else {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const report = `# Benchmarks
 
@@ -28,6 +47,4 @@ Written by \`npm run bench\` (scripts/bench/); numbers from the last run, not ed
 ${sections.join("\n")}`;
   fs.writeFileSync(path.join(projectRoot, "docs", "benchmarks.md"), report);
   console.log("wrote docs/benchmarks.md");
-} finally {
-  await stack.stop();
 }

@@ -39,7 +39,7 @@ export type LoopOptions = {
   tools: ToolSpec[];
   firstStep: number;
   repair?: string;
-  /** Called after each tool batch: messages to steer into the running turn (nudges). */
+  /** Called inside the step closing each tool batch: messages to steer into the turn (nudges). */
   atToolBoundary?: (step: number) => Promise<ModelMessage[]>;
 };
 
@@ -96,7 +96,8 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
       results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });
     }
     messages.push({ role: "tool", content: results });
-    await step(`${options.keyPrefix}:close:${n}`, async () => {
+    // Closing the batch and picking up sends steered in meanwhile is one journaled step.
+    const steered = await step(`${options.keyPrefix}:close:${n}`, async () => {
       const parentCallId = options.parentCallId ? { parentCallId: options.parentCallId } : {};
       await appendEvents({
         db,
@@ -106,8 +107,9 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
           { type: "step.completed", turnId, data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId }, idempotencyKey: `${options.keyPrefix}:s${n}:completed` },
         ],
       });
+      return (await options.atToolBoundary?.(n)) ?? [];
     });
-    messages.push(...((await options.atToolBoundary?.(n)) ?? []));
+    messages.push(...steered);
   }
   return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, ...spend, nextStep: last };
 }

@@ -7,6 +7,7 @@ import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "a
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { pipelinedAppender } from "@/server/events/pipelined-appender";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
 
@@ -46,13 +47,13 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
   // root agent's text streams as the reply.
   const isRoot = parentCallId === undefined;
-  await append([
-    {
-      type: "step.started",
-      data: { step, ...(attempt > 1 ? { attempt } : {}), ...(options.repair ? { repair: options.repair } : {}), ...(parentCallId ? { parentCallId } : {}) },
-      idempotencyKey: key("started"),
-    },
-  ]);
+  // Everything this step records goes through one ordered pipeline; the step waits for it at the end.
+  const out = pipelinedAppender(append);
+  out.push({
+    type: "step.started",
+    data: { step, ...(attempt > 1 ? { attempt } : {}), ...(options.repair ? { repair: options.repair } : {}), ...(parentCallId ? { parentCallId } : {}) },
+    idempotencyKey: key("started"),
+  });
   let text = "";
   let reasoning = "";
   let deltas = 0;
@@ -68,39 +69,40 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       // Failures arrive as an "error" part and become turn.failed; no console noise.
       onError: () => undefined,
     });
-    const closeReasoning = async () => {
-      if (!reasoning || !isRoot) return;
-      await append([{ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key("reasoning") }]);
+    const closeReasoning = () => {
+      if (reasoning && isRoot) out.push({ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key("reasoning") });
       reasoning = "";
     };
     for await (const part of result.fullStream) {
       if (part.type === "reasoning-delta" && part.text) {
         reasoning += part.text;
-        if (isRoot) await append([{ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) }]);
+        if (isRoot) out.push({ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
       } else if (part.type === "reasoning-end") {
-        await closeReasoning();
+        closeReasoning();
       } else if (part.type === "text-delta" && part.text) {
-        await closeReasoning();
+        closeReasoning();
         text += part.text;
-        if (isRoot) await append([{ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) }]);
+        if (isRoot) out.push({ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
       } else if (part.type === "tool-call") {
         const invalid = part.invalid ? `invalid call of ${part.toolName}: ${String((part.error as Error | undefined)?.message ?? part.error)}` : undefined;
         toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input ?? null, ...(parentCallId ? { parentCallId } : {}), ...(invalid ? { invalid } : {}) });
       } else if (part.type === "abort") {
+        await out.flush().catch(() => undefined);
         return { kind: "cancelled" };
       } else if (part.type === "error") {
         throw part.error;
       }
     }
-    await closeReasoning();
+    closeReasoning();
     if (toolCalls.length > 0) {
       const calls = toolCalls.map((call) => ({ callId: call.callId, toolName: call.toolName, args: call.input as never, ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}) }));
-      await append([{ type: "actions.requested", data: { calls }, idempotencyKey: key("actions") }]);
+      out.push({ type: "actions.requested", data: { calls }, idempotencyKey: key("actions") });
     } else {
       // A step with tool calls closes after its tools have answered (agent-loop.ts).
       const data = { step, durationMs: Date.now() - startedAt, ...(parentCallId ? { parentCallId } : {}) };
-      await append([{ type: "step.completed", data, idempotencyKey: `${stepKey}:completed` }]);
+      out.push({ type: "step.completed", data, idempotencyKey: `${stepKey}:completed` });
     }
+    await out.flush();
     const [usage, response] = await Promise.all([result.totalUsage, result.response]);
     return {
       kind: "ok",
@@ -117,6 +119,8 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       },
     };
   } catch (error) {
+    // What was recorded before the failure stays recorded; a failed append surfaces here too.
+    await out.flush().catch(() => undefined);
     if (signal.aborted) return { kind: "cancelled" };
     return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
   }

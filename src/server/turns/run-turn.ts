@@ -49,19 +49,25 @@ export const maxRepairs = 2;
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
   const { db, step, signal } = deps;
   const { sessionId, turnId } = turn;
-  const setup = await step(`${turnId}:load`, () => loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel }));
-  await step(`${turnId}:workspace`, async () => prepareSessionWorkspace(deps, setup, turn));
+  const markStarted = async () => {
+    await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { status: "running" } });
+    await appendEvents({ db, sessionId, events: [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] });
+  };
+  // One step for everything before the model runs; a capped agent first waits for a slot.
+  const setup = await step(`${turnId}:prepare`, async () => {
+    const loaded = await loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel });
+    await prepareSessionWorkspace(deps, loaded, turn);
+    if (!loaded.manifest.maxRunningTurns) await markStarted();
+    return loaded;
+  });
   const max = setup.manifest.maxRunningTurns;
   if (max) {
     const slot = deps.awakeable();
     const request = { agentId: setup.session.agentId, sessionId, turnId, max, awakeableId: slot.id };
     const { acquired } = await step(`${turnId}:slot`, () => acquireSlot(db, request));
     if (!acquired) await slot.promise;
+    await step(`${turnId}:started`, markStarted);
   }
-  await step(`${turnId}:started`, async () => {
-    await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { status: "running" } });
-    await appendEvents({ db, sessionId, events: [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] });
-  });
   const end = await runLoop(deps, setup, turnId);
   const next = await step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
   if (max) await handOnSlot(deps, sessionId, turnId);
@@ -101,7 +107,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       tools: turnTools(setup, { canDelegate: true }),
       firstStep,
       repair,
-      atToolBoundary: (n) => step(`${turnId}:nudges:${n}`, () => deliverNudges(db, setup, turnId, n)),
+      atToolBoundary: (n) => deliverNudges(db, setup, turnId, n),
     });
     spent = {
       usage: addUsage(spent.usage, outcome.usage),

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { NewEvent } from "./append-events";
+import { pipelinedAppender } from "./pipelined-appender";
+
+const delta = (n: number): NewEvent => ({ type: "message.appended", data: { delta: String(n) } });
+
+describe("pipelinedAppender", () => {
+  it("sends the first event at once and batches the ones pushed while it is in flight, in order", async () => {
+    const batches: string[][] = [];
+    let release: () => void = () => undefined;
+    const out = pipelinedAppender(async (events) => {
+      batches.push(events.map((e) => (e.data as { delta: string }).delta));
+      if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    });
+    out.push(delta(0));
+    await Promise.resolve();
+    for (let i = 1; i <= 4; i++) out.push(delta(i));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(batches).toEqual([["0"]]);
+    release();
+    await out.flush();
+    expect(batches).toEqual([["0"], ["1", "2", "3", "4"]]);
+  });
+
+  it("reports a failed append from flush and refuses further pushes", async () => {
+    const out = pipelinedAppender(async () => {
+      throw new Error("database gone");
+    });
+    out.push(delta(0));
+    await expect(out.flush()).rejects.toThrow("database gone");
+    expect(() => out.push(delta(1))).toThrow("database gone");
+  });
+});

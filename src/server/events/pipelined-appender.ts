@@ -1,0 +1,41 @@
+// Appends a stream of events in order without making the producer wait on each one: while an
+// append is in flight, later events queue up and go out together in the next append. A model
+// streaming fast thus costs a few appends per step instead of one per delta, and the first delta
+// still goes out at once.
+import type { NewEvent } from "./append-events";
+
+export type PipelinedAppender = {
+  push: (...events: NewEvent[]) => void;
+  /** Resolves when everything pushed so far is stored; rejects if any append failed. */
+  flush: () => Promise<void>;
+};
+
+export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknown>): PipelinedAppender {
+  let pending: NewEvent[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  let isScheduled = false;
+  let failure: { error: unknown } | undefined;
+  return {
+    push(...events) {
+      if (failure) throw failure.error;
+      pending.push(...events);
+      if (isScheduled) return;
+      isScheduled = true;
+      chain = chain.then(async () => {
+        isScheduled = false;
+        const batch = pending;
+        pending = [];
+        if (failure || batch.length === 0) return;
+        try {
+          await append(batch);
+        } catch (error) {
+          failure = { error };
+        }
+      });
+    },
+    async flush() {
+      await chain;
+      if (failure) throw failure.error;
+    },
+  };
+}
