@@ -36,3 +36,25 @@ export function db(): PrismaClient {
   }
   return client;
 }
+
+/**
+ * Runs `work` in one transaction on one pooled connection, with plain SQL: the hot paths of a
+ * turn (start, follow-up, finish) are a few statements each, where Prisma's per-query cost
+ * would dominate.
+ */
+export async function pgTransaction<T>(db: PrismaClient, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await poolOf(db).connect();
+  let isBroken = false;
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // A connection that cannot even roll back is dropped rather than handed out again.
+    await client.query("ROLLBACK").catch(() => (isBroken = true));
+    throw error;
+  } finally {
+    client.release(isBroken);
+  }
+}

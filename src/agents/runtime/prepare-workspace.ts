@@ -41,6 +41,13 @@ export function writeWorkspaceFiles(workspaceDir: string, files: Record<string, 
   for (const [file, content] of targets) write(file, content);
 }
 
+const preparedMarker = (workspaceDir: string) => path.join(workspaceDir, ".agentfold", "prepared");
+
+/** Whether the workspace was seeded already (by an earlier turn of its session). */
+export function isPrepared(workspaceDir: string): boolean {
+  return fs.existsSync(preparedMarker(workspaceDir));
+}
+
 export function prepareWorkspace(options: {
   workspaceDir: string;
   /** The version's extracted source folder and bundle directory. */
@@ -50,7 +57,7 @@ export function prepareWorkspace(options: {
   workspaceFiles?: Record<string, string>;
 }): void {
   const { workspaceDir, sourceDir, bundleDir, manifest, workspaceFiles = {} } = options;
-  const marker = path.join(workspaceDir, ".agentfold", "prepared");
+  const marker = preparedMarker(workspaceDir);
   // Paths are checked before anything is written, so a bad one leaves the workspace untouched.
   for (const relative of Object.keys(workspaceFiles)) confinedPath(workspaceDir, relative);
   if (!fs.existsSync(marker)) {

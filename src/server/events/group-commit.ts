@@ -43,19 +43,35 @@ async function flush(pool: pg.Pool, state: { pending: Pending[]; isFlushing: boo
       batch.push(next);
     }
     try {
-      settle(batch, await runStatement(pool, batch, channel));
+      settle(batch, await appendStatement(pool, batch, channel));
     } catch {
       // One bad request (say, a duplicate idempotency key racing in from another process)
       // must not fail the others: retry each alone, and let each answer for itself.
-      for (const request of batch) await runStatement(pool, [request], channel).then((rows) => settle([request], rows), request.reject);
+      for (const request of batch) await appendStatement(pool, [request], channel).then((rows) => settle([request], rows), request.reject);
     }
   }
   state.isFlushing = false;
 }
 
-async function runStatement(pool: pg.Pool, batch: Pending[], channel: string): Promise<(EventRow & { ord: string })[]> {
+/** Anything that runs a query: the pool, or one client inside a transaction. */
+export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
+
+/** The append statement for some requests, on any connection (inside a caller's transaction too). */
+export async function appendStatement(db: Queryable, requests: AppendRequest[], channel: string): Promise<SessionEvent[][]> {
+  const rows = await runStatement(db, requests, channel);
+  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+  let ord = 1;
+  return requests.map((request) => request.events.flatMap(() => {
+    const row = byOrd.get(ord++);
+    if (!row) return [];
+    const { ord: _, ...rest } = row;
+    return [toEnvelope(rest)];
+  }));
+}
+
+async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string })[]> {
   const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at })));
-  const { rows } = await pool.query<EventRow & { ord: string }>({
+  const { rows } = await (db as pg.Pool).query<EventRow & { ord: string }>({
     name: "agentfold-group-append",
     text: groupAppendSql,
     values: [
@@ -71,15 +87,13 @@ async function runStatement(pool: pg.Pool, batch: Pending[], channel: string): P
   return rows;
 }
 
-/** Hands each request its rows, by position in the statement's input (ord is 1-based). */
-function settle(batch: Pending[], rows: (EventRow & { ord: string })[]): void {
-  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
-  let ord = 1;
-  for (const request of batch) {
-    const mine = request.events.map(() => byOrd.get(ord++)).filter((row) => row !== undefined);
+/** Hands each request its events; none at all means its session does not exist. */
+function settle(batch: Pending[], results: SessionEvent[][]): void {
+  batch.forEach((request, i) => {
+    const mine = results[i] ?? [];
     if (mine.length === 0) request.reject(new AppError("not_found", `no session ${request.sessionId}`));
-    else request.resolve(mine.map(({ ord: _, ...row }) => toEnvelope(row)));
-  }
+    else request.resolve(mine);
+  });
 }
 
 // $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency keys, $6 times

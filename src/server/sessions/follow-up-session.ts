@@ -9,12 +9,14 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
+import { pgTransaction } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
 import { requestTurnCancel } from "@/server/turns/cancellation";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
+import { recordInvocation } from "./record-invocation";
 import type { FollowUpBody } from "./schema";
 import { newDeliveryId, newTurnId } from "./session-urls";
 
@@ -43,21 +45,28 @@ export async function followUpSession(options: {
   const turnId = newTurnId();
   const deliveryId = body.deliveryId ?? newDeliveryId();
   const next = newContinuationToken();
-  const admitted = await db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ runningTurnId: string | null; runningInvocationId: string | null }[]>`
-      SELECT "runningTurnId", "runningInvocationId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
-    const rotated = await tx.session.updateMany({
-      where: { id: sessionId, continuationTokenHash: hashContinuationToken(body.continuationToken) },
-      data: { continuationTokenHash: next.hash },
-    });
-    if (rotated.count === 0) throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
-    if (row?.runningTurnId && body.admission === "coalesce") {
-      await tx.pendingDelivery.create({ data: { sessionId, deliveryId, text: body.message, ...(body.workspaceFiles ? { workspaceFiles: body.workspaceFiles } : {}) } });
+  type Running = { runningTurnId: string | null; runningInvocationId: string | null };
+  const admitted = await pgTransaction(db, async (client) => {
+    const { rows } = await client.query<Running & { isCurrent: boolean }>(
+      `SELECT "runningTurnId", "runningInvocationId", "continuationTokenHash" = $2 AS "isCurrent" FROM sessions WHERE id = $1 FOR UPDATE`,
+      [sessionId, hashContinuationToken(body.continuationToken)],
+    );
+    const row = rows[0];
+    if (!row?.isCurrent) throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
+    if (row.runningTurnId && body.admission === "coalesce") {
+      await client.query(`UPDATE sessions SET "continuationTokenHash" = $2 WHERE id = $1`, [sessionId, next.hash]);
+      await client.query(
+        `INSERT INTO pending_deliveries ("sessionId", "deliveryId", text, "workspaceFiles") VALUES ($1, $2, $3, $4)`,
+        [sessionId, deliveryId, body.message, body.workspaceFiles ? JSON.stringify(body.workspaceFiles) : null],
+      );
       return { queued: true as const };
     }
-    await tx.session.update({ where: { id: sessionId }, data: { status: "running", runningTurnId: turnId } });
-    await appendEventsInTransaction({ tx, sessionId, events: [{ type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } }] });
-    return { queued: false as const, preempt: row?.runningTurnId ? { turnId: row.runningTurnId, invocationId: row.runningInvocationId } : undefined };
+    await client.query(
+      `UPDATE sessions SET "continuationTokenHash" = $2, status = 'running', "runningTurnId" = $3 WHERE id = $1`,
+      [sessionId, next.hash, turnId],
+    );
+    await appendEventsInTransaction({ client, sessionId, events: [{ type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } }] });
+    return { queued: false as const, preempt: row.runningTurnId ? { turnId: row.runningTurnId, invocationId: row.runningInvocationId } : undefined };
   });
   const accepted = { ok: true as const, sessionId, continuationToken: next.token, deliveryId };
   if (admitted.queued) return { ...accepted, admission: "queued" };
@@ -68,6 +77,6 @@ export async function followUpSession(options: {
     if (admitted.preempt.invocationId) await runtime.cancel(admitted.preempt.invocationId);
   }
   const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
-  await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { runningInvocationId: invocationId } });
+  await recordInvocation(db, sessionId, turnId, invocationId);
   return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };
 }

@@ -1,13 +1,16 @@
 // POST /<slug>/v1/session: the session row, `session.started` and `message.received` are
-// written in one transaction; then the first turn is queued on the session's durable object.
+// written in one transaction (plain SQL: this is every turn's hot path); then the first turn is
+// queued on the session's durable object.
 import type { PrismaClient } from "@prisma/client";
 import { ownerOf, type Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
+import { pgTransaction } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { newContinuationToken } from "./continuation-token";
 import type { StartSessionBody, SessionStarted } from "./schema";
+import { recordInvocation } from "./record-invocation";
 import { newDeliveryId, newSessionId, newTurnId, sessionUrls } from "./session-urls";
 
 export type AgentRef = { id: string; slug: string; teamId: string; activeVersionId: string | null };
@@ -29,24 +32,17 @@ export async function startSession(options: {
   const turnId = newTurnId();
   const continuation = newContinuationToken();
   const deliveryId = body.deliveryId ?? newDeliveryId();
-  await db.$transaction(async (tx) => {
-    await tx.session.create({
-      data: {
-        id: sessionId,
-        agentId: agent.id,
-        agentVersionId: agent.activeVersionId!,
-        ...ownerOf(principal),
-        channelId,
-        mode,
-        title: body.title,
-        dryRun: body.dryRun ?? false,
-        continuationTokenHash: mode === "chat" ? continuation.hash : null,
-        status: "running",
-        runningTurnId: turnId,
-      },
-    });
+  const owner = ownerOf(principal);
+  await pgTransaction(db, async (client) => {
+    await client.query(
+      `INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
+         "continuationTokenHash", status, "runningTurnId", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, now())`,
+      [sessionId, agent.id, agent.activeVersionId, owner.ownerKind, owner.ownerId, channelId, mode, body.title ?? null, body.dryRun ?? false,
+        mode === "chat" ? continuation.hash : null, turnId],
+    );
     await appendEventsInTransaction({
-      tx,
+      client,
       sessionId,
       events: [
         { type: "session.started", data: { channelId, mode, purpose: "live", ...(body.title ? { title: body.title } : {}), ...(body.dryRun ? { dryRun: true } : {}) } },
@@ -55,6 +51,6 @@ export async function startSession(options: {
     });
   });
   const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
-  await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { runningInvocationId: invocationId } });
+  await recordInvocation(db, sessionId, turnId, invocationId);
   return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };
 }

@@ -3,6 +3,7 @@
 // "cancelled") and the session waits for the next message.
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
+import { pgTransaction } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { requestTurnCancel } from "@/server/turns/cancellation";
 import { getOwnedSession } from "./get-owned-session";
@@ -16,11 +17,13 @@ export async function stopSession(options: {
 }): Promise<{ ok: true; sessionId: string; wasRunning: boolean }> {
   const { db, runtime, agentId, sessionId, principal } = options;
   await getOwnedSession({ db, agentId, sessionId, principal });
-  const { running } = await db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ runningTurnId: string | null; runningInvocationId: string | null }[]>`
-      SELECT "runningTurnId", "runningInvocationId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
-    await tx.pendingDelivery.deleteMany({ where: { sessionId } });
-    return { running: row?.runningTurnId ? row : undefined };
+  const { running } = await pgTransaction(db, async (client) => {
+    const { rows } = await client.query<{ runningTurnId: string | null; runningInvocationId: string | null }>(
+      `SELECT "runningTurnId", "runningInvocationId" FROM sessions WHERE id = $1 FOR UPDATE`,
+      [sessionId],
+    );
+    await client.query(`DELETE FROM pending_deliveries WHERE "sessionId" = $1`, [sessionId]);
+    return { running: rows[0]?.runningTurnId ? rows[0] : undefined };
   });
   if (running) {
     await requestTurnCancel(db, running.runningTurnId!);

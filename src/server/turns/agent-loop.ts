@@ -8,7 +8,7 @@ import { modelCost } from "@/agents/runtime/models/prices";
 import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { Usage } from "@/agents/sdk/events";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
-import { appendEvents } from "@/server/events/append-events";
+import type { NewEvent } from "@/server/events/append-events";
 import { addUsage, runModelStep, zeroUsage } from "./model-step";
 import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
 import { toModelOutput } from "./tool-output";
@@ -39,8 +39,10 @@ export type LoopOptions = {
   tools: ToolSpec[];
   firstStep: number;
   repair?: string;
-  /** Called inside the step closing each tool batch: messages to steer into the turn (nudges). */
-  atToolBoundary?: (step: number) => Promise<ModelMessage[]>;
+  /** Recorded with the first step's start (turn.started). */
+  leading?: NewEvent[];
+  /** At each tool boundary, the messages to steer into the turn (nudges); see runModelStep. */
+  steer?: (step: number, isRerun: boolean) => Promise<ModelMessage[]>;
 };
 
 export type Spend = { usage: Usage; costUsd: number | null };
@@ -62,6 +64,9 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     spend.costUsd = spend.costUsd === null || more.costUsd === null ? null : spend.costUsd + more.costUsd;
   };
   const last = options.firstStep + maxStepsPerLoop;
+  // A tool batch is closed (actions.completed, step.completed) in the same append that starts
+  // the next step: one journaled step fewer per batch.
+  let leading: NewEvent[] = options.leading ?? [];
   for (let n = options.firstStep; n < last; n++) {
     if (signal.aborted) return { kind: "cancelled", ...spend, nextStep: n };
     const outcome = await step(`${options.keyPrefix}:model:${n}`, () =>
@@ -78,11 +83,13 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
         signal,
         parentCallId: options.parentCallId,
         repair: n === options.firstStep ? options.repair : undefined,
+        leading,
+        steer: n > options.firstStep && options.steer ? (isRerun) => options.steer!(n, isRerun) : undefined,
       }),
     );
     if (outcome.kind !== "ok") return { ...outcome, ...spend, nextStep: n + 1 };
     add({ usage: outcome.usage, costUsd: modelCost(options.modelId, outcome.usage)?.totalUsd ?? null });
-    messages.push(...outcome.response);
+    messages.push(...outcome.steered, ...outcome.response);
     if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, ...spend, nextStep: n + 1 };
 
     const results: ToolResultPart[] = [];
@@ -96,20 +103,11 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
       results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });
     }
     messages.push({ role: "tool", content: results });
-    // Closing the batch and picking up sends steered in meanwhile is one journaled step.
-    const steered = await step(`${options.keyPrefix}:close:${n}`, async () => {
-      const parentCallId = options.parentCallId ? { parentCallId: options.parentCallId } : {};
-      await appendEvents({
-        db,
-        sessionId: setup.session.id,
-        events: [
-          { type: "actions.completed", turnId, data: { callIds: outcome.toolCalls.map((call) => call.callId) }, idempotencyKey: `${options.keyPrefix}:s${n}:actions-completed` },
-          { type: "step.completed", turnId, data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId }, idempotencyKey: `${options.keyPrefix}:s${n}:completed` },
-        ],
-      });
-      return (await options.atToolBoundary?.(n)) ?? [];
-    });
-    messages.push(...steered);
+    const parentCallId = options.parentCallId ? { parentCallId: options.parentCallId } : {};
+    leading = [
+      { type: "actions.completed", turnId, data: { callIds: outcome.toolCalls.map((call) => call.callId) }, idempotencyKey: `${options.keyPrefix}:s${n}:actions-completed` },
+      { type: "step.completed", turnId, data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId }, idempotencyKey: `${options.keyPrefix}:s${n}:completed` },
+    ];
   }
   return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, ...spend, nextStep: last };
 }

@@ -5,6 +5,7 @@
 // newer send preempted only records its own end: the session already belongs to the next turn.
 import type { PrismaClient } from "@prisma/client";
 import type { Usage } from "@/agents/sdk/events";
+import { pgTransaction } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
 import { newTurnId } from "@/server/sessions/session-urls";
@@ -25,15 +26,19 @@ export async function finishTurn(options: {
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId, turnId, mode, end } = options;
   const drainKey = `${turnId}:drain`;
-  return db.$transaction(async (tx) => {
+  return pgTransaction(db, async (client) => {
     // Already finished (this step is running again after a crash that followed its commit):
     // hand back the same drained turn, if there was one.
-    const finished = await tx.sessionEvent.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: `${turnId}:finished` } } });
-    if (finished) {
-      const drained = await tx.sessionEvent.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: drainKey } } });
-      return drained ? { sessionId, turnId: drained.turnId!, message: (drained.data as { text: string }).text } : undefined;
+    const { rows: done } = await client.query<{ key: string; turnId: string; text: string }>(
+      `SELECT "idempotencyKey" AS key, "turnId", data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = ANY($2)`,
+      [sessionId, [`${turnId}:finished`, drainKey]],
+    );
+    if (done.some((row) => row.key === `${turnId}:finished`)) {
+      const drained = done.find((row) => row.key === drainKey);
+      return drained ? { sessionId, turnId: drained.turnId, message: drained.text } : undefined;
     }
-    const [row] = await tx.$queryRaw<{ runningTurnId: string | null }[]>`SELECT "runningTurnId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
+    const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
+    const row = rows[0];
     const events: NewEvent[] = [];
     const text = end.kind === "cancelled" ? undefined : end.text;
     if (text !== undefined) events.push({ type: "message.completed", turnId, data: { text }, idempotencyKey: `${turnId}:message` });
@@ -59,19 +64,22 @@ export async function finishTurn(options: {
           ? { type: "session.completed", turnId, data: end.result !== undefined && end.result !== null ? { result: end.result } : {}, idempotencyKey: `${turnId}:session-end` }
           : { type: "session.failed", turnId, data: { message: end.kind === "cancelled" ? "turn interrupted" : end.message }, idempotencyKey: `${turnId}:session-end` },
       );
-      await tx.session.update({ where: { id: sessionId }, data: { status: end.kind === "completed" ? "completed" : "failed", runningTurnId: null, runningInvocationId: null } });
+      await client.query(`UPDATE sessions SET status = $2::"SessionStatus", "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [
+        sessionId,
+        end.kind === "completed" ? "completed" : "failed",
+      ]);
     } else if (row?.runningTurnId === turnId) {
-      const pending = await claimPendingDeliveries(tx, sessionId, options.workspaceDir);
+      const pending = await claimPendingDeliveries(client, sessionId, options.workspaceDir);
       if (pending.length > 0) {
         next = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
         events.push({ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) }, idempotencyKey: drainKey });
-        await tx.session.update({ where: { id: sessionId }, data: { runningTurnId: next.turnId } });
+        await client.query(`UPDATE sessions SET "runningTurnId" = $2 WHERE id = $1`, [sessionId, next.turnId]);
       } else {
         events.push({ type: "session.waiting", turnId, data: {}, idempotencyKey: `${turnId}:waiting` });
-        await tx.session.update({ where: { id: sessionId }, data: { status: "waiting", runningTurnId: null, runningInvocationId: null } });
+        await client.query(`UPDATE sessions SET status = 'waiting', "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [sessionId]);
       }
     }
-    await appendEventsInTransaction({ tx, sessionId, events });
+    await appendEventsInTransaction({ client, sessionId, events });
     return next;
   });
 }

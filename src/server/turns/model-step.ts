@@ -6,13 +6,14 @@ import type { PrismaClient } from "@prisma/client";
 import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
+import { poolOf } from "@/server/db";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { pipelinedAppender } from "@/server/events/pipelined-appender";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
 
 export type ModelStepOutcome =
-  | { kind: "ok"; text: string; toolCalls: ToolCallRequest[]; response: ModelMessage[]; usage: Usage; startedAt: number }
+  | { kind: "ok"; text: string; toolCalls: ToolCallRequest[]; steered: ModelMessage[]; response: ModelMessage[]; usage: Usage; startedAt: number }
   | { kind: "failed"; message: string }
   | { kind: "cancelled" };
 
@@ -31,6 +32,14 @@ export type ModelStepOptions = {
   parentCallId?: string;
   /** The result contract's feedback this step answers. */
   repair?: string;
+  /** Events recorded first, in the same append (turn.started; the previous batch's close). */
+  leading?: NewEvent[];
+  /**
+   * Messages steered into the turn before this step (coalesced sends, spec §4.4). Called after
+   * the leading events are stored; `isRerun` asks for those already steered in by an attempt
+   * that a crash cut off.
+   */
+  steer?: (isRerun: boolean) => Promise<ModelMessage[]>;
 };
 
 export function toolSet(specs: ToolSpec[]): ToolSet {
@@ -41,7 +50,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const { db, sessionId, turnId, step, signal, parentCallId } = options;
   const startedAt = Date.now();
   const stepKey = `${options.keyPrefix}:s${step}`;
-  const attempt = 1 + (await db.sessionEvent.count({ where: { sessionId, idempotencyKey: { startsWith: `${stepKey}.`, endsWith: ":started" } } }));
+  const attempt = 1 + (await startedAttempts(db, sessionId, stepKey));
   const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
@@ -49,6 +58,12 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const isRoot = parentCallId === undefined;
   // Everything this step records goes through one ordered pipeline; the step waits for it at the end.
   const out = pipelinedAppender(append);
+  let steered: ModelMessage[] = [];
+  if (options.leading?.length) out.push(...options.leading);
+  if (options.steer) {
+    await out.flush();
+    steered = await options.steer(attempt > 1);
+  }
   out.push({
     type: "step.started",
     data: { step, ...(attempt > 1 ? { attempt } : {}), ...(options.repair ? { repair: options.repair } : {}), ...(parentCallId ? { parentCallId } : {}) },
@@ -62,7 +77,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     const result = streamText({
       model: options.model,
       system: options.system || undefined,
-      messages: options.messages,
+      messages: [...options.messages, ...steered],
       tools: options.tools.length > 0 ? toolSet(options.tools) : undefined,
       abortSignal: signal,
       maxRetries: 1,
@@ -108,6 +123,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       kind: "ok",
       text,
       toolCalls,
+      steered,
       response: response.messages,
       startedAt,
       usage: {
@@ -138,3 +154,13 @@ export function addUsage(total: Usage, more: Usage): Usage {
 }
 
 export const zeroUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/** How many attempts of this step have started before (more than none only after a crash). */
+async function startedAttempts(db: PrismaClient, sessionId: string, stepKey: string): Promise<number> {
+  const { rows } = await poolOf(db).query<{ n: number }>({
+    name: "agentfold-step-attempts",
+    text: `SELECT count(*)::int AS n FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" LIKE $2 AND type = 'step.started'`,
+    values: [sessionId, `${stepKey.replace(/[\\%_]/g, "\\$&")}.%:started`],
+  });
+  return rows[0]?.n ?? 0;
+}

@@ -7,12 +7,13 @@ import fs from "node:fs";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
+import { isPrepared, prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { ResultOutcome } from "@/agents/sandbox/protocol";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { versionPaths } from "@/server/agents/storage";
+import { pgTransaction, poolOf } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEvents, appendEventsInTransaction } from "@/server/events/append-events";
 import { agentLoop, type LoopEnv, type Spend, type Step } from "./agent-loop";
@@ -49,24 +50,19 @@ export const maxRepairs = 2;
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
   const { db, step, signal } = deps;
   const { sessionId, turnId } = turn;
-  const markStarted = async () => {
-    await db.session.updateMany({ where: { id: sessionId, runningTurnId: turnId }, data: { status: "running" } });
-    await appendEvents({ db, sessionId, events: [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] });
-  };
-  // One step for everything before the model runs; a capped agent first waits for a slot.
+  // One step for everything before the model runs (the web marked the session running).
   const setup = await step(`${turnId}:prepare`, async () => {
     const loaded = await loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel });
-    await prepareSessionWorkspace(deps, loaded, turn);
-    if (!loaded.manifest.maxRunningTurns) await markStarted();
+    prepareSessionWorkspace(deps.dataDir, loaded, turn);
     return loaded;
   });
+  // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
   if (max) {
     const slot = deps.awakeable();
     const request = { agentId: setup.session.agentId, sessionId, turnId, max, awakeableId: slot.id };
     const { acquired } = await step(`${turnId}:slot`, () => acquireSlot(db, request));
     if (!acquired) await slot.promise;
-    await step(`${turnId}:started`, markStarted);
   }
   const end = await runLoop(deps, setup, turnId);
   const next = await step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
@@ -107,7 +103,9 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       tools: turnTools(setup, { canDelegate: true }),
       firstStep,
       repair,
-      atToolBoundary: (n) => deliverNudges(db, setup, turnId, n),
+      // turn.started goes out with the first step's start.
+      leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
+      steer: (n, isRerun) => deliverNudges(db, setup, turnId, n, isRerun),
     });
     spent = {
       usage: addUsage(spent.usage, outcome.usage),
@@ -144,29 +142,49 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
   }
 }
 
-/** Coalesced sends that arrived during the turn, steered in at a tool boundary (spec §4.4). */
-async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number): Promise<ModelMessage[]> {
+/**
+ * Coalesced sends that arrived during the turn, steered in at a tool boundary (spec §4.4). A
+ * re-run after a crash also gets back those its cut-off attempt already took.
+ */
+async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number, isRerun: boolean): Promise<ModelMessage[]> {
   const sessionId = setup.session.id;
-  return db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ runningTurnId: string | null }[]>`SELECT "runningTurnId" FROM sessions WHERE id = ${sessionId} FOR UPDATE`;
-    if (row?.runningTurnId !== turnId) return [];
-    const claimed = await claimPendingDeliveries(tx, sessionId, setup.workspaceDir);
-    if (claimed.length === 0) return [];
+  const keyPrefix = `${turnId}:nudge:${step}:`;
+  const earlier = isRerun ? await steeredBefore(db, sessionId, keyPrefix) : [];
+  // Nearly always nothing waits: one cheap read instead of a locking transaction. A send that
+  // lands just after it is steered in at the next boundary or drained when the turn ends.
+  const { rows: waiting } = await poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] });
+  const claimed = waiting.length === 0 ? [] : await pgTransaction(db, async (client) => {
+    const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
+    if (rows[0]?.runningTurnId !== turnId) return [];
+    const taken = await claimPendingDeliveries(client, sessionId, setup.workspaceDir);
     await appendEventsInTransaction({
-      tx,
+      client,
       sessionId,
-      events: claimed.map((delivery) => ({ type: "nudge.delivered", turnId, data: { deliveryId: delivery.deliveryId, text: delivery.text }, idempotencyKey: `${turnId}:nudge:${step}:${delivery.deliveryId}` })),
+      events: taken.map((delivery) => ({ type: "nudge.delivered", turnId, data: { deliveryId: delivery.deliveryId, text: delivery.text }, idempotencyKey: `${keyPrefix}${delivery.deliveryId}` })),
     });
-    return [{ role: "user", content: claimed.map((delivery) => delivery.text).join("\n\n") }];
+    return taken.map((delivery) => delivery.text);
   });
+  const texts = [...earlier, ...claimed];
+  return texts.length === 0 ? [] : [{ role: "user", content: texts.join("\n\n") }];
+}
+
+async function steeredBefore(db: PrismaClient, sessionId: string, keyPrefix: string): Promise<string[]> {
+  const { rows } = await poolOf(db).query<{ text: string }>(
+    `SELECT data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND type = 'nudge.delivered' AND starts_with("idempotencyKey", $2) ORDER BY index`,
+    [sessionId, keyPrefix],
+  );
+  return rows.map((row) => row.text);
 }
 
 /** Seeds the session workspace on its first turn and writes this send's workspaceFiles. */
-async function prepareSessionWorkspace(deps: TurnDeps, setup: TurnSetup, turn: TurnRequest): Promise<void> {
-  const paths = versionPaths(deps.dataDir, setup.session.agentId, setup.session.versionId);
-  const version = await deps.db.agentVersion.findUniqueOrThrow({ where: { id: setup.session.versionId }, select: { manifest: true } });
-  const manifest = version.manifest as unknown as AgentManifest | null;
-  fs.mkdirSync(setup.workspaceDir, { recursive: true });
-  if (!manifest?.root || !fs.existsSync(paths.source)) return writeWorkspaceFiles(setup.workspaceDir, turn.workspaceFiles ?? {});
-  prepareWorkspace({ workspaceDir: setup.workspaceDir, sourceDir: paths.source, bundleDir: paths.bundle, manifest, workspaceFiles: turn.workspaceFiles });
+function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest): void {
+  const files = turn.workspaceFiles ?? {};
+  const { manifest, workspaceDir } = setup;
+  if (isPrepared(workspaceDir) || !manifest.root) {
+    fs.mkdirSync(workspaceDir, { recursive: true });
+    return writeWorkspaceFiles(workspaceDir, files);
+  }
+  const paths = versionPaths(dataDir, setup.session.agentId, setup.session.versionId);
+  if (!fs.existsSync(paths.source)) return writeWorkspaceFiles(workspaceDir, files);
+  prepareWorkspace({ workspaceDir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles: files });
 }

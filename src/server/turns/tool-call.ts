@@ -7,6 +7,7 @@ import { runTool } from "@/agents/runtime/run-tool";
 import { sleep } from "@/agents/runtime/models/local-scripted";
 import type { ToolRunResult } from "@/agents/sandbox/protocol";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
+import { poolOf } from "@/server/db";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
@@ -36,9 +37,13 @@ export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest): Prom
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
-  const recorded = await db.sessionEvent.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: resultKey } }, select: { data: true } });
-  if (recorded) {
-    const data = recorded.data as ToolOutcome;
+  const { rows } = await poolOf(db).query<{ data: ToolOutcome }>({
+    name: "agentfold-recorded-result",
+    text: `SELECT data FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = $2`,
+    values: [sessionId, resultKey],
+  });
+  if (rows[0]) {
+    const data = rows[0].data;
     return { output: data.output ?? null, isError: data.isError, ...(data.stubbed ? { stubbed: true } : {}) };
   }
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import { waitFor } from "@/cli/start/wait";
 import { agentDir } from "@/server/agents/storage";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { engineAgent } from "@/testing/engine-agents";
@@ -126,7 +127,8 @@ describe("concurrency.maxRunningTurns", () => {
     for (const i of [1, 2]) {
       expect(at(ofType(logs[i]!, "turn.started")[0])).toBeGreaterThanOrEqual(at(ofType(logs[i - 1]!, "turn.completed")[0]));
     }
-    expect(await h.db.turnAdmission.count({ where: { agentId: capped.id } })).toBe(0);
+    // The last turn hands its slot on just after it finishes.
+    await waitFor("every slot to be released", async () => (await h.db.turnAdmission.count({ where: { agentId: capped.id } })) === 0, { timeoutMs: 10_000 });
   });
 
   it("a queued turn that is stopped gives up its place", async () => {

@@ -8,10 +8,12 @@ import type { AgentManifest } from "@/agents/loader/manifest";
 import type { SessionInfo } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
+import { poolOf } from "@/server/db";
 
 export type TurnSetup = {
   session: SessionInfo & { agentId: string; versionId: string };
-  manifest: Pick<AgentManifest, "tools" | "skills" | "subagents" | "result" | "builtinTools" | "maxRunningTurns">;
+  /** The pinned version's manifest; `root` is absent for a version with no folder. */
+  manifest: Omit<AgentManifest, "root"> & { root?: AgentManifest["root"] };
   modelId: string;
   system: string;
   messages: ModelMessage[];
@@ -22,19 +24,60 @@ export type TurnSetup = {
   stateRoot: string;
 };
 
+const emptyManifest: TurnSetup["manifest"] = {
+  name: "",
+  instructionsText: "",
+  tools: [],
+  skills: [],
+  subagents: [],
+  hooks: [],
+  channels: [],
+  schedules: [],
+  connections: [],
+  extensions: [],
+  artifactKinds: [],
+  evals: [],
+  seedFiles: [],
+  chips: [],
+};
+
 /** Agent folders name Cursor's models ("grok-4.5"); only `provider:model` ids are ours. */
 export function modelIdOf(configured: unknown, fallback: string): string {
   const id = typeof configured === "string" ? configured : (configured as { id?: unknown } | undefined)?.id;
   return typeof id === "string" && id.includes(":") ? id : fallback;
 }
 
+type SessionRow = {
+  id: string;
+  agentId: string;
+  agentVersionId: string;
+  ownerKind: string;
+  ownerId: string;
+  channelId: string;
+  mode: "chat" | "task";
+  purpose: "live" | "eval";
+  title: string | null;
+  dryRun: boolean;
+  manifest: Partial<AgentManifest> | null;
+  bundlePath: string | null;
+};
+
 export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string; sessionId: string; defaultModel: string }): Promise<TurnSetup> {
   const { db, dataDir, sessionId, defaultModel } = options;
-  const session = await db.session.findUniqueOrThrow({
-    where: { id: sessionId },
-    include: { agentVersion: { select: { manifest: true, bundlePath: true } } },
-  });
-  const manifest = (session.agentVersion.manifest ?? {}) as Partial<AgentManifest>;
+  const pool = poolOf(db);
+  const [{ rows }, messages] = await Promise.all([
+    pool.query<SessionRow>({
+      name: "agentfold-turn-session",
+      text: `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
+               v.manifest, v."bundlePath"
+             FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" WHERE s.id = $1`,
+      values: [sessionId],
+    }),
+    conversation(db, sessionId),
+  ]);
+  const session = rows[0];
+  if (!session) throw new Error(`no session ${sessionId}`);
+  const manifest = session.manifest ?? {};
   const auth: Principal = { kind: session.ownerKind as Principal["kind"], id: session.ownerId };
   return {
     session: {
@@ -48,18 +91,11 @@ export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string
       agentId: session.agentId,
       versionId: session.agentVersionId,
     },
-    manifest: {
-      tools: manifest.tools ?? [],
-      skills: manifest.skills ?? [],
-      subagents: manifest.subagents ?? [],
-      ...(manifest.result ? { result: manifest.result } : {}),
-      ...(manifest.builtinTools ? { builtinTools: manifest.builtinTools } : {}),
-      ...(manifest.maxRunningTurns ? { maxRunningTurns: manifest.maxRunningTurns } : {}),
-    },
+    manifest: { ...emptyManifest, ...manifest },
     modelId: modelIdOf(manifest.model, defaultModel),
     system: systemPrompt(manifest),
-    messages: await conversation(db, sessionId),
-    bundlePath: session.agentVersion.bundlePath ? path.join(dataDir, session.agentVersion.bundlePath) : null,
+    messages,
+    bundlePath: session.bundlePath ? path.join(dataDir, session.bundlePath) : null,
     agentDir: agentDir(dataDir, session.agentId),
     workspaceDir: workspaceDir(dataDir, session.agentId, sessionId),
     stateRoot: stateRoot(dataDir, session.agentId),
@@ -90,14 +126,11 @@ export function systemPrompt(manifest: Partial<AgentManifest>): string {
  * final replies. Tool calls of earlier turns are not replayed; their outcome is in the replies.
  */
 async function conversation(db: PrismaClient, sessionId: string): Promise<ModelMessage[]> {
-  const history = await db.sessionEvent.findMany({
-    where: { sessionId, type: { in: ["message.received", "nudge.delivered", "message.completed"] } },
-    orderBy: { index: "asc" },
-    select: { type: true, data: true },
+  const { rows } = await poolOf(db).query<{ type: string; text: string | null }>({
+    name: "agentfold-turn-conversation",
+    text: `SELECT type, data->>'text' AS text FROM session_events
+           WHERE "sessionId" = $1 AND type IN ('message.received', 'nudge.delivered', 'message.completed') ORDER BY index`,
+    values: [sessionId],
   });
-  return history.flatMap((event): ModelMessage[] => {
-    const text = (event.data as { text?: string }).text;
-    if (text === undefined) return [];
-    return [{ role: event.type === "message.completed" ? "assistant" : "user", content: text }];
-  });
+  return rows.flatMap((row): ModelMessage[] => (row.text === null ? [] : [{ role: row.type === "message.completed" ? "assistant" : "user", content: row.text }]));
 }

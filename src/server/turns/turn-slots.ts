@@ -2,27 +2,38 @@
 // wait in arrival order, each told its place with `turn.queued` (1 = next) whenever it changes.
 // A waiting turn holds no process: it parks on a Restate awakeable that the turn freeing a slot
 // resolves. Slots are taken and handed on under the agent row's lock.
-import type { Prisma, PrismaClient } from "@prisma/client";
+import type pg from "pg";
+import type { PrismaClient } from "@prisma/client";
+import { pgTransaction } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 
 export type SlotRequest = { agentId: string; sessionId: string; turnId: string; max: number; awakeableId: string };
 
+type Admission = { id: string; turnId: string; sessionId: string; state: "running" | "queued"; awakeableId: string | null };
+
+const queuedEvent = (turnId: string, position: number) => ({
+  type: "turn.queued" as const,
+  turnId,
+  data: { position },
+  idempotencyKey: `${turnId}:queued:${position}`,
+});
+
 /** Takes a slot, or queues the turn; `acquired: false` means wait for the awakeable. */
 export async function acquireSlot(db: PrismaClient, request: SlotRequest): Promise<{ acquired: boolean }> {
   const { agentId, sessionId, turnId, max } = request;
-  return db.$transaction(async (tx) => {
-    await lockAgent(tx, agentId);
-    const existing = await tx.turnAdmission.findUnique({ where: { turnId } });
-    if (existing) return { acquired: existing.state === "running" };
-    const running = await tx.turnAdmission.count({ where: { agentId, state: "running" } });
-    const waiting = await tx.turnAdmission.count({ where: { agentId, state: "queued" } });
-    if (running < max && waiting === 0) {
-      await tx.turnAdmission.create({ data: { turnId, agentId, sessionId, state: "running" } });
-      return { acquired: true };
-    }
-    await tx.turnAdmission.create({ data: { turnId, agentId, sessionId, state: "queued", awakeableId: request.awakeableId } });
-    await appendEventsInTransaction({ tx, sessionId, events: [{ type: "turn.queued", turnId, data: { position: waiting + 1 }, idempotencyKey: `${turnId}:queued:${waiting + 1}` }] });
-    return { acquired: false };
+  return pgTransaction(db, async (client) => {
+    const admissions = await lockAdmissions(client, agentId);
+    const mine = admissions.find((row) => row.turnId === turnId);
+    if (mine) return { acquired: mine.state === "running" };
+    const running = admissions.filter((row) => row.state === "running").length;
+    const waiting = admissions.filter((row) => row.state === "queued").length;
+    const acquired = running < max && waiting === 0;
+    await client.query(
+      `INSERT INTO turn_admissions ("turnId", "agentId", "sessionId", state, "awakeableId") VALUES ($1, $2, $3, $4, $5)`,
+      [turnId, agentId, sessionId, acquired ? "running" : "queued", acquired ? null : request.awakeableId],
+    );
+    if (!acquired) await appendEventsInTransaction({ client, sessionId, events: [queuedEvent(turnId, waiting + 1)] });
+    return { acquired };
   });
 }
 
@@ -32,24 +43,28 @@ export async function acquireSlot(db: PrismaClient, request: SlotRequest): Promi
  */
 export async function releaseSlot(db: PrismaClient, options: { agentId: string; turnId: string; max: number }): Promise<string[]> {
   const { agentId, turnId, max } = options;
-  return db.$transaction(async (tx) => {
-    await lockAgent(tx, agentId);
-    await tx.turnAdmission.deleteMany({ where: { turnId } });
-    const running = await tx.turnAdmission.count({ where: { agentId, state: "running" } });
-    const queued = await tx.turnAdmission.findMany({ where: { agentId, state: "queued" }, orderBy: { id: "asc" } });
+  return pgTransaction(db, async (client) => {
+    const admissions = (await lockAdmissions(client, agentId)).filter((row) => row.turnId !== turnId);
+    await client.query(`DELETE FROM turn_admissions WHERE "turnId" = $1`, [turnId]);
+    const running = admissions.filter((row) => row.state === "running").length;
+    const queued = admissions.filter((row) => row.state === "queued");
     const promoted = queued.slice(0, Math.max(0, max - running));
-    if (promoted.length > 0) await tx.turnAdmission.updateMany({ where: { id: { in: promoted.map((row) => row.id) } }, data: { state: "running" } });
-    const still = queued.slice(promoted.length);
-    for (const [i, row] of still.entries()) {
-      const position = i + 1;
-      await appendEventsInTransaction({ tx, sessionId: row.sessionId, events: [{ type: "turn.queued", turnId: row.turnId, data: { position }, idempotencyKey: `${row.turnId}:queued:${position}` }] });
+    if (promoted.length > 0) await client.query(`UPDATE turn_admissions SET state = 'running' WHERE id = ANY($1::bigint[])`, [promoted.map((row) => row.id)]);
+    for (const [i, row] of queued.slice(promoted.length).entries()) {
+      await appendEventsInTransaction({ client, sessionId: row.sessionId, events: [queuedEvent(row.turnId, i + 1)] });
     }
     return promoted.flatMap((row) => (row.awakeableId ? [row.awakeableId] : []));
   });
 }
 
-async function lockAgent(tx: Prisma.TransactionClient, agentId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM "Agent" WHERE id = ${agentId} FOR UPDATE`;
+/** The agent's admissions in arrival order, with the agent row locked for the transaction. */
+async function lockAdmissions(client: pg.PoolClient, agentId: string): Promise<Admission[]> {
+  await client.query(`SELECT id FROM "Agent" WHERE id = $1 FOR UPDATE`, [agentId]);
+  const { rows } = await client.query<Admission>(
+    `SELECT id, "turnId", "sessionId", state, "awakeableId" FROM turn_admissions WHERE "agentId" = $1 ORDER BY id`,
+    [agentId],
+  );
+  return rows;
 }
 
 /** releaseSlot for a turn known only by its session (the cancellation path). */
