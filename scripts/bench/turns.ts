@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { projectRoot } from "@/cli/start/project";
-import { freeStackPorts, makeDataDir, spawnSupervisor } from "@/testing/supervisor-process";
+import { freeStackPorts, makeDataDir, printedPid, spawnSupervisor } from "@/testing/supervisor-process";
 import { writeFiles } from "@/testing/folders";
 import { ms, percentile } from "./stats";
 
@@ -65,6 +65,9 @@ export async function benchTurns(): Promise<string> {
     const sequential: number[] = [];
     for (let i = 0; i < 200; i++) sequential.push(await oneTurn(url!, token));
 
+    const components = ["web", "worker", "restate", "postgres"] as const;
+    const pids = Object.fromEntries(components.map((name) => [name, printedPid(supervisor.output(), name)])) as Record<(typeof components)[number], number>;
+    const cpuBefore = Object.fromEntries(components.map((name) => [name, cpuMs(pids[name])]));
     const clients = 10;
     const seconds = 15;
     const deadline = performance.now() + seconds * 1000;
@@ -80,6 +83,7 @@ export async function benchTurns(): Promise<string> {
       }),
     );
     const perSecond = turns / ((performance.now() - concurrentStart) / 1000);
+    const cpuPerTurn = components.map((name) => `| ${name} | ${((cpuMs(pids[name]) - cpuBefore[name]!) / turns).toFixed(1)} ms |`).join("\n");
     const p50 = percentile(sequential, 50);
     const p95 = percentile(sequential, 95);
     return `## Turns: platform overhead per turn
@@ -96,6 +100,13 @@ the moment its NDJSON stream shows \`turn.completed\`, over real HTTP. 20 warm-u
 | Sequential, p95 | ${ms(p95)} | |
 | ${clients} concurrent clients, ${seconds} s | ${perSecond.toFixed(0)} turns/s (p50 ${ms(percentile(concurrent, 50))}, p95 ${ms(percentile(concurrent, 95))}) | ≥ 100 turns/s ${perSecond >= 100 ? "(met)" : "(not met)"} |
 
+CPU time per turn during the concurrent run, by process with its children (Postgres backends,
+the worker's sandbox). Processes that ended during the run are not counted:
+
+| Process | CPU per turn |
+|---|---|
+${cpuPerTurn}
+
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
 Every turn here is durable: it survives a kill -9 of any process mid-turn.
@@ -104,4 +115,26 @@ Every turn here is durable: it survives a kill -9 of any process mid-turn.
     await supervisor.stop("SIGTERM");
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** User + system CPU time so far of a process and all its descendants, from /proc (Linux). */
+function cpuMs(root: number): number {
+  const stats = new Map<number, { ppid: number; ms: number }>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  let total = 0;
+  const pending = [root];
+  while (pending.length > 0) {
+    const pid = pending.pop()!;
+    total += stats.get(pid)?.ms ?? 0;
+    for (const [child, stat] of stats) if (stat.ppid === pid) pending.push(child);
+  }
+  return total;
 }

@@ -8,6 +8,7 @@ import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
+import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { getFreePort } from "@/cli/start/ports";
 import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate";
@@ -27,7 +28,7 @@ import { zipFiles } from "./archives";
 
 export type Harness = Awaited<ReturnType<typeof startTurnHarness>>;
 
-export async function startTurnHarness(options: { databaseUrl: string; workerProcess?: boolean }) {
+export async function startTurnHarness(options: { databaseUrl: string; workerProcess?: boolean; models?: ModelProviderSettings }) {
   const db: PrismaClient = createDb(options.databaseUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-turns-"));
   const restate: EmbeddedRestate = await startEmbeddedRestate({
@@ -37,7 +38,7 @@ export async function startTurnHarness(options: { databaseUrl: string; workerPro
   });
   const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   const workerPort = await getFreePort();
-  const workerConfig = { db, dataDir, models: {}, defaultModel: "local:scripted", retryDelayMs: () => 20 };
+  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20 };
   let inProcess: WorkerServer | undefined;
   let child: ChildProcess | undefined;
 

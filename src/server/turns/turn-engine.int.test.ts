@@ -117,6 +117,14 @@ describe("built-in tools, skills and subagents", () => {
     expect(fs.readFileSync(path.join(workspaceDir(h.dataDir, agent.id, sessionId), "notes/todo.txt"), "utf8")).toBe("buy milk");
   });
 
+  it("runs an execution: \"agent\" tool for the model; its script is in the workspace catalog", async () => {
+    const { sessionId, log } = await turn('[call tally {"items":[1,2,3]}]');
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ toolName: "tally", output: { counted: 3 }, isError: false });
+    const workspace = workspaceDir(h.dataDir, agent.id, sessionId);
+    expect(fs.existsSync(path.join(workspace, ".agentfold/tools/tally.mjs"))).toBe(true);
+    expect(fs.readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toContain("### tally");
+  });
+
   it("loads a skill in full on demand", async () => {
     const { log } = await turn('[call skill {"name":"refunds"}]');
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: false, output: expect.stringContaining("within 5 days") });
