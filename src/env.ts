@@ -36,6 +36,9 @@ export const envSchema = z
       .regex(/^[a-z0-9-]+:.+$/, "must look like provider:model")
       .default("local:scripted"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    // Single-agent local mode: this agent's routes also answer unslugged at /v1/*, and loopback
+    // callers without credentials act as the local principal (localDevStrict).
+    AGENTFOLD_SINGLE_AGENT: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug").optional(),
   })
   .superRefine((value, ctx) => {
     // Restate is either fully external or fully embedded: half a configuration is a mistake.

@@ -12,11 +12,13 @@ export const tokens = () => ({
   revoked: process.env.AGENTFOLD_E2E_REVOKED_TOKEN!,
 });
 
-export async function api(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
+type ApiOptions = { token?: string; body?: unknown; rawBody?: string; base?: string; headers?: Record<string, string> };
+
+export async function api(method: string, path: string, options: ApiOptions = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const response = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: text && response.headers.get("content-type")?.includes("json") && !response.headers.get("content-type")?.includes("ndjson") ? JSON.parse(text) : undefined };
 }

@@ -1,15 +1,11 @@
 // Streams survive the web process: a client resumes by index after the supervisor restarts a
 // killed web process, and a second web process serves the same session live.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { projectRoot } from "../../src/cli/start/project";
-import { getFreePort } from "../../src/cli/start/ports";
-import { embeddedDatabaseUrl } from "../../src/cli/start/postgres";
 import { isHttpOk, waitFor } from "../../src/cli/start/wait";
 import { sessionEventSchema, type SessionEvent } from "../../src/agents/sdk/events";
 import { parseNdjson } from "../../src/server/http/ndjson";
+import { startExtraWeb } from "../support/extra-web";
 import { api, baseUrl, parseDump, readStream, tokens } from "./client";
 
 test.describe.configure({ mode: "serial" });
@@ -47,26 +43,9 @@ test("a stream cut by killing the web process resumes by index with every event 
 
 test("two web processes stream the same session live", async () => {
   test.setTimeout(90_000);
-  const dataDir = process.env.AGENTFOLD_E2E_DATA_DIR!;
-  const ports = JSON.parse(process.env.AGENTFOLD_E2E_PORTS!) as Record<string, string>;
-  const port = await getFreePort();
-  const second = spawn(process.execPath, [path.join(projectRoot, "node_modules/next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      AGENTFOLD_DATA_DIR: dataDir,
-      DATABASE_URL: embeddedDatabaseUrl(dataDir, Number(ports.POSTGRES_PORT)),
-      RESTATE_INGRESS_URL: `http://127.0.0.1:${ports.RESTATE_INGRESS_PORT}`,
-      RESTATE_ADMIN_URL: `http://127.0.0.1:${ports.RESTATE_ADMIN_PORT}`,
-      WORKER_URL: `http://127.0.0.1:${ports.WORKER_PORT}`,
-    },
-    stdio: "ignore",
-    detached: true,
-  });
+  const second = await startExtraWeb();
   try {
-    const secondUrl = `http://127.0.0.1:${port}`;
-    await waitFor("the second web process", () => isHttpOk(`${secondUrl}/v1/health`), { timeoutMs: 60_000 });
+    const secondUrl = second.url;
     const started = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "Streaming to two readers [delay 1s]" } });
     const path_ = `/hello/v1/session/${started.json.sessionId}/stream`;
     const done = (event: SessionEvent) => event.type === "session.waiting";
@@ -83,6 +62,6 @@ test("two web processes stream the same session live", async () => {
     expect(await viaSecond).toEqual(viaFirst.events);
     expect(viaFirst.events.map((e) => e.type)).toContain("turn.completed");
   } finally {
-    process.kill(-second.pid!, "SIGTERM");
+    second.stop();
   }
 });

@@ -2,7 +2,9 @@
 // the caller may take this route's action on it, before the handler runs.
 import type { z } from "zod";
 import { anonymousCaller } from "@/server/auth/anonymous-caller";
+import { env } from "@/env";
 import { authenticateBearer } from "@/server/auth/authenticate-bearer";
+import { localCaller, proxyEvidence } from "@/server/auth/local-caller";
 import type { Caller } from "@/server/auth/principal";
 import type { TokenAction } from "@/server/tokens/scopes";
 import { AppError } from "./app-error";
@@ -17,10 +19,28 @@ export async function authenticate(request: Request): Promise<Caller> {
   throw new AppError("unauthorized", "sign in, or send Authorization: Bearer <token>");
 }
 
-/** Credentials as above; without any, the anonymous caller when the agent in the path opted in. */
+/** The agent a request addresses: the path's first segment, or the single agent at /v1/*. */
+export function requestedSlug(request: Request): string {
+  const first = decodeURIComponent(new URL(request.url).pathname.split("/")[1] ?? "");
+  return first === "v1" ? (env().AGENTFOLD_SINGLE_AGENT ?? "") : first;
+}
+
+/**
+ * The auth chain for agent routes (spec §11.1): a bearer token; then, in single-agent local mode,
+ * a direct loopback caller as the local principal (localDevStrict); then the anonymous caller
+ * where the agent opted in (allowAll). Nothing else gets in.
+ */
 async function authenticateForAgent(request: Request): Promise<Caller> {
   if (request.headers.get("authorization")) return authenticate(request);
-  const slug = decodeURIComponent(new URL(request.url).pathname.split("/")[1] ?? "");
+  const slug = requestedSlug(request);
+  const config = env();
+  if (config.AGENTFOLD_SINGLE_AGENT && slug === config.AGENTFOLD_SINGLE_AGENT) {
+    const evidence = proxyEvidence(request.headers, config.AGENTFOLD_HOST);
+    if (!evidence) return localCaller(slug);
+    const agent = await db().agent.findUnique({ where: { slug }, select: { slug: true, allowAnonymous: true } });
+    if (agent?.allowAnonymous) return anonymousCaller(agent);
+    throw new AppError("unauthorized", `local access needs a direct loopback call (${evidence}); send Authorization: Bearer <token>`);
+  }
   const agent = await db().agent.findUnique({ where: { slug }, select: { slug: true, allowAnonymous: true } });
   if (agent?.allowAnonymous) return anonymousCaller(agent);
   return authenticate(request);

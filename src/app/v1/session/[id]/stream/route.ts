@@ -1,0 +1,7 @@
+// Single-agent local mode: session/[id]/stream at /v1 (see src/server/http/unslugged.ts).
+import * as slugged from "@/app/[slug]/v1/session/[id]/stream/route";
+import { unslugged } from "@/server/http/unslugged";
+
+export const dynamic = "force-dynamic";
+export const GET = unslugged(slugged.GET);
+export const runtime = "nodejs";

@@ -1,0 +1,17 @@
+// Single-agent local mode mounts the per-agent routes at /v1/* as well (spec §3.1, `--mode
+// single`): the same handlers, with the configured agent's slug filled in. Without
+// AGENTFOLD_SINGLE_AGENT these paths answer 404, as every unknown /v1 path does.
+import { env } from "@/env";
+import { AppError } from "./app-error";
+import { errorResponse } from "./respond";
+
+type Context<P> = { params: Promise<P> };
+type Handler<P> = (request: Request, context: Context<P & { slug: string }>) => Promise<Response>;
+
+export function unslugged<P extends object>(handler: Handler<P>) {
+  return async (request: Request, context: Context<P>): Promise<Response> => {
+    const slug = env().AGENTFOLD_SINGLE_AGENT;
+    if (!slug) return errorResponse(new AppError("not_found", `no route ${new URL(request.url).pathname}`));
+    return handler(request, { params: context.params.then((params) => ({ ...params, slug })) });
+  };
+}
