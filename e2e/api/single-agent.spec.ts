@@ -23,7 +23,7 @@ test("multi-agent mode has no unslugged session routes", async () => {
 
 test("a direct loopback caller with no token runs a session as the local principal", async () => {
   const started = await api("POST", "/v1/session", { base: single.url, body: { message: "Hello from localhost" } });
-  expect(started.status).toBe(200);
+  expect(started.status, started.text).toBe(200);
   expect(started.json).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/), continuationToken: expect.stringMatching(/^http:/) });
   const { sessionId, continuationToken } = started.json;
   const info = await api("GET", "/v1/info", { base: single.url });

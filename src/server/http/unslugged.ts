@@ -5,13 +5,15 @@ import { env } from "@/env";
 import { AppError } from "./app-error";
 import { errorResponse } from "./respond";
 
-type Context<P> = { params: Promise<P> };
-type Handler<P> = (request: Request, context: Context<P & { slug: string }>) => Promise<Response>;
+// Next passes no params at all to a route without dynamic segments (/v1/session).
+type Context<P> = { params?: Promise<P> };
+type Handler<P> = (request: Request, context: { params: Promise<P & { slug: string }> }) => Promise<Response>;
 
 export function unslugged<P extends object>(handler: Handler<P>) {
-  return async (request: Request, context: Context<P>): Promise<Response> => {
+  return async (request: Request, context?: Context<P>): Promise<Response> => {
     const slug = env().AGENTFOLD_SINGLE_AGENT;
     if (!slug) return errorResponse(new AppError("not_found", `no route ${new URL(request.url).pathname}`));
-    return handler(request, { params: context.params.then((params) => ({ ...params, slug })) });
+    const params = (await context?.params) ?? ({} as P);
+    return handler(request, { params: Promise.resolve({ ...params, slug }) });
   };
 }
