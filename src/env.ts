@@ -38,6 +38,8 @@ export const envSchema = z
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     // Single-agent local mode: this agent's routes also answer unslugged at /v1/*, and loopback
     // callers without credentials act as the local principal (localDevStrict).
+    // How long a tool call parked for approval waits before it expires as denied.
+    AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
     AGENTFOLD_SINGLE_AGENT: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug").optional(),
   })
   .superRefine((value, ctx) => {

@@ -46,3 +46,19 @@ export default defineResult({
 });
 `,
 };
+
+/** Tools that need a human decision; each run records who approved it. */
+export const approvalAgent: Record<string, string> = {
+  "bot/instructions.md": "You are the approvals test agent.",
+  "bot/tools/refund.ts": tool(
+    "write",
+    'fs.appendFileSync(path.join(ctx.stateRoot, "refunds.log"), JSON.stringify({ callId: ctx.toolCallId, amount: input.amount, approvedBy: ctx.approvedBy ?? null }) + "\\n"); return { refunded: input.amount, approvedBy: ctx.approvedBy?.id ?? null };',
+    " needsApproval: true,",
+  ),
+  "bot/tools/big_refund.ts": tool(
+    "write",
+    'return { refunded: input.amount, approvedBy: ctx.approvedBy?.id ?? null };',
+    " needsApproval: (input) => input.amount > 100,",
+  ),
+  "bot/tools/lookup.ts": tool("read", 'return { orderId: input.orderId, status: "shipped" };'),
+};

@@ -28,17 +28,14 @@ import { zipFiles } from "./archives";
 
 export type Harness = Awaited<ReturnType<typeof startTurnHarness>>;
 
-export async function startTurnHarness(options: { databaseUrl: string; workerProcess?: boolean; models?: ModelProviderSettings }) {
+export async function startTurnHarness(options: { databaseUrl: string; workerProcess?: boolean; models?: ModelProviderSettings; approvalTimeoutMs?: number }) {
   const db: PrismaClient = createDb(options.databaseUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-turns-"));
-  const restate: EmbeddedRestate = await startEmbeddedRestate({
-    dataDir,
-    ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() },
-    log: () => undefined,
-  });
+  const restatePorts = { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() };
+  let restate: EmbeddedRestate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
   const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   const workerPort = await getFreePort();
-  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20 };
+  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs };
   let inProcess: WorkerServer | undefined;
   let child: ChildProcess | undefined;
 
@@ -48,7 +45,8 @@ export async function startTurnHarness(options: { databaseUrl: string; workerPro
       return;
     }
     child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
-      env: { ...process.env, DATABASE_URL: options.databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir },
+      env: { ...process.env, DATABASE_URL: options.databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
+        ...(options.approvalTimeoutMs ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
     });
     await waitFor("the worker to listen", () => isListening(workerPort), { timeoutMs: 30_000 });
@@ -89,7 +87,8 @@ export async function startTurnHarness(options: { databaseUrl: string; workerPro
     events,
     eventsUntil,
     count,
-    start: (agent: AgentRef, body: StartSessionBody) => startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test" }),
+    start: (agent: AgentRef, body: StartSessionBody, options: { mode?: "chat" | "task" } = {}) =>
+      startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test", mode: options.mode }),
     followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) => followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
     stop: (agent: AgentRef, sessionId: string) => stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
     /** kill -9 the worker process (workerProcess mode), then start a new one on the same port. */
@@ -99,6 +98,11 @@ export async function startTurnHarness(options: { databaseUrl: string; workerPro
       child.kill("SIGKILL");
       await exited;
       await startWorker();
+    },
+    /** Stops Restate and starts it again on the same data and ports. */
+    async restartRestate(): Promise<void> {
+      await restate.stop();
+      restate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
     },
     async close(): Promise<void> {
       child?.kill("SIGKILL");

@@ -42,6 +42,8 @@ export type ToolRunResult = { ok: true; output: unknown } | { ok: false; error: 
 export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };
   runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
+  /** A tool's `needsApproval` function, for this input; a throw counts as "yes" (the safe side). */
+  needsApproval: { params: { file: string; input: unknown; context: ToolCallContext }; result: { needsApproval: boolean; error?: string } };
   runResult: { params: { file: string; text: string; session: SessionInfo }; result: ResultOutcome };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };

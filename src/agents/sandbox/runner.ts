@@ -68,6 +68,18 @@ async function runTool(modules: ModuleLoaders, params: { file: string; input: un
   }
 }
 
+async function needsApproval(modules: ModuleLoaders, params: { file: string; input: unknown; context: ToolCallContext }) {
+  try {
+    const tool = (await defaultExport(modules, params.file)) as { needsApproval?: unknown };
+    const rule = tool.needsApproval;
+    if (typeof rule !== "function") return { needsApproval: Boolean(rule) };
+    const input = parseToolInput(tool as never, params.input);
+    return { needsApproval: Boolean(await rule(input, Object.freeze({ ...params.context }))) };
+  } catch (error) {
+    return { needsApproval: true, error: errorText(error) };
+  }
+}
+
 async function runHook(modules: ModuleLoaders, params: { file: string; event: { type: string }; context: unknown }) {
   try {
     const hook = (await defaultExport(modules, params.file)) as { events?: Record<string, (e: unknown, c: unknown) => unknown> };
@@ -95,6 +107,8 @@ export function startSandbox(modules: ModuleLoaders): void {
           ? await Promise.all(Object.keys(modules).map((file) => describeModule(modules, file)))
           : request.method === "runTool"
             ? await runTool(modules, params)
+            : request.method === "needsApproval"
+              ? await needsApproval(modules, params)
             : request.method === "runHook"
               ? await runHook(modules, params)
               : request.method === "runResult"

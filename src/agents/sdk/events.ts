@@ -90,12 +90,15 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   event("action.tool_retry", { callId: id, toolName: id, attempt: z.number().int().min(2), error: z.string() }),
   // [inferred] requestedBy: the session's principal, on whose turn the call was made.
   event("action.approval_requested", { callId: id, toolName: id, args: z.json(), requestedBy: principalSchema }),
+  // [inferred] approvedBy: who decided, also on a denial; absent when nobody did: the call
+  // expired (reason "expired"), the turn was stopped or preempted (reason "cancelled"), or the
+  // session had nobody to ask and the agent's policy denies (reason "unattended").
   event("action.approval_resolved", {
     callId: id,
     decision: z.enum(["approved", "denied"]),
-    approvedBy: principalSchema, // who decided, also on a denial
+    approvedBy: principalSchema.optional(),
     reason: z.string().optional(),
-  }), // [inferred]
+  }),
   event("subagent.called", { callId: id, subagent: id, prompt: z.string() }), // [inferred]
   // [inferred] subagent and isError added so a trace reads without pairing events.
   event("subagent.completed", {

@@ -66,5 +66,15 @@ export function createRestateRuntime({
       if (!response.ok && response.status !== 404) throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
       await response.body?.cancel();
     },
+    async resolveAwakeable(id, payload) {
+      const response = await fetchImpl(`${ingressUrl}/restate/awakeables/${encodeURIComponent(id)}/resolve`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new Error(`Restate could not resolve awakeable ${id}: ${response.status} ${await response.text()}`);
+      await response.body?.cancel();
+    },
   };
 }

@@ -16,4 +16,6 @@ export type DurableRuntime = {
   sendTurn: (turn: TurnRequest) => Promise<{ invocationId: string }>;
   /** Cancels a running or queued turn. */
   cancel: (invocationId: string) => Promise<void>;
+  /** Completes a durable promise a turn waits on (an approval decision). Idempotent. */
+  resolveAwakeable: (id: string, payload: unknown) => Promise<void>;
 };

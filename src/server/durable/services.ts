@@ -30,7 +30,11 @@ export type WorkerDeps = {
   cancellations: TurnCancellations;
   /** Backoff before retry n of a read tool (tests shorten it). */
   retryDelayMs?: (attempt: number) => number;
+  /** How long a parked tool call waits for a decision before it expires (denied); 24 h. */
+  approvalTimeoutMs?: number;
 };
+
+const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
 
 /**
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
@@ -59,8 +63,15 @@ export function sessionObject(deps: WorkerDeps) {
             awakeable: () => ctx.awakeable<void>(),
             resolveAwakeable: (id: string) => ctx.resolveAwakeable(id),
           };
+          const approvals = {
+            timeoutMs: deps.approvalTimeoutMs ?? defaultApprovalTimeoutMs,
+            park: (timeoutMs: number) => {
+              const { id, promise } = ctx.awakeable<unknown>();
+              return { id, promise: promise.orTimeout(timeoutMs) };
+            },
+          };
           try {
-            turn = await runTurn({ ...deps, ...durable, step, signal: tracked.signal }, current);
+            turn = await runTurn({ ...deps, ...durable, approvals, step, signal: tracked.signal }, current);
           } catch (error) {
             if (!(error instanceof restate.CancelledError)) throw error;
             tracked.abort();

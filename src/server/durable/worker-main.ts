@@ -10,7 +10,7 @@ const config = env();
 const server = await startWorkerServer({
   port: config.WORKER_PORT,
   host: config.AGENTFOLD_HOST,
-  deps: { db: db(), dataDir: config.dataDir, models: modelSettings(config), defaultModel: config.AGENTFOLD_DEFAULT_MODEL },
+  deps: { db: db(), dataDir: config.dataDir, models: modelSettings(config), defaultModel: config.AGENTFOLD_DEFAULT_MODEL, approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000 },
 });
 console.log(`worker listening on ${server.url}`);
 

@@ -14,6 +14,7 @@ export const errorStatus = {
   stale_continuation_token: 409,
   task_session: 409,
   session_busy: 409,
+  already_resolved: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_upload: 422,

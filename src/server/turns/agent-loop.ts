@@ -9,6 +9,7 @@ import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/model
 import type { Usage } from "@/agents/sdk/events";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
 import type { NewEvent } from "@/server/events/append-events";
+import { gateApprovals, type ApprovalWaits } from "@/server/approvals/gate-approvals";
 import { addUsage, runModelStep, zeroUsage } from "./model-step";
 import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
 import { toModelOutput } from "./tool-output";
@@ -26,6 +27,8 @@ export type LoopEnv = {
   models: ModelProviderSettings;
   sandbox: () => Sandbox;
   retryDelayMs?: (attempt: number) => number;
+  /** Parking tool calls for approval (durable waits with an expiry). */
+  approvals: ApprovalWaits;
   /** Runs a `task` call (a subagent); absent inside subagents, which cannot delegate. */
   delegate?: (call: ToolCallRequest) => Promise<ToolCallResult & { usage: Usage; costUsd: number | null }>;
 };
@@ -92,12 +95,15 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     messages.push(...outcome.steered, ...outcome.response);
     if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, ...spend, nextStep: n + 1 };
 
+    // Calls that need a human decision wait here, all parked before any waits (spec §6).
+    const verdicts = await gateApprovals(env, options.keyPrefix, n, outcome.toolCalls, options.tools);
     const results: ToolResultPart[] = [];
     for (const call of outcome.toolCalls) {
+      const verdict = verdicts.get(call.callId);
       const result: ToolCallResult & Partial<Spend> =
         call.toolName === "task" && env.delegate && !call.invalid
           ? await env.delegate(call)
-          : await step(`${options.keyPrefix}:tool:${call.callId}`, () => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call));
+          : await step(`${options.keyPrefix}:tool:${call.callId}`, () => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict));
       if (result.usage) add({ usage: result.usage, costUsd: result.costUsd ?? null });
       if (result.cancelled) return { kind: "cancelled", ...spend, nextStep: n + 1 };
       results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });

@@ -5,6 +5,7 @@
 // newer send preempted only records its own end: the session already belongs to the next turn.
 import type { PrismaClient } from "@prisma/client";
 import type { Usage } from "@/agents/sdk/events";
+import { resolved } from "@/server/approvals/gate-approvals";
 import { pgTransaction } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
@@ -40,6 +41,12 @@ export async function finishTurn(options: {
     const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
     const row = rows[0];
     const events: NewEvent[] = [];
+    // Calls still parked for approval end with the turn (stop, preempt): resolved as cancelled.
+    const { rows: abandoned } = await client.query<{ callId: string }>(
+      `UPDATE approvals SET status = 'cancelled', reason = 'cancelled', "decidedAt" = now() WHERE "turnId" = $1 AND status = 'pending' RETURNING "callId"`,
+      [turnId],
+    );
+    for (const { callId } of abandoned) events.push(resolved(turnId, callId, "denied", undefined, "cancelled"));
     const text = end.kind === "cancelled" ? undefined : end.text;
     if (text !== undefined) events.push({ type: "message.completed", turnId, data: { text }, idempotencyKey: `${turnId}:message` });
     events.push(

@@ -16,6 +16,7 @@ import { versionPaths } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEvents, appendEventsInTransaction } from "@/server/events/append-events";
+import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
 import { agentLoop, type LoopEnv, type Spend, type Step } from "./agent-loop";
 import { addUsage, zeroUsage } from "./model-step";
 import { finishTurn, type TurnEnd } from "./finish-turn";
@@ -38,6 +39,8 @@ export type TurnDeps = {
   /** Aborted by stop or preempt: the model stream and the running tool end at once. */
   signal: AbortSignal;
   retryDelayMs?: (attempt: number) => number;
+  /** Parking tool calls for approval. */
+  approvals: ApprovalWaits;
   /** A durable promise another turn can resolve by id (waiting for a maxRunningTurns slot). */
   awakeable: () => { id: string; promise: Promise<unknown> };
   resolveAwakeable: (id: string) => void;
@@ -88,7 +91,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
     return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir, secrets: {} });
   };
-  const env: LoopEnv = { db, step, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs };
+  const env: LoopEnv = { db, step, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;

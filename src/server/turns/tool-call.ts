@@ -6,6 +6,8 @@ import type { PrismaClient } from "@prisma/client";
 import { runTool } from "@/agents/runtime/run-tool";
 import { sleep } from "@/agents/runtime/models/local-scripted";
 import type { ToolRunResult } from "@/agents/sandbox/protocol";
+import type { Principal } from "@/agents/sdk/types";
+import type { Verdict } from "@/server/approvals/gate-approvals";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
 import { poolOf } from "@/server/db";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
@@ -33,7 +35,7 @@ const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
 
 export type ToolCallResult = ToolOutcome & { cancelled?: true };
 
-export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest): Promise<ToolCallResult> {
+export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest, verdict: Verdict = {}): Promise<ToolCallResult> {
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
@@ -47,7 +49,7 @@ export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest): Prom
     return { output: data.output ?? null, isError: data.isError, ...(data.stubbed ? { stubbed: true } : {}) };
   }
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
-  const outcome = await execute(env, call, append);
+  const outcome = verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy);
   await append([
     {
       type: "action.result",
@@ -58,7 +60,7 @@ export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest): Prom
   return outcome;
 }
 
-async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events: NewEvent[]) => Promise<unknown>): Promise<ToolCallResult> {
+async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events: NewEvent[]) => Promise<unknown>, approvedBy?: Principal): Promise<ToolCallResult> {
   if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
   if (call.invalid) return failed(call.invalid);
   const spec = env.tools.find((candidate) => candidate.name === call.toolName);
@@ -69,7 +71,7 @@ async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events:
   const attempts = spec.effect === "read" ? maxReadAttempts : 1;
   const delay = env.retryDelayMs ?? defaultRetryDelay;
   for (let attempt = 1; ; attempt++) {
-    const result = await attemptOnce(env, spec, call);
+    const result = await attemptOnce(env, spec, call, approvedBy);
     if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
     if (result.ok) return succeeded(result.output);
     if (result.invalidInput || attempt >= attempts) return failed(result.error);
@@ -88,7 +90,7 @@ async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events:
   }
 }
 
-async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "task" }>, call: ToolCallRequest): Promise<ToolRunResult> {
+async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "task" }>, call: ToolCallRequest, approvedBy?: Principal): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
     try {
       return { ok: true, output: await spec.execute(call.input) };
@@ -105,6 +107,7 @@ async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "ta
     context: {
       toolCallId: call.callId,
       session: { id: session.id, channel: session.channel, mode: session.mode, auth: session.auth, purpose: session.purpose, dryRun: session.dryRun, ...(session.title ? { title: session.title } : {}) },
+      ...(approvedBy ? { approvedBy } : {}),
       workspaceDir,
       stateRoot,
     },

@@ -9,15 +9,18 @@ import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
 import { waitFor } from "@/cli/start/wait";
 import { agentDir } from "@/server/agents/storage";
 import type { AgentRef } from "@/server/sessions/start-session";
-import { engineAgent } from "@/testing/engine-agents";
+import { decideApproval } from "@/server/approvals/decide-approval";
+import { approvalAgent, engineAgent } from "@/testing/engine-agents";
 import { startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
 let agent: AgentRef;
+let approvals: AgentRef;
 
 beforeAll(async () => {
   h = await startTurnHarness({ databaseUrl: inject("databaseUrl"), workerProcess: true });
   agent = await h.deploy("crash", engineAgent);
+  approvals = await h.deploy("crash-approvals", approvalAgent);
 }, 120_000);
 
 afterAll(async () => {
@@ -66,4 +69,17 @@ describe("a worker killed mid-turn", () => {
     expect(ofType(log, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 0, attempt: 2 }]);
     expect(ofType(log, "step.completed")).toHaveLength(1);
   }, 90_000);
+
+  it("while a call is parked for approval: kill -9 the worker, restart Restate, approve, and the turn completes", async () => {
+    const started = await h.start(approvals, { message: '[call refund {"amount":12}]' });
+    const parked = await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "action.approval_requested"));
+    const callId = ofType(parked, "action.approval_requested")[0]!.data.callId;
+    await h.crashWorker();
+    await h.restartRestate();
+    const decided = await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: started.sessionId, callId, caller: { principal: h.owner, can: () => false }, body: { decision: "approve" } });
+    expect(decided.delivered).toBe(true);
+    const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
+    expectCleanLog(log);
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 12, approvedBy: h.owner.id } });
+  }, 120_000);
 });

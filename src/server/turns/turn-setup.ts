@@ -11,7 +11,7 @@ import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
 import { poolOf } from "@/server/db";
 
 export type TurnSetup = {
-  session: SessionInfo & { agentId: string; versionId: string };
+  session: SessionInfo & { agentId: string; versionId: string; unattendedApprovals: "deny" | "park" };
   /** The pinned version's manifest; `root` is absent for a version with no folder. */
   manifest: Omit<AgentManifest, "root"> & { root?: AgentManifest["root"] };
   modelId: string;
@@ -60,6 +60,7 @@ type SessionRow = {
   dryRun: boolean;
   manifest: Partial<AgentManifest> | null;
   bundlePath: string | null;
+  unattendedApprovals: string;
 };
 
 export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string; sessionId: string; defaultModel: string }): Promise<TurnSetup> {
@@ -69,8 +70,8 @@ export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string
     pool.query<SessionRow>({
       name: "agentfold-turn-session",
       text: `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
-               v.manifest, v."bundlePath"
-             FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" WHERE s.id = $1`,
+               v.manifest, v."bundlePath", a."unattendedApprovals"
+             FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`,
       values: [sessionId],
     }),
     conversation(db, sessionId),
@@ -90,6 +91,7 @@ export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string
       dryRun: session.dryRun,
       agentId: session.agentId,
       versionId: session.agentVersionId,
+      unattendedApprovals: session.unattendedApprovals === "park" ? "park" : "deny",
     },
     manifest: { ...emptyManifest, ...manifest },
     modelId: modelIdOf(manifest.model, defaultModel),

@@ -45,8 +45,8 @@ export function planReply(options: LanguageModelV3CallOptions): ScriptedReply {
   const previousCalls = prompt.flatMap((message) =>
     message.role === "assistant" ? message.content.filter((part) => part.type === "tool-call") : [],
   ).length;
-  // Ids count on from the calls already in the conversation and carry a digest of how it began,
-  // so a subagent's calls differ from its parent's: unique, and the same on a replay.
+  // Ids count on from the calls already in the conversation and carry a digest of what was said,
+  // so they differ between turns and from a subagent's: unique, and the same on a replay.
   const conversation = conversationDigest(prompt);
   const toolCalls: LanguageModelV3ToolCall[] = accepted.map((request, i) => ({
     type: "tool-call",
@@ -67,9 +67,11 @@ export function planReply(options: LanguageModelV3CallOptions): ScriptedReply {
   return { ...base, reasoning, text, toolCalls, finishReason, usage: usage(prompt, reasoning, text, toolCalls) };
 }
 
+/** A digest of the system prompt and every user message: differs between turns and between a
+ * subagent and its parent, stays the same across the steps (and replays) of one turn. */
 function conversationDigest(prompt: LanguageModelV3Prompt): string {
-  const first = prompt.find((message) => message.role === "user");
-  return createHash("sha256").update(JSON.stringify([prompt.find((m) => m.role === "system")?.content ?? "", first?.content ?? ""])).digest("hex").slice(0, 8);
+  const said = prompt.map((message) => (message.role === "system" ? message.content : message.role === "user" ? message.content : ""));
+  return createHash("sha256").update(JSON.stringify(said)).digest("hex").slice(0, 8);
 }
 
 function echo(text: string): string {

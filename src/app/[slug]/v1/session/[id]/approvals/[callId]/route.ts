@@ -1,0 +1,17 @@
+// POST /<slug>/v1/session/:id/approvals/:callId — approve or deny a parked tool call
+import { z } from "zod";
+import { decideApprovalBodySchema } from "@/server/approvals/schema";
+import { decideApproval } from "@/server/approvals/decide-approval";
+import { defineAgentRoute } from "@/server/http/agent-route";
+import { db, durableRuntime } from "@/server/http/platform";
+import { sessionIdSchema } from "@/server/sessions/schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = defineAgentRoute({
+  action: "sessions:read",
+  params: z.object({ slug: z.string(), id: sessionIdSchema, callId: z.string().min(1).max(200) }),
+  body: decideApprovalBodySchema,
+  handler: async ({ caller, agent, params, body }) =>
+    decideApproval({ db: db(), runtime: durableRuntime(), agent, sessionId: params.id, callId: params.callId, caller, body }),
+});

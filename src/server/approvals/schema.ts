@@ -1,0 +1,17 @@
+// Inputs and outputs of the approvals API (spec §6; the shape is ours, docs/api.md).
+import { z } from "zod";
+
+export const decideApprovalBodySchema = z.strictObject({
+  decision: z.enum(["approve", "deny"]),
+  reason: z.string().min(1).max(2_000).optional(),
+});
+export type DecideApprovalBody = z.infer<typeof decideApprovalBodySchema>;
+
+export type ApprovalDecided = {
+  ok: true;
+  sessionId: string;
+  callId: string;
+  decision: "approved" | "denied";
+  /** False when the engine could not be told yet; it is told again on the next attempt. */
+  delivered: boolean;
+};
