@@ -107,7 +107,7 @@ test("errors: unknown session 404, malformed JSON 400, body over 1 MiB 413, bad 
 
 test("GET /v1/agents and /<slug>/v1/info describe what the caller may see", async () => {
   const agents = await api("GET", "/v1/agents", { token: tokens().owner });
-  expect(agents.json.agents.map((a: { slug: string }) => a.slug)).toEqual(["hello", "other", "public-demo"]);
+  expect(agents.json.agents.map((a: { slug: string }) => a.slug)).toEqual(["desk", "hello", "other", "public-demo"]);
   const info = await api("GET", "/hello/v1/info", { token: tokens().owner });
   expect(info.json).toMatchObject({ ok: true, slug: "hello", agent: { name: "hello", tools: [] } });
 });

@@ -29,6 +29,8 @@ export default async function globalSetup(): Promise<void> {
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "other");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "public-demo");
     await cli("agent", "allow-anonymous", "--team", "e2e", "--slug", "public-demo", "--value", "on");
+    await cli("deploy", "--dir", path.join(projectRoot, "examples", "support-desk"), "--team", "e2e", "--slug", "desk");
+    await cli("agent", "unattended-approvals", "--team", "e2e", "--slug", "desk", "--value", "deny");
     process.env.AGENTFOLD_E2E_URL = url;
     process.env.AGENTFOLD_E2E_DATA_DIR = dataDir;
     process.env.AGENTFOLD_E2E_SUPERVISOR_LOG = logFile;

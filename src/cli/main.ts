@@ -30,6 +30,8 @@ Headless bootstrap (against this installation's database; see docs/api.md):
                              Upload an agent folder as a new version
   agent allow-anonymous --team <slug> --slug <agent> --value on|off
                              Let callers without credentials use an agent (demos only)
+  agent unattended-approvals --team <slug> --slug <agent> --value deny|park
+                             What needsApproval calls do in task and eval sessions
   help                       Show this message`;
 
 function log(line: string): void {
@@ -100,8 +102,9 @@ async function main(argv: string[]): Promise<number> {
     case "deploy":
       return adminCommand("deploy", values);
     case "agent":
-      if (rest[0] !== "allow-anonymous") throw new UsageError("agent needs a verb: agent allow-anonymous");
-      return adminCommand("agent:allow-anonymous", values);
+      if (rest[0] === "allow-anonymous") return adminCommand("agent:allow-anonymous", values);
+      if (rest[0] === "unattended-approvals") return adminCommand("agent:unattended-approvals", values);
+      throw new UsageError("agent needs a verb: agent allow-anonymous | agent unattended-approvals");
     default:
       throw new UsageError(`unknown command: ${command}`);
   }

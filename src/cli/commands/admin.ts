@@ -4,6 +4,7 @@
 //   agentfold token revoke --token af_…
 //   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
 //   agentfold agent allow-anonymous --team acme --slug my-agent --value on|off
+//   agentfold agent unattended-approvals --team acme --slug my-agent --value deny|park
 import path from "node:path";
 import { createGzip } from "node:zlib";
 import { pack } from "tar-stream";
@@ -81,6 +82,13 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
       const { count } = await db.agent.updateMany({ where: { slug, team: { slug: required(options, "team") } }, data: { allowAnonymous } });
       if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
       console.log(`${slug}: anonymous access ${allowAnonymous ? "on (demo: every caller without credentials shares one principal)" : "off"}`);
+    } else if (action === "agent:unattended-approvals") {
+      const slug = required(options, "slug");
+      const value = required(options, "value");
+      if (value !== "deny" && value !== "park") throw new AppError("invalid_input", "--value must be deny or park");
+      const { count } = await db.agent.updateMany({ where: { slug, team: { slug: required(options, "team") } }, data: { unattendedApprovals: value } });
+      if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
+      console.log(`${slug}: approvals in sessions with nobody to ask are ${value === "deny" ? "denied at once" : "parked until someone decides"}`);
     } else if (action === "deploy") {
       const dir = path.resolve(required(options, "dir"));
       const slug = typeof options.slug === "string" ? options.slug : path.basename(dir);
