@@ -66,6 +66,17 @@ export function createRestateRuntime({
       if (!response.ok && response.status !== 404) throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
       await response.body?.cancel();
     },
+    async callTool(request) {
+      const response = await fetchImpl(`${ingressUrl}/tools/call`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(request),
+        // A tool's own limit is at most 15 minutes (sandbox limits, docs/decisions.md).
+        signal: AbortSignal.timeout(16 * 60_000),
+      });
+      if (!response.ok) throw new Error(`the worker could not run ${request.toolName}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as Awaited<ReturnType<DurableRuntime["callTool"]>>;
+    },
     async resolveAwakeable(id, payload) {
       const response = await fetchImpl(`${ingressUrl}/restate/awakeables/${encodeURIComponent(id)}/resolve`, {
         method: "POST",

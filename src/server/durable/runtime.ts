@@ -1,4 +1,6 @@
 // Everything durable goes through this interface, so another engine can be added behind it.
+import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
+
 export type TurnRequest = {
   sessionId: string;
   turnId: string;
@@ -18,4 +20,6 @@ export type DurableRuntime = {
   cancel: (invocationId: string) => Promise<void>;
   /** Completes a durable promise a turn waits on (an approval decision). Idempotent. */
   resolveAwakeable: (id: string, payload: unknown) => Promise<void>;
+  /** Runs one tool call in the worker's sandboxes and answers with its outcome. */
+  callTool: (request: DirectCallRequest) => Promise<DirectCallOutcome>;
 };

@@ -8,6 +8,8 @@ import { workspaceDir } from "@/server/agents/storage";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import { finishTurn } from "@/server/turns/finish-turn";
 import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
+import { runDirectCall } from "@/server/tools/run-direct-call";
+import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
 
 /** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
@@ -102,6 +104,18 @@ export function sessionObject(deps: WorkerDeps) {
   });
 }
 
+/** Direct tool calls (spec §5.5): one call, no turn, in the worker's sandboxes. A worker that
+ * dies mid-call has Restate run it again (at least once, like any retried request). */
+export function toolsService(deps: WorkerDeps) {
+  return restate.service({
+    name: "tools",
+    handlers: {
+      call: async (ctx: restate.Context, request: DirectCallRequest): Promise<DirectCallOutcome> =>
+        ctx.run("call", () => runDirectCall({ db: deps.db, dataDir: deps.dataDir, sandboxes: deps.sandboxes, request })),
+    },
+  });
+}
+
 export function createServices(deps: WorkerDeps) {
-  return [healthService, sessionObject(deps)];
+  return [healthService, sessionObject(deps), toolsService(deps)];
 }

@@ -3,6 +3,7 @@ export const tokenActions = [
   "sessions:read", // list, inspect, stream and dump sessions
   "sessions:write", // start, follow up, stop and delete sessions
   "approvals:write", // approve or deny parked tool calls
+  "tools:call", // call an agent's tools directly, with no model turn
   "agents:read", // see agents and their surface
   "agents:deploy", // upload versions and switch the active one
 ] as const;

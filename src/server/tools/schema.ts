@@ -1,0 +1,23 @@
+// Direct tool calls (spec §5.5): `POST /<slug>/v1/tools/:name` and the session-bound
+// `POST /<slug>/v1/session/:id/tools/:name`, body `{ input }` (shapes ours, docs/api.md).
+import { z } from "zod";
+import type { Principal } from "@/agents/sdk/types";
+
+export const directCallBodySchema = z.strictObject({ input: z.json().optional() });
+export type DirectCallBody = z.infer<typeof directCallBodySchema>;
+
+/** What the web asks the worker to run (checked already: the caller may call, and approve). */
+export type DirectCallRequest = {
+  agentId: string;
+  versionId: string;
+  toolName: string;
+  input: unknown;
+  caller: Principal;
+  /** Whether the caller may approve: a needsApproval tool runs only then, approved by it. */
+  mayApprove: boolean;
+  sessionId?: string;
+};
+
+export type DirectCallOutcome =
+  | { ok: true; output: unknown; isError: boolean; stubbed?: true }
+  | { ok: false; error: "invalid_input" | "approval_required" | "not_found"; message: string };
