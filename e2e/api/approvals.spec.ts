@@ -17,6 +17,8 @@ test("a parked refund is approved over HTTP and the result streams in with appro
   expect(request).toMatchObject({ type: "action.approval_requested", data: { toolName: "issue_refund", args: { orderId: "A-1001", reason: "arrived broken" } } });
   const callId = (request.data as { callId: string }).callId;
   const route = `/desk/v1/session/${sessionId}/approvals/${callId}`;
+  const state = await api("GET", `/desk/v1/session/${sessionId}`, { token: tokens().owner });
+  expect(state.json.pendingApprovals).toEqual([{ callId, toolName: "issue_refund", args: { orderId: "A-1001", reason: "arrived broken" }, requestedAt: expect.any(String), expiresAt: expect.any(String) }]);
 
   expect((await api("POST", route, { token: tokens().scoped, body: { decision: "approve" } })).status).toBe(403);
   expect((await api("POST", route, { token: tokens().owner, body: { decision: "maybe" } })).status).toBe(400);
@@ -29,6 +31,7 @@ test("a parked refund is approved over HTTP and the result streams in with appro
   expect(again.json).toMatchObject({ ok: false, error: "already_resolved" });
 
   const done = await readStream(stream, tokens().owner, (event) => event.type === "session.waiting");
+  expect((await api("GET", `/desk/v1/session/${sessionId}`, { token: tokens().owner })).json.pendingApprovals).toEqual([]);
   const result = done.events.find((event) => event.type === "action.result");
   expect(result?.data).toMatchObject({ callId, isError: false, output: { refunded: "A-1001", approvedBy: { kind: "app" } } });
   const resolved = done.events.find((event) => event.type === "action.approval_resolved");

@@ -2,6 +2,7 @@
 // GET    /<slug>/v1/session/:id — the session's state
 // DELETE /<slug>/v1/session/:id — delete the session and its log
 import { z } from "zod";
+import { findPendingApprovals } from "@/server/approvals/find-pending-approvals";
 import { defineAgentRoute } from "@/server/http/agent-route";
 import { db, durableRuntime } from "@/server/http/platform";
 import { deleteSession } from "@/server/sessions/delete-session";
@@ -26,7 +27,7 @@ export const GET = defineAgentRoute({
   params,
   handler: async ({ caller, agent, params }) => {
     const session = await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
-    return { ok: true, session: describeSession(session) };
+    return { ok: true, session: describeSession(session), pendingApprovals: await findPendingApprovals(db(), session.id) };
   },
 });
 
