@@ -39,7 +39,7 @@ export async function decideApproval(options: {
     if (!row) throw new AppError("not_found", `no parked call ${callId} in session ${sessionId}`);
     if (row.status !== "pending") return { row, isFirst: false };
     await client.query(
-      `UPDATE approvals SET status = $3, "decidedBy" = $4, reason = $5, "decidedAt" = now() WHERE "sessionId" = $1 AND "callId" = $2`,
+      `UPDATE approvals SET status = $3, "decidedBy" = $4, reason = $5, "decidedAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2`,
       [sessionId, callId, decision, JSON.stringify(caller.principal), body.reason ?? null],
     );
     await appendEventsInTransaction({ client, sessionId, events: [resolved(row.turnId, callId, decision, caller.principal, body.reason)] });
@@ -57,6 +57,6 @@ async function deliver(db: PrismaClient, runtime: DurableRuntime, sessionId: str
   } catch {
     return false;
   }
-  await poolOf(db).query(`UPDATE approvals SET "deliveredAt" = now() WHERE "sessionId" = $1 AND "callId" = $2`, [sessionId, callId]);
+  await poolOf(db).query(`UPDATE approvals SET "deliveredAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2`, [sessionId, callId]);
   return true;
 }

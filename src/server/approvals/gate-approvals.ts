@@ -77,9 +77,11 @@ async function park(env: LoopEnv, parked: { call: Parked; awakeableId: string }[
   await pgTransaction(env.db, async (client) => {
     for (const { call, awakeableId } of parked) {
       await client.query(
-        `INSERT INTO approvals (id, "sessionId", "turnId", "callId", "toolName", args, "requestedBy", "awakeableId", "expiresAt")
-         VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT ("sessionId", "callId") DO NOTHING`,
-        [setup.session.id, turnId, call.callId, call.toolName, JSON.stringify(call.args), JSON.stringify(requestedBy), awakeableId, expiresAt],
+        // Timestamps are stored as UTC in columns without a zone (Prisma's convention).
+        `INSERT INTO approvals (id, "sessionId", "turnId", "callId", "toolName", args, "requestedBy", "awakeableId", "expiresAt", "createdAt")
+         VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $8::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+         ON CONFLICT ("sessionId", "callId") DO NOTHING`,
+        [setup.session.id, turnId, call.callId, call.toolName, JSON.stringify(call.args), JSON.stringify(requestedBy), awakeableId, expiresAt.toISOString()],
       );
     }
     await appendEventsInTransaction({ client, sessionId: setup.session.id, events: parked.map(({ call }) => requested(turnId, call, requestedBy)) });
@@ -92,7 +94,7 @@ async function readDecision(env: LoopEnv, callId: string, isExpired: boolean): P
   if (isExpired) {
     await pgTransaction(env.db, async (client) => {
       const { rowCount } = await client.query(
-        `UPDATE approvals SET status = 'expired', reason = 'expired', "decidedAt" = now() WHERE "sessionId" = $1 AND "callId" = $2 AND status = 'pending'`,
+        `UPDATE approvals SET status = 'expired', reason = 'expired', "decidedAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2 AND status = 'pending'`,
         [sessionId, callId],
       );
       if (rowCount) await appendEventsInTransaction({ client, sessionId, events: [resolved(env.turnId, callId, "denied", undefined, "expired")] });

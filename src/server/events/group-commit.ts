@@ -119,7 +119,7 @@ const groupAppendSql = `
   ), counts AS (
     SELECT session_id, count(*) AS n FROM fresh GROUP BY session_id
   ), bumped AS (
-    UPDATE sessions s SET "nextIndex" = l.base + c.n, "updatedAt" = now()
+    UPDATE sessions s SET "nextIndex" = l.base + c.n, "updatedAt" = now() AT TIME ZONE 'UTC'
       FROM locked l JOIN counts c ON c.session_id = l.id WHERE s.id = l.id
       RETURNING s.id, s."nextIndex"
   ), notified AS (

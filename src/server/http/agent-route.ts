@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { anonymousCaller } from "@/server/auth/anonymous-caller";
 import { env } from "@/env";
+import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
 import { authenticateBearer } from "@/server/auth/authenticate-bearer";
 import { localCaller, proxyEvidence } from "@/server/auth/local-caller";
 import type { Caller } from "@/server/auth/principal";
@@ -37,23 +38,21 @@ async function authenticateForAgent(request: Request): Promise<Caller> {
   if (config.AGENTFOLD_SINGLE_AGENT && slug === config.AGENTFOLD_SINGLE_AGENT) {
     const evidence = proxyEvidence(request.headers, config.AGENTFOLD_HOST);
     if (!evidence) return localCaller(slug);
-    const agent = await db().agent.findUnique({ where: { slug }, select: { slug: true, allowAnonymous: true } });
+    const agent = await findAgentBySlug(db(), slug);
     if (agent?.allowAnonymous) return anonymousCaller(agent);
     throw new AppError("unauthorized", `local access needs a direct loopback call (${evidence}); send Authorization: Bearer <token>`);
   }
-  const agent = await db().agent.findUnique({ where: { slug }, select: { slug: true, allowAnonymous: true } });
+  const agent = await findAgentBySlug(db(), slug);
   if (agent?.allowAnonymous) return anonymousCaller(agent);
   return authenticate(request);
 }
 
 export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction): Promise<AgentRow> {
-  const agent = await db().agent.findUnique({
-    where: { slug },
-    select: { id: true, slug: true, teamId: true, name: true, description: true, activeVersionId: true },
-  });
+  const agent = await findAgentBySlug(db(), slug);
   if (!agent) throw new AppError("not_found", `no agent '${slug}'`);
   if (!caller.can(action, slug, agent.teamId)) throw new AppError("forbidden", `this caller may not ${action} on '${slug}'`);
-  return agent;
+  const { allowAnonymous: _, ...row } = agent;
+  return row;
 }
 
 export function defineAgentRoute<Params extends { slug: string }, Query = unknown, Body = unknown>(definition: {

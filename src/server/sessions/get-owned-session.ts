@@ -1,6 +1,7 @@
 // Loads a session of an agent for its owner: 404 when there is no such session on this agent,
 // 403 when it belongs to another principal. Every session route goes through here.
-import type { PrismaClient } from "@prisma/client";
+import type { Prisma, PrismaClient } from "@prisma/client";
+import { poolOf } from "@/server/db";
 import { isOwner, type Principal } from "@/server/auth/principal";
 import { AppError } from "@/server/http/app-error";
 
@@ -23,10 +24,28 @@ export const ownedSessionSelect = {
   agentVersion: { select: { number: true } },
 } as const;
 
-export async function getOwnedSession(options: { db: PrismaClient; agentId: string; sessionId: string; principal: Principal }) {
+type OwnedSession = Prisma.SessionGetPayload<{ select: typeof ownedSessionSelect }>;
+
+export async function getOwnedSession(options: { db: PrismaClient; agentId: string; sessionId: string; principal: Principal }): Promise<OwnedSession> {
   const { db, agentId, sessionId, principal } = options;
-  const session = await db.session.findFirst({ where: { id: sessionId, agentId }, select: ownedSessionSelect });
+  const session = await findSession(db, agentId, sessionId);
   if (!session) throw new AppError("not_found", `no session ${sessionId}`);
   if (!isOwner(principal, session)) throw new AppError("forbidden", "this session belongs to someone else");
   return session;
+}
+
+/** Every session route (the stream included) starts here: one prepared statement. */
+async function findSession(db: PrismaClient, agentId: string, sessionId: string): Promise<OwnedSession | undefined> {
+  const { rows } = await poolOf(db).query<Omit<OwnedSession, "agentVersion"> & { versionNumber: number }>({
+    name: "agentfold-owned-session",
+    text: `SELECT s.id, s."agentId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.status, s.purpose, s.title, s."dryRun",
+             s."nextIndex", s."continuationTokenHash", s."runningInvocationId",
+             s."createdAt" AT TIME ZONE 'UTC' AS "createdAt", s."updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", v.number AS "versionNumber"
+           FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" WHERE s.id = $1 AND s."agentId" = $2`,
+    values: [sessionId, agentId],
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  const { versionNumber, ...session } = row;
+  return { ...session, agentVersion: { number: versionNumber } };
 }

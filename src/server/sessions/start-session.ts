@@ -37,7 +37,7 @@ export async function startSession(options: {
     await client.query(
       `INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
          "continuationTokenHash", status, "runningTurnId", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, now())`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, now() AT TIME ZONE 'UTC')`,
       [sessionId, agent.id, agent.activeVersionId, owner.ownerKind, owner.ownerId, channelId, mode, body.title ?? null, body.dryRun ?? false,
         mode === "chat" ? continuation.hash : null, turnId],
     );

@@ -43,7 +43,7 @@ export async function finishTurn(options: {
     const events: NewEvent[] = [];
     // Calls still parked for approval end with the turn (stop, preempt): resolved as cancelled.
     const { rows: abandoned } = await client.query<{ callId: string }>(
-      `UPDATE approvals SET status = 'cancelled', reason = 'cancelled', "decidedAt" = now() WHERE "turnId" = $1 AND status = 'pending' RETURNING "callId"`,
+      `UPDATE approvals SET status = 'cancelled', reason = 'cancelled', "decidedAt" = now() AT TIME ZONE 'UTC' WHERE "turnId" = $1 AND status = 'pending' RETURNING "callId"`,
       [turnId],
     );
     for (const { callId } of abandoned) events.push(resolved(turnId, callId, "denied", undefined, "cancelled"));
