@@ -49,8 +49,9 @@ for (const [name, value] of [
   ["x-forwarded-for", "203.0.113.9, 127.0.0.1"],
   ["forwarded", "for=203.0.113.9"],
   ["x-real-ip", "203.0.113.9"],
+  ["origin", "https://evil.example"],
 ] as const) {
-  test(`a request that came through a proxy (${name}: ${value}) is refused without a token`, async () => {
+  test(`a request through a proxy or from a web page (${name}: ${value}) is refused without a token`, async () => {
     const response = await api("POST", "/v1/session", { base: single.url, headers: { [name]: value }, body: { message: "via a tunnel" } });
     expect(response.status).toBe(401);
     expect(response.json).toMatchObject({ ok: false, error: "unauthorized", message: expect.stringContaining("loopback") });

@@ -63,7 +63,11 @@ async function callsNeedingApproval(env: LoopEnv, calls: ToolCallRequest[], tool
     let needs = spec.tool.needsApproval === true;
     if (spec.tool.needsApproval === "dynamic") {
       const context = { toolCallId: call.callId, session, workspaceDir: env.setup.workspaceDir, stateRoot: env.setup.stateRoot };
-      needs = (await env.sandbox().call("needsApproval", { file: spec.tool.file, input: call.input, context }, { signal: env.signal })).needsApproval;
+      // A function that throws, hangs or cannot be reached counts as "yes": the safe side.
+      needs = await env
+        .sandbox()
+        .call("needsApproval", { file: spec.tool.file, input: call.input, context }, { signal: env.signal })
+        .then((answer) => answer.needsApproval, () => true);
     }
     if (needs) needing.push({ callId: call.callId, toolName: call.toolName, args: call.input ?? null });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isLoopbackAddress, localCaller, proxyEvidence } from "./local-caller";
 
-const headers = (entries: Record<string, string> = {}) => new Headers(entries);
+const headers = (entries: Record<string, string> = {}) => new Headers({ host: "127.0.0.1:3000", ...entries });
 
 describe("localDevStrict", () => {
   it("admits a direct loopback call, with Next's own X-Forwarded-For for the socket", () => {
@@ -17,6 +17,14 @@ describe("localDevStrict", () => {
     expect(proxyEvidence(headers({ forwarded: "for=127.0.0.1" }), "127.0.0.1")).toMatch(/forwarded/);
     expect(proxyEvidence(headers({ "x-real-ip": "127.0.0.1" }), "127.0.0.1")).toMatch(/x-real-ip/);
     expect(proxyEvidence(headers({ via: "1.1 tunnel" }), "127.0.0.1")).toMatch(/via/);
+  });
+
+  it("keeps web pages out: a non-loopback Host (DNS rebinding), a foreign Origin or a cross-site fetch", () => {
+    expect(proxyEvidence(headers({ host: "evil.example:3000" }), "127.0.0.1")).toMatch(/addressed to evil.example/);
+    expect(proxyEvidence(headers({ origin: "https://evil.example" }), "127.0.0.1")).toMatch(/web page https:\/\/evil.example/);
+    expect(proxyEvidence(headers({ "sec-fetch-site": "cross-site" }), "127.0.0.1")).toMatch(/another site/);
+    expect(proxyEvidence(headers({ host: "localhost:3000", origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }), "127.0.0.1")).toBeUndefined();
+    expect(proxyEvidence(headers({ host: "[::1]:3000" }), "::1")).toBeUndefined();
   });
 
   it("admits nobody when the server listens beyond loopback", () => {

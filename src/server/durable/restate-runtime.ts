@@ -65,6 +65,9 @@ export function createRestateRuntime({
       // 404: the invocation already finished; there is nothing left to stop.
       if (!response.ok && response.status !== 404) throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
       await response.body?.cancel();
+      // 200: done at once — it was still queued and never ran (or had ended); 202: the running
+      // handler is told and records its own end.
+      return response.status === 404 ? "gone" : response.status === 200 ? "done" : "signalled";
     },
     async callTool(request) {
       const response = await fetchImpl(`${ingressUrl}/tools/call`, {

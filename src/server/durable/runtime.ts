@@ -16,8 +16,11 @@ export type DurableRuntime = {
   registerWorker: (workerUrl: string) => Promise<void>;
   /** Queues a turn on the session's durable object (one running turn per session). */
   sendTurn: (turn: TurnRequest) => Promise<{ invocationId: string }>;
-  /** Cancels a running or queued turn. */
-  cancel: (invocationId: string) => Promise<void>;
+  /**
+   * Cancels a running or queued turn: "signalled" — the running handler records its end;
+   * "done" — it was queued and never ran, so nothing else will record it; "gone" — it had ended.
+   */
+  cancel: (invocationId: string) => Promise<"signalled" | "done" | "gone">;
   /** Completes a durable promise a turn waits on (an approval decision). Idempotent. */
   resolveAwakeable: (id: string, payload: unknown) => Promise<void>;
   /** Runs one tool call in the worker's sandboxes and answers with its outcome. */

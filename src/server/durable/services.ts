@@ -6,7 +6,8 @@ import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-mode
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
 import type { TurnCancellations } from "@/server/turns/cancellation";
-import { finishTurn } from "@/server/turns/finish-turn";
+import { recordInvocation } from "@/server/sessions/record-invocation";
+import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
 import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
@@ -37,6 +38,9 @@ export type WorkerDeps = {
 };
 
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
+
+type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
+const sessionDefinition = { name: "session" } as restate.VirtualObjectDefinition<"session", SessionHandlers>;
 
 /**
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
@@ -79,19 +83,19 @@ export function sessionObject(deps: WorkerDeps) {
             tracked.abort();
             await inflight;
             const cancelled = current;
-            await ctx.run("cancelled", async () => {
+            const leftover = await ctx.run(`${cancelled.turnId}:cancelled`, async () => {
               const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true, agentId: true } });
-              if (!session) return;
-              await finishTurn({
-                db: deps.db,
-                sessionId: cancelled.sessionId,
-                turnId: cancelled.turnId,
-                mode: session.mode,
-                workspaceDir: workspaceDir(deps.dataDir, session.agentId, cancelled.sessionId),
-                end: { kind: "cancelled" },
-              });
+              if (!session) return undefined;
+              await finishTurn({ db: deps.db, sessionId: cancelled.sessionId, turnId: cancelled.turnId, mode: session.mode, end: { kind: "cancelled" } });
+              return startLeftoverTurn({ db: deps.db, sessionId: cancelled.sessionId, workspaceDir: workspaceDir(deps.dataDir, session.agentId, cancelled.sessionId) });
             });
             await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, action), ...durable }, cancelled.sessionId, cancelled.turnId);
+            // Sends coalesced while this turn wound down run in a new invocation: this one is
+            // being cancelled.
+            if (leftover) {
+              const invocationId = await ctx.objectSendClient(sessionDefinition, leftover.sessionId).runTurn(leftover).invocationId;
+              await ctx.run(`${leftover.turnId}:invocation`, () => recordInvocation(deps.db, leftover.sessionId, leftover.turnId, invocationId));
+            }
             return;
           } finally {
             tracked.release();

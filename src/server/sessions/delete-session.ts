@@ -2,6 +2,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
+import { interruptTurn } from "@/server/turns/interrupt-turn";
 import { getOwnedSession } from "./get-owned-session";
 
 export async function deleteSession(options: {
@@ -12,8 +13,9 @@ export async function deleteSession(options: {
   principal: Principal;
 }): Promise<{ ok: true; sessionId: string }> {
   const { db, runtime, agentId, sessionId, principal } = options;
-  const session = await getOwnedSession({ db, agentId, sessionId, principal });
-  if (session.status === "running" && session.runningInvocationId) await runtime.cancel(session.runningInvocationId);
+  await getOwnedSession({ db, agentId, sessionId, principal });
+  const running = await db.session.findUnique({ where: { id: sessionId }, select: { runningTurnId: true, runningInvocationId: true } });
+  if (running?.runningTurnId) await interruptTurn({ db, runtime, sessionId, turnId: running.runningTurnId, invocationId: running.runningInvocationId });
   await db.session.delete({ where: { id: sessionId } });
   return { ok: true, sessionId };
 }

@@ -12,11 +12,11 @@ import type { DurableRuntime } from "@/server/durable/runtime";
 import { pgTransaction } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
-import { requestTurnCancel } from "@/server/turns/cancellation";
+import { interruptTurn } from "@/server/turns/interrupt-turn";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
-import { recordInvocation } from "./record-invocation";
+import { queueTurn } from "./queue-turn";
 import type { FollowUpBody } from "./schema";
 import { newDeliveryId, newTurnId } from "./session-urls";
 
@@ -70,13 +70,8 @@ export async function followUpSession(options: {
   });
   const accepted = { ok: true as const, sessionId, continuationToken: next.token, deliveryId };
   if (admitted.queued) return { ...accepted, admission: "queued" };
-  if (admitted.preempt) {
-    // The worker aborts the running model stream and tool on the notice; Restate's cancel covers
-    // a turn that is queued or between steps. The new turn runs when the old one has settled.
-    await requestTurnCancel(db, admitted.preempt.turnId);
-    if (admitted.preempt.invocationId) await runtime.cancel(admitted.preempt.invocationId);
-  }
-  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
-  await recordInvocation(db, sessionId, turnId, invocationId);
+  // The new turn runs when the old one has settled.
+  if (admitted.preempt) await interruptTurn({ db, runtime, sessionId, ...admitted.preempt });
+  await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode: "chat" });
   return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };
 }

@@ -10,7 +10,7 @@ import { AppError } from "@/server/http/app-error";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { newContinuationToken } from "./continuation-token";
 import type { StartSessionBody, SessionStarted } from "./schema";
-import { recordInvocation } from "./record-invocation";
+import { queueTurn } from "./queue-turn";
 import { newDeliveryId, newSessionId, newTurnId, sessionUrls } from "./session-urls";
 
 export type AgentRef = { id: string; slug: string; teamId: string; activeVersionId: string | null };
@@ -50,7 +50,6 @@ export async function startSession(options: {
       ],
     });
   });
-  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles });
-  await recordInvocation(db, sessionId, turnId, invocationId);
+  await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
   return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };
 }

@@ -5,7 +5,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import { pgTransaction } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
-import { requestTurnCancel } from "@/server/turns/cancellation";
+import { interruptTurn } from "@/server/turns/interrupt-turn";
 import { getOwnedSession } from "./get-owned-session";
 
 export async function stopSession(options: {
@@ -25,9 +25,6 @@ export async function stopSession(options: {
     await client.query(`DELETE FROM pending_deliveries WHERE "sessionId" = $1`, [sessionId]);
     return { running: rows[0]?.runningTurnId ? rows[0] : undefined };
   });
-  if (running) {
-    await requestTurnCancel(db, running.runningTurnId!);
-    if (running.runningInvocationId) await runtime.cancel(running.runningInvocationId);
-  }
+  if (running) await interruptTurn({ db, runtime, sessionId, turnId: running.runningTurnId!, invocationId: running.runningInvocationId });
   return { ok: true, sessionId, wasRunning: running !== undefined };
 }

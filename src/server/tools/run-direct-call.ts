@@ -15,11 +15,13 @@ import type { DirectCallOutcome, DirectCallRequest } from "./schema";
 
 export async function runDirectCall(options: { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; request: DirectCallRequest }): Promise<DirectCallOutcome> {
   const { db, dataDir, sandboxes, request } = options;
-  const version = await db.agentVersion.findUniqueOrThrow({ where: { id: request.versionId }, select: { manifest: true, bundlePath: true } });
-  const manifest = version.manifest as AgentManifest | null;
+  // Every failure here is an answer, never a throw: Restate would retry a throw without end.
+  const version = await db.agentVersion.findUnique({ where: { id: request.versionId }, select: { manifest: true, bundlePath: true } });
+  const manifest = version?.manifest as AgentManifest | null | undefined;
   const tool = manifest?.tools.find((candidate) => candidate.name === request.toolName);
-  if (!tool || !version.bundlePath) return { ok: false, error: "not_found", message: `the agent has no tool named ${request.toolName}` };
+  if (!tool || !version?.bundlePath) return { ok: false, error: "not_found", message: `the agent has no tool named ${request.toolName}` };
   const session = await sessionInfo(db, request);
+  if (!session) return { ok: false, error: "not_found", message: `no session ${request.sessionId}` };
   if (session.dryRun && tool.effect === "write") return { ok: true, output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
   const sandbox = sandboxes.forVersion({ versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), agentDir: agentDir(dataDir, request.agentId), secrets: {} });
   const context = {
@@ -30,7 +32,9 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
     stateRoot: stateRoot(dataDir, request.agentId),
   };
   let needsApproval = tool.needsApproval === true;
-  if (tool.needsApproval === "dynamic") needsApproval = (await sandbox.call("needsApproval", { file: tool.file, input: request.input, context })).needsApproval;
+  if (tool.needsApproval === "dynamic") {
+    needsApproval = await sandbox.call("needsApproval", { file: tool.file, input: request.input, context }).then((answer) => answer.needsApproval, () => true);
+  }
   if (needsApproval && !request.mayApprove) {
     return { ok: false, error: "approval_required", message: `${tool.name} needs approval, and this caller may not approve it; call it from a turn so that it parks for a decision` };
   }
@@ -40,12 +44,13 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
   return { ok: true, output: result.error, isError: true };
 }
 
-async function sessionInfo(db: PrismaClient, request: DirectCallRequest): Promise<SessionInfo> {
+async function sessionInfo(db: PrismaClient, request: DirectCallRequest): Promise<SessionInfo | undefined> {
   if (!request.sessionId) return { id: "direct", channel: "http", mode: "task", auth: request.caller, purpose: "live", dryRun: false };
-  const session = await db.session.findUniqueOrThrow({
+  const session = await db.session.findUnique({
     where: { id: request.sessionId },
     select: { id: true, channelId: true, mode: true, ownerKind: true, ownerId: true, purpose: true, title: true, dryRun: true },
   });
+  if (!session) return undefined;
   return {
     id: session.id,
     channel: session.channelId,

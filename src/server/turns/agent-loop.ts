@@ -8,7 +8,7 @@ import { modelCost } from "@/agents/runtime/models/prices";
 import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { Usage } from "@/agents/sdk/events";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
-import type { NewEvent } from "@/server/events/append-events";
+import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { gateApprovals, type ApprovalWaits } from "@/server/approvals/gate-approvals";
 import { addUsage, runModelStep, zeroUsage } from "./model-step";
 import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
@@ -45,13 +45,13 @@ export type LoopOptions = {
   /** Recorded with the first step's start (turn.started). */
   leading?: NewEvent[];
   /** At each tool boundary, the messages to steer into the turn (nudges); see runModelStep. */
-  steer?: (step: number, isRerun: boolean) => Promise<ModelMessage[]>;
+  steer?: (step: number) => Promise<ModelMessage[]>;
 };
 
 export type Spend = { usage: Usage; costUsd: number | null };
 
 export type LoopOutcome = Spend & { nextStep: number } & (
-  | { kind: "ok"; text: string }
+  | { kind: "ok"; text: string; messages: ModelMessage[] }
   | { kind: "failed"; message: string }
   | { kind: "cancelled" }
 );
@@ -71,7 +71,6 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
   // the next step: one journaled step fewer per batch.
   let leading: NewEvent[] = options.leading ?? [];
   for (let n = options.firstStep; n < last; n++) {
-    if (signal.aborted) return { kind: "cancelled", ...spend, nextStep: n };
     const outcome = await step(`${options.keyPrefix}:model:${n}`, () =>
       runModelStep({
         db,
@@ -87,13 +86,13 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
         parentCallId: options.parentCallId,
         repair: n === options.firstStep ? options.repair : undefined,
         leading,
-        steer: n > options.firstStep && options.steer ? (isRerun) => options.steer!(n, isRerun) : undefined,
+        steer: n > options.firstStep && options.steer ? () => options.steer!(n) : undefined,
       }),
     );
     if (outcome.kind !== "ok") return { ...outcome, ...spend, nextStep: n + 1 };
     add({ usage: outcome.usage, costUsd: modelCost(options.modelId, outcome.usage)?.totalUsd ?? null });
     messages.push(...outcome.steered, ...outcome.response);
-    if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, ...spend, nextStep: n + 1 };
+    if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, messages, ...spend, nextStep: n + 1 };
 
     // Calls that need a human decision wait here, all parked before any waits (spec §6).
     const verdicts = await gateApprovals(env, options.keyPrefix, n, outcome.toolCalls, options.tools);
@@ -101,7 +100,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     for (const call of outcome.toolCalls) {
       const verdict = verdicts.get(call.callId);
       const result: ToolCallResult & Partial<Spend> =
-        call.toolName === "task" && env.delegate && !call.invalid
+        options.tools.find((spec) => spec.name === call.toolName)?.kind === "task" && env.delegate && !call.invalid
           ? await env.delegate(call)
           : await step(`${options.keyPrefix}:tool:${call.callId}`, () => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict));
       if (result.usage) add({ usage: result.usage, costUsd: result.costUsd ?? null });
@@ -115,5 +114,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
       { type: "step.completed", turnId, data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId }, idempotencyKey: `${options.keyPrefix}:s${n}:completed` },
     ];
   }
+  // The last batch is closed here: no next step will carry its closing events.
+  await step(`${options.keyPrefix}:close:${last - 1}`, () => appendEvents({ db, sessionId: setup.session.id, events: leading }));
   return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, ...spend, nextStep: last };
 }

@@ -3,6 +3,7 @@
 // whose coalesced sends piled up during the turn drains them into one follow-up turn (its
 // `message.received` lists their deliveryIds in arrival order); otherwise it waits. A turn that a
 // newer send preempted only records its own end: the session already belongs to the next turn.
+// A cancelled turn never drains (its invocation is being cancelled): see startLeftoverTurn.
 import type { PrismaClient } from "@prisma/client";
 import type { Usage } from "@/agents/sdk/events";
 import { resolved } from "@/server/approvals/gate-approvals";
@@ -22,7 +23,8 @@ export async function finishTurn(options: {
   sessionId: string;
   turnId: string;
   mode: "chat" | "task";
-  workspaceDir: string;
+  /** Where drained sends' workspaceFiles go; not needed to finish a cancelled turn. */
+  workspaceDir?: string;
   end: TurnEnd;
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId, turnId, mode, end } = options;
@@ -76,7 +78,7 @@ export async function finishTurn(options: {
         end.kind === "completed" ? "completed" : "failed",
       ]);
     } else if (row?.runningTurnId === turnId) {
-      const pending = await claimPendingDeliveries(client, sessionId, options.workspaceDir);
+      const pending = end.kind === "cancelled" || !options.workspaceDir ? [] : await claimPendingDeliveries(client, sessionId, options.workspaceDir);
       if (pending.length > 0) {
         next = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
         events.push({ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) }, idempotencyKey: drainKey });
@@ -87,6 +89,24 @@ export async function finishTurn(options: {
       }
     }
     await appendEventsInTransaction({ client, sessionId, events });
+    return next;
+  });
+}
+
+/**
+ * Sends that were coalesced while a cancelled turn wound down are not lost: when the session is
+ * free and some wait, they become one new turn (to run in a new invocation, not the cancelled one).
+ */
+export async function startLeftoverTurn(options: { db: PrismaClient; sessionId: string; workspaceDir: string }): Promise<TurnRequest | undefined> {
+  const { db, sessionId } = options;
+  return pgTransaction(db, async (client) => {
+    const { rows } = await client.query<{ runningTurnId: string | null; mode: string }>(`SELECT "runningTurnId", mode FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
+    if (!rows[0] || rows[0].runningTurnId || rows[0].mode !== "chat") return undefined;
+    const pending = await claimPendingDeliveries(client, sessionId, options.workspaceDir);
+    if (pending.length === 0) return undefined;
+    const next: TurnRequest = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
+    await client.query(`UPDATE sessions SET status = 'running', "runningTurnId" = $2, "runningInvocationId" = NULL WHERE id = $1`, [sessionId, next.turnId]);
+    await appendEventsInTransaction({ client, sessionId, events: [{ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) } }] });
     return next;
   });
 }

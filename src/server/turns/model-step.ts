@@ -34,12 +34,9 @@ export type ModelStepOptions = {
   repair?: string;
   /** Events recorded first, in the same append (turn.started; the previous batch's close). */
   leading?: NewEvent[];
-  /**
-   * Messages steered into the turn before this step (coalesced sends, spec §4.4). Called after
-   * the leading events are stored; `isRerun` asks for those already steered in by an attempt
-   * that a crash cut off.
-   */
-  steer?: (isRerun: boolean) => Promise<ModelMessage[]>;
+  /** Messages steered into the turn before this step (coalesced sends, spec §4.4), including
+   * those an attempt cut off by a crash already took. Called after the leading events are stored. */
+  steer?: () => Promise<ModelMessage[]>;
 };
 
 export function toolSet(specs: ToolSpec[]): ToolSet {
@@ -49,6 +46,8 @@ export function toolSet(specs: ToolSpec[]): ToolSet {
 export async function runModelStep(options: ModelStepOptions): Promise<ModelStepOutcome> {
   const { db, sessionId, turnId, step, signal, parentCallId } = options;
   const startedAt = Date.now();
+  // Decided inside the journaled step, so a re-run after a stop cannot carry on.
+  if (signal.aborted) return { kind: "cancelled" };
   const stepKey = `${options.keyPrefix}:s${step}`;
   const attempt = 1 + (await startedAttempts(db, sessionId, stepKey));
   const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
@@ -62,7 +61,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   if (options.leading?.length) out.push(...options.leading);
   if (options.steer) {
     await out.flush();
-    steered = await options.steer(attempt > 1);
+    steered = await options.steer();
   }
   out.push({
     type: "step.started",
@@ -72,6 +71,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   let text = "";
   let reasoning = "";
   let deltas = 0;
+  let reasoningBlocks = 0;
   const toolCalls: ToolCallRequest[] = [];
   try {
     const result = streamText({
@@ -85,7 +85,8 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       onError: () => undefined,
     });
     const closeReasoning = () => {
-      if (reasoning && isRoot) out.push({ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key("reasoning") });
+      // A step may think in several blocks (OpenAI summary parts, Anthropic interleaved thinking).
+      if (reasoning && isRoot) out.push({ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key(`reasoning${reasoningBlocks++}`) });
       reasoning = "";
     };
     for await (const part of result.fullStream) {

@@ -24,7 +24,7 @@ import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup, type TurnSetup } from "./turn-setup";
 import { turnTools } from "./turn-tools";
-import { acquireSlot, releaseTurnSlot } from "./turn-slots";
+import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
 export type { Step };
 
@@ -65,7 +65,10 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRe
     const slot = deps.awakeable();
     const request = { agentId: setup.session.agentId, sessionId, turnId, max, awakeableId: slot.id };
     const { acquired } = await step(`${turnId}:slot`, () => acquireSlot(db, request));
-    if (!acquired) await slot.promise;
+    if (!acquired) {
+      await slot.promise;
+      await step(`${turnId}:slot-taken`, () => acknowledgeSlot(db, turnId));
+    }
   }
   const end = await runLoop(deps, setup, turnId);
   const next = await step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
@@ -108,7 +111,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       repair,
       // turn.started goes out with the first step's start.
       leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
-      steer: (n, isRerun) => deliverNudges(db, setup, turnId, n, isRerun),
+      steer: (n) => deliverNudges(db, setup, turnId, n),
     });
     spent = {
       usage: addUsage(spent.usage, outcome.usage),
@@ -119,6 +122,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, usage: spent.usage };
     if (!setup.manifest.result) return { kind: "completed", text: outcome.text, usage: spent.usage, cost };
     const verdict = await step(`${turnId}:result:${repairs}`, () => judgeResult(setup, sandbox, outcome.text, signal));
+    if (verdict.outcome === "cancelled") return { kind: "cancelled" };
     if (verdict.outcome === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: verdict.result };
     if (verdict.outcome === "failed") return { kind: "failed", message: `the result contract failed: ${verdict.message}`, text: outcome.text, usage: spent.usage };
     if (repairs >= maxRepairs) {
@@ -127,11 +131,13 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     // Same turn, same tools and workspace: the model revises with the feedback (spec §7.5).
     repair = verdict.message;
     firstStep = outcome.nextStep;
-    messages = [...messages, { role: "assistant", content: outcome.text }, { role: "user", content: `Your reply was rejected: ${verdict.message}\nRevise it.` }];
+    // From where the loop stopped: its tool calls and results stay in view.
+    messages = [...outcome.messages, { role: "user", content: `Your reply was rejected: ${verdict.message}\nRevise it.` }];
   }
 }
 
-async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: string, signal: AbortSignal): Promise<ResultOutcome> {
+async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: string, signal: AbortSignal): Promise<ResultOutcome | { outcome: "cancelled" }> {
+  if (signal.aborted) return { outcome: "cancelled" };
   if (text.trim() === "") return { outcome: "failed", message: "the reply is empty" };
   const { session } = setup;
   try {
@@ -141,6 +147,7 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
       { signal },
     );
   } catch (error) {
+    if (signal.aborted) return { outcome: "cancelled" };
     return { outcome: "failed", message: error instanceof Error ? error.message : String(error) };
   }
 }
@@ -149,10 +156,12 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
  * Coalesced sends that arrived during the turn, steered in at a tool boundary (spec §4.4). A
  * re-run after a crash also gets back those its cut-off attempt already took.
  */
-async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number, isRerun: boolean): Promise<ModelMessage[]> {
+async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number): Promise<ModelMessage[]> {
   const sessionId = setup.session.id;
   const keyPrefix = `${turnId}:nudge:${step}:`;
-  const earlier = isRerun ? await steeredBefore(db, sessionId, keyPrefix) : [];
+  // Always: an attempt cut off after it took nudges but before its step.started was stored
+  // does not count as an attempt, yet its nudges are in the log.
+  const earlier = await steeredBefore(db, sessionId, keyPrefix);
   // Nearly always nothing waits: one cheap read instead of a locking transaction. A send that
   // lands just after it is steered in at the next boundary or drained when the turn ends.
   const { rows: waiting } = await poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] });

@@ -4,7 +4,7 @@
 // resolves. Slots are taken and handed on under the agent row's lock.
 import type pg from "pg";
 import type { PrismaClient } from "@prisma/client";
-import { pgTransaction } from "@/server/db";
+import { pgTransaction, poolOf } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 
 export type SlotRequest = { agentId: string; sessionId: string; turnId: string; max: number; awakeableId: string };
@@ -39,7 +39,9 @@ export async function acquireSlot(db: PrismaClient, request: SlotRequest): Promi
 
 /**
  * Gives up the turn's slot or place in the queue, promotes the turns at the head of the queue
- * into free slots, and tells the others their new place. Returns the awakeables to resolve.
+ * into free slots, and tells the others their new place. Returns the awakeables to resolve: of
+ * every promoted turn that has not woken up yet (see acknowledgeSlot), so a release that runs
+ * again after a crash wakes them all the same (resolving twice is harmless).
  */
 export async function releaseSlot(db: PrismaClient, options: { agentId: string; turnId: string; max: number }): Promise<string[]> {
   const { agentId, turnId, max } = options;
@@ -53,7 +55,8 @@ export async function releaseSlot(db: PrismaClient, options: { agentId: string; 
     for (const [i, row] of queued.slice(promoted.length).entries()) {
       await appendEventsInTransaction({ client, sessionId: row.sessionId, events: [queuedEvent(row.turnId, i + 1)] });
     }
-    return promoted.flatMap((row) => (row.awakeableId ? [row.awakeableId] : []));
+    const unwoken = admissions.filter((row) => row.state === "running" && row.awakeableId);
+    return [...unwoken, ...promoted].flatMap((row) => (row.awakeableId ? [row.awakeableId] : []));
   });
 }
 
@@ -67,10 +70,27 @@ async function lockAdmissions(client: pg.PoolClient, agentId: string): Promise<A
   return rows;
 }
 
-/** releaseSlot for a turn known only by its session (the cancellation path). */
+/** A promoted turn is awake: its release no longer needs to wake it. */
+export async function acknowledgeSlot(db: PrismaClient, turnId: string): Promise<void> {
+  await poolOf(db).query(`UPDATE turn_admissions SET "awakeableId" = NULL WHERE "turnId" = $1`, [turnId]);
+}
+
+/**
+ * releaseSlot for a turn known by id (the cancellation path). The cap comes from the session's
+ * pinned version, or — the session deleted meanwhile — the agent's active version.
+ */
 export async function releaseTurnSlot(db: PrismaClient, sessionId: string, turnId: string): Promise<string[]> {
-  const session = await db.session.findUnique({ where: { id: sessionId }, select: { agentId: true, agentVersion: { select: { manifest: true } } } });
-  const max = (session?.agentVersion.manifest as { maxRunningTurns?: number } | null)?.maxRunningTurns;
-  if (!session || !max) return [];
-  return releaseSlot(db, { agentId: session.agentId, turnId, max });
+  const { rows } = await poolOf(db).query<{ agentId: string; max: number | null }>(
+    `SELECT t."agentId", coalesce((sv.manifest->>'maxRunningTurns')::int, (av.manifest->>'maxRunningTurns')::int) AS max
+       FROM turn_admissions t
+       JOIN "Agent" a ON a.id = t."agentId"
+       LEFT JOIN sessions s ON s.id = $1
+       LEFT JOIN "AgentVersion" sv ON sv.id = s."agentVersionId"
+       LEFT JOIN "AgentVersion" av ON av.id = a."activeVersionId"
+      WHERE t."turnId" = $2`,
+    [sessionId, turnId],
+  );
+  const row = rows[0];
+  if (!row) return [];
+  return releaseSlot(db, { agentId: row.agentId, turnId, max: row.max ?? 1 });
 }

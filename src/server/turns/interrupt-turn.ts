@@ -1,0 +1,23 @@
+// Stop, preempt and delete interrupt a turn the same way: a NOTIFY so that the worker running it
+// aborts its model stream and tool at once, then Restate's cancellation. A turn still queued
+// behind another never ran, so no handler will record its end: it is recorded here.
+import type { PrismaClient } from "@prisma/client";
+import type { DurableRuntime } from "@/server/durable/runtime";
+import { requestTurnCancel } from "./cancellation";
+import { finishTurn } from "./finish-turn";
+
+export async function interruptTurn(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  sessionId: string;
+  turnId: string;
+  invocationId: string | null;
+}): Promise<void> {
+  const { db, runtime, sessionId, turnId, invocationId } = options;
+  await requestTurnCancel(db, turnId);
+  if (!invocationId) return;
+  const outcome = await runtime.cancel(invocationId);
+  if (outcome !== "done") return;
+  const session = await db.session.findUnique({ where: { id: sessionId }, select: { mode: true } });
+  if (session) await finishTurn({ db, sessionId, turnId, mode: session.mode, end: { kind: "cancelled" } });
+}
