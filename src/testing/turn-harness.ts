@@ -28,14 +28,21 @@ import { zipFiles } from "./archives";
 
 export type Harness = Awaited<ReturnType<typeof startTurnHarness>>;
 
-export async function startTurnHarness(options: { databaseUrl: string; workerProcess?: boolean; models?: ModelProviderSettings; approvalTimeoutMs?: number }) {
+export async function startTurnHarness(options: {
+  databaseUrl: string;
+  workerProcess?: boolean;
+  models?: ModelProviderSettings;
+  approvalTimeoutMs?: number;
+  /** The scheduler's clock (in-process worker only). */
+  clock?: () => Date;
+}) {
   const db: PrismaClient = createDb(options.databaseUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-turns-"));
   const restatePorts = { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() };
   let restate: EmbeddedRestate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
   const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   const workerPort = await getFreePort();
-  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs };
+  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock };
   let inProcess: WorkerServer | undefined;
   let child: ChildProcess | undefined;
 

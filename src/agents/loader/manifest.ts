@@ -44,7 +44,8 @@ export type AgentManifest = {
   subagents: { id: string; description?: string; model?: unknown; instructionsText: string }[];
   hooks: { name: string; file: string; events: string[] }[];
   channels: { name: string; file: string; routes: { method: string; path: string; description?: string }[]; config: unknown }[];
-  schedules: { name: string; file: string; form: string; cron?: string; mode: "markdown" | "run" }[];
+  /** `prompt`: the task a markdown schedule starts (the file's body, or defineSchedule's markdown). */
+  schedules: { name: string; file: string; form: string; cron?: string; mode: "markdown" | "run"; prompt?: string }[];
   connections: { name: string; file: string; scope: "mcp" | "host"; transport?: string; config: unknown }[];
   extensions: { name: string; file: string }[];
   artifactKinds: { kind: string; description: string }[];
@@ -199,9 +200,10 @@ export function buildManifest(
       return s ? [{ name: ref.name, file: ref.file, routes: routes.map((r) => ({ method: String(r.method), path: String(r.path), description: text(r.description) })), config: s }] : [];
     }),
     schedules: layout.schedules.flatMap((ref): AgentManifest["schedules"] => {
-      if (ref.form === "markdown") return [{ name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown" }];
+      if (ref.form === "markdown") return [{ name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown", prompt: ref.prompt }];
       const s = expectKind(check, ref.file, "schedule", "defineSchedule");
-      return s ? [{ name: ref.name, file: ref.file, form: ref.form, cron: text(s.cron), mode: s.markdown ? "markdown" : "run" }] : [];
+      const markdown = text(s?.markdown);
+      return s ? [{ name: ref.name, file: ref.file, form: ref.form, cron: text(s.cron), mode: markdown ? "markdown" : "run", ...(markdown ? { prompt: markdown } : {}) }] : [];
     }),
     connections: layout.connections.flatMap((ref) => {
       const s = expectKind(check, ref.file, "connection", "defineConnection");

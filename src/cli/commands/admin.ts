@@ -13,11 +13,23 @@ import { diskSource } from "@/agents/loader/source";
 import { embeddedDatabaseUrl } from "@/cli/start/postgres";
 import { createDb } from "@/server/db";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
+import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { AppError } from "@/server/http/app-error";
 import { createAdmin } from "@/server/teams/create-admin";
 import { createToken } from "@/server/tokens/create-token";
 import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
+
+/** A new active version replaces its agent's schedules at once, when the platform is running. */
+async function restartSchedules(db: ReturnType<typeof createDb>, config: ReturnType<typeof parseEnv>, agentId: string): Promise<void> {
+  const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
+  try {
+    await startSchedulers({ db, runtime, agentIds: [agentId] });
+  } catch {
+    console.log("schedules: the platform is not running; they start with it");
+  }
+}
 
 export type AdminOptions = Record<string, string | boolean | undefined>;
 
@@ -95,6 +107,7 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
       const version = await createAgentVersion({ db, dataDir: config.dataDir, teamId: await teamId(db, required(options, "team")), slug, archive: await tarGzOf(dir) });
       for (const diagnostic of version.diagnostics) console.log(formatDiagnostic(diagnostic));
       console.log(`${slug} version ${version.number}: ${version.status}${version.isActive ? " (active)" : ""}`);
+      if (version.isActive) await restartSchedules(db, config, version.agentId);
       return version.status === "ready" ? 0 : 1;
     }
     return 0;

@@ -1,7 +1,10 @@
 // `agentfold start`: brings up what is not configured externally, in dependency order, and stops
 // it in reverse order (web, worker, Restate, Postgres) on Ctrl-C or SIGTERM.
 import { authSecret, inheritedEnvironment, type Env } from "@/env";
+import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import type { DurableRuntime } from "@/server/durable/runtime";
+import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { stopAllChildren, type Log } from "./child";
 import { applyMigrations } from "./migrate";
 import { assertPortFree } from "./ports";
@@ -82,6 +85,7 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
     const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log });
     started.push({ name: "worker", stop: worker.stop });
     lines.push(`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`);
+    await startAgentSchedulers(databaseUrl, runtime, log);
 
     await buildWebIfNeeded(log, childEnv);
     const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log });
@@ -100,4 +104,16 @@ function redact(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = "****";
   return parsed.toString();
+}
+
+/** Schedules fire from Restate timers; start each agent's chain now that the worker is registered. */
+async function startAgentSchedulers(databaseUrl: string, runtime: DurableRuntime, log: Log): Promise<void> {
+  const db = createDb(databaseUrl);
+  try {
+    await startSchedulers({ db, runtime });
+  } catch (error) {
+    log(`schedules could not be started: ${(error as Error).message}`);
+  } finally {
+    await db.$disconnect();
+  }
 }

@@ -69,6 +69,21 @@ export function createRestateRuntime({
       // handler is told and records its own end.
       return response.status === 404 ? "gone" : response.status === 200 ? "done" : "signalled";
     },
+    async startScheduler(agentId) {
+      const response = await fetchImpl(`${ingressUrl}/scheduler/${encodeURIComponent(agentId)}/start/send`, { method: "POST", signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) throw new Error(`Restate did not accept the scheduler start: ${response.status} ${await response.text()}`);
+      await response.body?.cancel();
+    },
+    async fireSchedule(agentId, name) {
+      const response = await fetchImpl(`${ingressUrl}/scheduler/${encodeURIComponent(agentId)}/fire`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (!response.ok) throw new Error(`the worker could not fire ${name}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as Awaited<ReturnType<DurableRuntime["fireSchedule"]>>;
+    },
     async callTool(request) {
       const response = await fetchImpl(`${ingressUrl}/tools/call`, {
         method: "POST",

@@ -23,6 +23,10 @@ export type DurableRuntime = {
   cancel: (invocationId: string) => Promise<"signalled" | "done" | "gone">;
   /** Completes a durable promise a turn waits on (an approval decision). Idempotent. */
   resolveAwakeable: (id: string, payload: unknown) => Promise<void>;
+  /** (Re)starts an agent's schedule timer chain: on activation and at start-up. Idempotent. */
+  startScheduler: (agentId: string) => Promise<void>;
+  /** Fires one schedule now (hand dispatch) and answers with its task session. */
+  fireSchedule: (agentId: string, name: string) => Promise<{ ok: true; sessionId: string } | { ok: false; message: string }>;
   /** Runs one tool call in the worker's sandboxes and answers with its outcome. */
   callTool: (request: DirectCallRequest) => Promise<DirectCallOutcome>;
 };

@@ -12,6 +12,7 @@ import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
+import { schedulerObject, sessionDefinition } from "./scheduler-object";
 
 /** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
 export const healthService = restate.service({
@@ -35,12 +36,11 @@ export type WorkerDeps = {
   retryDelayMs?: (attempt: number) => number;
   /** How long a parked tool call waits for a decision before it expires (denied); 24 h. */
   approvalTimeoutMs?: number;
+  /** The scheduler's clock (tests move it). */
+  clock?: () => Date;
 };
 
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
-
-type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
-const sessionDefinition = { name: "session" } as restate.VirtualObjectDefinition<"session", SessionHandlers>;
 
 /**
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
@@ -121,5 +121,5 @@ export function toolsService(deps: WorkerDeps) {
 }
 
 export function createServices(deps: WorkerDeps) {
-  return [healthService, sessionObject(deps), toolsService(deps)];
+  return [healthService, sessionObject(deps), toolsService(deps), schedulerObject(deps)];
 }

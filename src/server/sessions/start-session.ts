@@ -2,6 +2,7 @@
 // written in one transaction (plain SQL: this is every turn's hot path); then the first turn is
 // queued on the session's durable object.
 import type { PrismaClient } from "@prisma/client";
+import type pg from "pg";
 import { ownerOf, type Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { pgTransaction } from "@/server/db";
@@ -32,24 +33,49 @@ export async function startSession(options: {
   const turnId = newTurnId();
   const continuation = newContinuationToken();
   const deliveryId = body.deliveryId ?? newDeliveryId();
-  const owner = ownerOf(principal);
-  await pgTransaction(db, async (client) => {
-    await client.query(
-      `INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
-         "continuationTokenHash", status, "runningTurnId", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, now() AT TIME ZONE 'UTC')`,
-      [sessionId, agent.id, agent.activeVersionId, owner.ownerKind, owner.ownerId, channelId, mode, body.title ?? null, body.dryRun ?? false,
-        mode === "chat" ? continuation.hash : null, turnId],
-    );
-    await appendEventsInTransaction({
-      client,
-      sessionId,
-      events: [
-        { type: "session.started", data: { channelId, mode, purpose: "live", ...(body.title ? { title: body.title } : {}), ...(body.dryRun ? { dryRun: true } : {}) } },
-        { type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } },
-      ],
-    });
-  });
+  await pgTransaction(db, (client) =>
+    recordSessionStart(client, {
+      sessionId, turnId, agentId: agent.id, versionId: agent.activeVersionId!, principal, channelId, mode,
+      title: body.title, dryRun: body.dryRun, continuationHash: mode === "chat" ? continuation.hash : null, message: body.message, deliveryId,
+    }),
+  );
   await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
   return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };
+}
+
+/** The session row, `session.started` and the first `message.received`, in the caller's transaction. */
+export async function recordSessionStart(
+  client: pg.PoolClient,
+  start: {
+    sessionId: string;
+    turnId: string;
+    agentId: string;
+    versionId: string;
+    principal: Principal;
+    channelId: string;
+    mode: "chat" | "task";
+    title?: string;
+    dryRun?: boolean;
+    continuationHash: string | null;
+    message: string;
+    deliveryId: string;
+  },
+): Promise<void> {
+  const owner = ownerOf(start.principal);
+  await client.query(
+    `INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
+       "continuationTokenHash", status, "runningTurnId", "updatedAt")
+     VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, now() AT TIME ZONE 'UTC')`,
+    [start.sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, start.channelId, start.mode, start.title ?? null, start.dryRun ?? false,
+      start.continuationHash, start.turnId],
+  );
+  const { channelId, mode, title, dryRun } = start;
+  await appendEventsInTransaction({
+    client,
+    sessionId: start.sessionId,
+    events: [
+      { type: "session.started", data: { channelId, mode, purpose: "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) } },
+      { type: "message.received", turnId: start.turnId, data: { text: start.message, deliveryIds: [start.deliveryId] } },
+    ],
+  });
 }

@@ -1,0 +1,17 @@
+// POST /<slug>/v1/dev/schedules/:name — fire a schedule now (hand dispatch); answers its task session
+import { z } from "zod";
+import { defineAgentRoute } from "@/server/http/agent-route";
+import { AppError } from "@/server/http/app-error";
+import { durableRuntime } from "@/server/http/platform";
+
+export const dynamic = "force-dynamic";
+
+export const POST = defineAgentRoute({
+  action: "agents:deploy",
+  params: z.object({ slug: z.string(), name: z.string().min(1).max(200) }),
+  handler: async ({ agent, params }) => {
+    const fired = await durableRuntime().fireSchedule(agent.id, params.name);
+    if (!fired.ok) throw new AppError("not_found", fired.message);
+    return fired;
+  },
+});
