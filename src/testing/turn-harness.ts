@@ -42,7 +42,7 @@ export async function startTurnHarness(options: {
   let restate: EmbeddedRestate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
   const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   const workerPort = await getFreePort();
-  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock };
+  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock, runtime };
   let inProcess: WorkerServer | undefined;
   let child: ChildProcess | undefined;
 
@@ -53,6 +53,7 @@ export async function startTurnHarness(options: {
     }
     child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
       env: { ...process.env, DATABASE_URL: options.databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
+        RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl,
         ...(options.approvalTimeoutMs ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
     });

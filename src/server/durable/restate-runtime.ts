@@ -84,6 +84,14 @@ export function createRestateRuntime({
       if (!response.ok) throw new Error(`the worker could not fire ${name}: ${response.status} ${await response.text()}`);
       return (await response.json()) as Awaited<ReturnType<DurableRuntime["fireSchedule"]>>;
     },
+    async scheduleReminder(reminderId, delayMs) {
+      const response = await fetchImpl(`${ingressUrl}/reminders/${encodeURIComponent(reminderId)}/fire/send?delay=${Math.round(delayMs)}ms`, {
+        method: "POST",
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok) throw new Error(`Restate did not accept the reminder: ${response.status} ${await response.text()}`);
+      await response.body?.cancel();
+    },
     async callTool(request) {
       const response = await fetchImpl(`${ingressUrl}/tools/call`, {
         method: "POST",

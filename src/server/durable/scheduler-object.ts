@@ -7,6 +7,7 @@
 import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
 import { recordInvocation } from "@/server/sessions/record-invocation";
+import { fireReminder } from "@/server/reminders/reminders";
 import { fireScheduleNow, runSchedules } from "@/server/schedules/run-schedules";
 import type { TurnRequest } from "./runtime";
 
@@ -58,6 +59,22 @@ export function schedulerObject(deps: SchedulerDeps) {
         if ("error" in turn) return { ok: false, message: turn.error };
         await queueTurns(ctx, [turn]);
         return { ok: true, sessionId: turn.sessionId };
+      },
+    },
+  });
+}
+
+/** Reminders wake here (key = reminder id): the prompt goes to its session, or nowhere if the
+ * reminder was cancelled or its session deleted. */
+export function remindersObject(deps: SchedulerDeps) {
+  return restate.object({
+    name: "reminders",
+    handlers: {
+      fire: async (ctx: restate.ObjectContext): Promise<void> => {
+        const turn = await ctx.run("deliver", () => fireReminder(deps.db, ctx.key, deps.clock?.() ?? new Date()));
+        if (!turn) return;
+        const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
+        await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
       },
     },
   });

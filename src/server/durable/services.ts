@@ -12,7 +12,8 @@ import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
-import { schedulerObject, sessionDefinition } from "./scheduler-object";
+import type { DurableRuntime } from "./runtime";
+import { remindersObject, schedulerObject, sessionDefinition } from "./scheduler-object";
 
 /** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
 export const healthService = restate.service({
@@ -38,6 +39,8 @@ export type WorkerDeps = {
   approvalTimeoutMs?: number;
   /** The scheduler's clock (tests move it). */
   clock?: () => Date;
+  /** For what a turn starts in the engine (reminders' delayed wakes); without it, no reminders. */
+  runtime?: DurableRuntime;
 };
 
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
@@ -121,5 +124,5 @@ export function toolsService(deps: WorkerDeps) {
 }
 
 export function createServices(deps: WorkerDeps) {
-  return [healthService, sessionObject(deps), toolsService(deps), schedulerObject(deps)];
+  return [healthService, sessionObject(deps), toolsService(deps), schedulerObject(deps), remindersObject(deps)];
 }

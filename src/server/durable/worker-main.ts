@@ -4,13 +4,21 @@ import "./polyfill";
 import { env } from "@/env";
 import { db } from "@/server/db";
 import { modelSettings } from "@/server/models";
+import { createRestateRuntime } from "./restate-runtime";
 import { startWorkerServer } from "./worker-server";
 
 const config = env();
 const server = await startWorkerServer({
   port: config.WORKER_PORT,
   host: config.AGENTFOLD_HOST,
-  deps: { db: db(), dataDir: config.dataDir, models: modelSettings(config), defaultModel: config.AGENTFOLD_DEFAULT_MODEL, approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000 },
+  deps: {
+    db: db(),
+    dataDir: config.dataDir,
+    models: modelSettings(config),
+    defaultModel: config.AGENTFOLD_DEFAULT_MODEL,
+    approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
+    runtime: createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl }),
+  },
 });
 console.log(`worker listening on ${server.url}`);
 

@@ -14,7 +14,8 @@ import type { SandboxPool } from "@/agents/sandbox/pool";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { versionPaths } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
-import type { TurnRequest } from "@/server/durable/runtime";
+import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
+import { createReminder } from "@/server/reminders/reminders";
 import { appendEvents, appendEventsInTransaction } from "@/server/events/append-events";
 import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
 import { agentLoop, type LoopEnv, type Spend, type Step } from "./agent-loop";
@@ -39,6 +40,8 @@ export type TurnDeps = {
   /** Aborted by stop or preempt: the model stream and the running tool end at once. */
   signal: AbortSignal;
   retryDelayMs?: (attempt: number) => number;
+  /** The engine, for reminders' delayed wakes (the `remind` tool is offered when present). */
+  runtime?: DurableRuntime;
   /** Parking tool calls for approval. */
   approvals: ApprovalWaits;
   /** A durable promise another turn can resolve by id (waiting for a maxRunningTurns slot). */
@@ -106,7 +109,10 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       modelId: setup.modelId,
       system: setup.system,
       messages,
-      tools: turnTools(setup, { canDelegate: true }),
+      tools: turnTools(setup, {
+        canDelegate: true,
+        remind: deps.runtime ? (input) => createReminder({ db, runtime: deps.runtime!, sessionId: setup.session.id, input }) : undefined,
+      }),
       firstStep,
       repair,
       // turn.started goes out with the first step's start.

@@ -93,7 +93,7 @@ async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events:
 async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "task" }>, call: ToolCallRequest, approvedBy?: Principal): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
     try {
-      return { ok: true, output: await spec.execute(call.input) };
+      return { ok: true, output: await spec.execute(call.input, { callId: call.callId }) };
     } catch (error) {
       return { ok: false, error: `${spec.name}: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -82,4 +82,12 @@ describe("a worker killed mid-turn", () => {
     expectCleanLog(log);
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 12, approvedBy: h.owner.id } });
   }, 120_000);
+
+  it("a reminder set before a kill -9 of the worker fires into its session after the restart", async () => {
+    const started = await h.start(agent, { message: "[remind 3s: Time to follow up]" });
+    await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "session.waiting"));
+    await h.crashWorker();
+    const log = await h.eventsUntil(started.sessionId, (l) => l.filter((e) => e.type === "session.waiting").length === 2, 60_000);
+    expect(ofType(log, "message.received").map((e) => e.data.text)).toEqual(["[remind 3s: Time to follow up]", "Time to follow up"]);
+  }, 90_000);
 });

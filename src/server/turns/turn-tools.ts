@@ -5,18 +5,21 @@ import fs from "node:fs";
 import path from "node:path";
 import type { ToolManifest } from "@/agents/loader/manifest";
 import { workspaceTools } from "@/agents/runtime/workspace-tools";
+import type { ReminderInput } from "@/server/reminders/reminders";
 import type { TurnSetup } from "./turn-setup";
 
 type Common = { name: string; description: string; inputSchema: object; effect: "read" | "write" };
 
 export type ToolSpec =
   | (Common & { kind: "agent"; tool: ToolManifest })
-  | (Common & { kind: "builtin"; execute: (input: unknown) => Promise<unknown> })
+  | (Common & { kind: "builtin"; execute: (input: unknown, call: { callId: string }) => Promise<unknown> })
   | (Common & { kind: "task" });
 
 const emptyObject = { type: "object", properties: {}, additionalProperties: true };
 
-export function turnTools(setup: TurnSetup, options: { canDelegate: boolean }): ToolSpec[] {
+export type ReminderCreator = (input: ReminderInput) => Promise<{ id: string; fireAt: string }>;
+
+export function turnTools(setup: TurnSetup, options: { canDelegate: boolean; remind?: ReminderCreator }): ToolSpec[] {
   const { manifest } = setup;
   const specs: ToolSpec[] = manifest.tools.map((tool) => ({
     kind: "agent",
@@ -31,6 +34,7 @@ export function turnTools(setup: TurnSetup, options: { canDelegate: boolean }): 
     if (!taken.has(builtin.name)) specs.push({ kind: "builtin", ...builtin, inputSchema: builtin.inputSchema as object });
   }
   if (manifest.skills.length > 0 && !taken.has("skill")) specs.push(skillTool(setup));
+  if (options.remind && !taken.has("remind")) specs.push(remindTool(options.remind));
   if (options.canDelegate && manifest.subagents.length > 0 && !taken.has("task")) {
     specs.push({
       kind: "task",
@@ -64,5 +68,23 @@ function skillTool(setup: TurnSetup): ToolSpec {
       if (typeof name !== "string" || !names.includes(name)) throw new Error(`no skill named ${String(name)}; skills: ${names.join(", ")}`);
       return fs.readFileSync(path.join(setup.workspaceDir, ".cursor", "skills", name, "SKILL.md"), "utf8");
     },
+  };
+}
+
+/** Sets a reminder for this session: its prompt comes back as a message at that time. */
+function remindTool(remind: ReminderCreator): ToolSpec {
+  return {
+    kind: "builtin",
+    name: "remind",
+    effect: "write",
+    description: 'Set a reminder for this conversation: at the time given, the prompt arrives as a new message. Give `in` ("90s", "5m", "2h", "1d") or `at` (an ISO date).',
+    inputSchema: {
+      type: "object",
+      properties: { in: { type: "string" }, at: { type: "string" }, prompt: { type: "string" }, id: { type: "string" } },
+      required: ["prompt"],
+      additionalProperties: false,
+    },
+    // A call that runs again after a crash sets the same reminder, not a second one.
+    execute: (input, call) => remind({ id: `rem_${call.callId}`, ...(input as ReminderInput) }),
   };
 }

@@ -47,4 +47,10 @@ describe("parseDirectives", () => {
     expect(parseDirectives("[say:]").say).toBe("");
     expect(parseDirectives("no directive").say).toBeUndefined();
   });
+
+  it("turns [remind <in>: prompt] into a call of the remind tool", () => {
+    expect(parseDirectives("[remind 5m: Check the order again]").requests).toEqual([
+      { directive: "call", toolName: "remind", input: { in: "5m", prompt: "Check the order again" } },
+    ]);
+  });
 });

@@ -25,7 +25,7 @@ export type ScriptedDirectives = {
 export const maxDelayMs = 10 * 60 * 1000;
 export const defaultFailMessage = "scripted failure";
 
-const keyword = /^(delay|fail|call|subagent|reason|say)\b/i;
+const keyword = /^(delay|fail|call|subagent|reason|say|remind)\b/i;
 
 export function parseDirectives(message: string): ScriptedDirectives {
   const result: ScriptedDirectives = { text: "", delayMs: 0, requests: [], notes: [], isReasoningOff: false };
@@ -89,6 +89,10 @@ function applyDirective(body: string, result: ScriptedDirectives): boolean {
   if ((match = /^subagent\s+([\w.-]+)\s*([\s\S]*)$/i.exec(body))) {
     const input = { subagent: match[1]!, prompt: match[2]!.trim() };
     result.requests.push({ directive: "subagent", toolName: "task", input });
+    return true;
+  }
+  if ((match = /^remind\s+(\S+?)\s*:\s*([\s\S]+)$/i.exec(body))) {
+    result.requests.push({ directive: "call", toolName: "remind", input: { in: match[1]!, prompt: match[2]!.trim() } });
     return true;
   }
   if ((match = /^say\b\s*:?\s*([\s\S]*)$/i.exec(body))) {

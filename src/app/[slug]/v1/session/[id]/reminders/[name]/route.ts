@@ -1,0 +1,20 @@
+// DELETE /<slug>/v1/session/:id/reminders/:name — cancel a pending reminder
+import { z } from "zod";
+import { defineAgentRoute } from "@/server/http/agent-route";
+import { AppError } from "@/server/http/app-error";
+import { db } from "@/server/http/platform";
+import { cancelReminder } from "@/server/reminders/reminders";
+import { getOwnedSession } from "@/server/sessions/get-owned-session";
+import { sessionIdSchema } from "@/server/sessions/schema";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = defineAgentRoute({
+  action: "sessions:write",
+  params: z.object({ slug: z.string(), id: sessionIdSchema, name: z.string().min(1).max(200) }),
+  handler: async ({ caller, agent, params }) => {
+    await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
+    if (!(await cancelReminder(db(), params.id, params.name))) throw new AppError("not_found", `no pending reminder ${params.name}`);
+    return { ok: true, id: params.name, cancelled: true };
+  },
+});

@@ -1,0 +1,18 @@
+// GET /<slug>/v1/session/:id/reminders — the session's pending reminders, soonest first
+import { z } from "zod";
+import { defineAgentRoute } from "@/server/http/agent-route";
+import { db } from "@/server/http/platform";
+import { listReminders } from "@/server/reminders/reminders";
+import { getOwnedSession } from "@/server/sessions/get-owned-session";
+import { sessionIdSchema } from "@/server/sessions/schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = defineAgentRoute({
+  action: "sessions:read",
+  params: z.object({ slug: z.string(), id: sessionIdSchema }),
+  handler: async ({ caller, agent, params }) => {
+    await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
+    return { ok: true, reminders: await listReminders(db(), params.id) };
+  },
+});
