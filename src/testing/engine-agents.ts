@@ -27,6 +27,7 @@ export const engineAgent: Record<string, string> = {
     'bump(ctx.stateRoot, "sleepy-start-" + ctx.toolCallId); await new Promise((r) => setTimeout(r, input.ms ?? 1000)); bump(ctx.stateRoot, "sleepy-done-" + ctx.toolCallId); return "rested";',
   ),
   "bot/tools/tally.ts": tool("read", "return { counted: (input.items ?? []).length };", ' execution: "agent",'),
+  "bot/tools/later.ts": tool("write", 'const made = await ctx.host.reminders.create({ in: "1s", prompt: input.prompt ?? "from a tool" }); const list = await ctx.host.reminders.list(); return { made, pending: list.length };'),
   "bot/tools/rich.ts": tool("read", 'return { content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }] };'),
   "bot/skills/refunds.md": "---\ndescription: How to refund an order\n---\nRefunds go back to the original card within 5 days.",
   "bot/subagents/researcher/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "Looks things up for the parent" });\n',

@@ -11,10 +11,12 @@ export async function runTool(options: {
   input: unknown;
   context: ToolCallContext;
   signal?: AbortSignal;
+  /** What host calls made during this call act on (its session). */
+  hostContext?: unknown;
 }): Promise<ToolRunResult> {
-  const { sandbox, tool, input, context, signal } = options;
+  const { sandbox, tool, input, context, signal, hostContext } = options;
   try {
-    return await sandbox.call("runTool", { file: tool.file, input, context }, { timeoutMs: tool.timeoutMs, signal });
+    return await sandbox.call("runTool", { file: tool.file, input, context }, { timeoutMs: tool.timeoutMs, signal, hostContext });
   } catch (error) {
     if (error instanceof SandboxError) return { ok: false, error: `${tool.name}: ${error.message}` };
     throw error;

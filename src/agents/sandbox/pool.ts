@@ -18,7 +18,7 @@ export type SandboxPool = {
   size: () => number;
 };
 
-export function createSandboxPool(defaults: Pick<SandboxOptions, "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog"> = {}): SandboxPool {
+export function createSandboxPool(defaults: Pick<SandboxOptions, "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog" | "onHostCall"> = {}): SandboxPool {
   const sandboxes = new Map<string, Sandbox>();
   return {
     forVersion(spec) {

@@ -45,6 +45,8 @@ export type SandboxMethods = {
   /** A tool's `needsApproval` function, for this input; a throw counts as "yes" (the safe side). */
   needsApproval: { params: { file: string; input: unknown; context: ToolCallContext }; result: { needsApproval: boolean; error?: string } };
   runResult: { params: { file: string; text: string; session: SessionInfo }; result: ResultOutcome };
+  /** A schedule's `run` (spec §8.1), with receive / callTool / reminders as host calls. */
+  runSchedule: { params: { file: string; appAuth: unknown }; result: { ok: true } | { ok: false; error: string } };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };
     result: { ok: true; handled: number } | { ok: false; error: string };
@@ -52,6 +54,15 @@ export type SandboxMethods = {
 };
 
 export type SandboxMethod = keyof SandboxMethods;
+
+/**
+ * Agent code asking the platform for a host service while one of the platform's requests is in
+ * flight (`requestId`): the platform answers in that request's context (its session), never in
+ * one the sandbox names itself.
+ */
+export type HostCallMethod = "reminders.create" | "reminders.list" | "reminders.cancel" | "callTool" | "receive";
+export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
+export type HostReply = { hostReply: number; ok: true; result: unknown } | { hostReply: number; ok: false; error: string };
 
 export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown };
 

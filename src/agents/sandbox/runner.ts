@@ -5,6 +5,7 @@ import { descriptorKindOf } from "@/agents/sdk/descriptor";
 import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
 import { ToolInputError } from "@/agents/sdk/tool-schemas";
 import { toJsonSafe } from "./json-safe";
+import { hostCall, hostServices, settleHostReply } from "./host-calls";
 import { runResultContract } from "./run-result";
 import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
 
@@ -55,13 +56,13 @@ async function describeModule(modules: ModuleLoaders, file: string): Promise<Mod
   }
 }
 
-async function runTool(modules: ModuleLoaders, params: { file: string; input: unknown; context: ToolCallContext }): Promise<ToolRunResult> {
+async function runTool(modules: ModuleLoaders, params: { file: string; input: unknown; context: ToolCallContext }, requestId: number): Promise<ToolRunResult> {
   try {
     const tool = await defaultExport(modules, params.file);
     if (descriptorKindOf(tool) !== "tool") return { ok: false, error: `${params.file} does not export defineTool(...)` };
     const { execute } = tool as { execute: (input: unknown, ctx: unknown) => unknown };
     const input = parseToolInput(tool as never, params.input);
-    const output = await execute(input, Object.freeze({ ...params.context }));
+    const output = await execute(input, Object.freeze({ ...params.context, host: hostServices(requestId) }));
     return { ok: true, output: toJsonSafe(output) ?? null };
   } catch (error) {
     return { ok: false, error: errorText(error), ...(error instanceof ToolInputError ? { invalidInput: true } : {}) };
@@ -77,6 +78,30 @@ async function needsApproval(modules: ModuleLoaders, params: { file: string; inp
     return { needsApproval: Boolean(await rule(input, Object.freeze({ ...params.context }))) };
   } catch (error) {
     return { needsApproval: true, error: errorText(error) };
+  }
+}
+
+async function runSchedule(modules: ModuleLoaders, params: { file: string; appAuth: unknown }, requestId: number) {
+  try {
+    const schedule = (await defaultExport(modules, params.file)) as { run?: (ctx: unknown) => unknown };
+    if (descriptorKindOf(schedule) !== "schedule" || typeof schedule.run !== "function") return { ok: false as const, error: `${params.file} has no run()` };
+    const background: Promise<unknown>[] = [];
+    await schedule.run(
+      Object.freeze({
+        appAuth: params.appAuth,
+        host: hostServices(requestId),
+        receive: async (channel: unknown, input: unknown) => {
+          const name = typeof channel === "string" ? channel : ((channel as { id?: string; name?: string })?.id ?? (channel as { name?: string })?.name);
+          await hostCall(requestId, "receive", { channel: name, input });
+        },
+        callTool: (name: string, input?: unknown) => hostCall(requestId, "callTool", { name, input: input ?? {} }),
+        waitUntil: (promise: Promise<unknown>) => void background.push(Promise.resolve(promise).catch((error) => console.error("waitUntil:", errorText(error)))),
+      }),
+    );
+    await Promise.all(background);
+    return { ok: true as const };
+  } catch (error) {
+    return { ok: false as const, error: errorText(error) };
   }
 }
 
@@ -100,20 +125,23 @@ async function runResult(modules: ModuleLoaders, params: { file: string; text: s
 export function startSandbox(modules: ModuleLoaders): void {
   const send = (response: SandboxResponse) => process.send?.(response);
   process.on("message", async (request: SandboxRequest) => {
+    if (settleHostReply(request)) return;
     try {
       const params = request.params as never;
       const result =
         request.method === "describe"
           ? await Promise.all(Object.keys(modules).map((file) => describeModule(modules, file)))
           : request.method === "runTool"
-            ? await runTool(modules, params)
+            ? await runTool(modules, params, request.id)
             : request.method === "needsApproval"
               ? await needsApproval(modules, params)
             : request.method === "runHook"
               ? await runHook(modules, params)
               : request.method === "runResult"
                 ? await runResult(modules, params)
-                : undefined;
+                : request.method === "runSchedule"
+                  ? await runSchedule(modules, params, request.id)
+                  : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

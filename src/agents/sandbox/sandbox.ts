@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { permissionFlags } from "./node-flags";
-import type { SandboxMethod, SandboxMethods, SandboxRequest, SandboxResponse } from "./protocol";
+import type { HostCall, HostCallMethod, HostReply, SandboxMethod, SandboxMethods, SandboxRequest, SandboxResponse } from "./protocol";
 
 export type SandboxFailure = "timeout" | "crashed" | "out_of_memory" | "stopped" | "failed_to_start" | "aborted";
 
@@ -28,9 +28,11 @@ export type SandboxOptions = {
   defaultTimeoutMs?: number;
   idleMs?: number;
   onLog?: (line: { stream: "stdout" | "stderr"; text: string }) => void;
+  /** Serves agent code's host calls, in the context of the request they belong to. */
+  onHostCall?: (call: { method: HostCallMethod; params: unknown; context: unknown }) => Promise<unknown>;
 };
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError) => void; timer: NodeJS.Timeout };
+type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError) => void; timer: NodeJS.Timeout; hostContext?: unknown };
 type Running = { child: ChildProcess; ready: Promise<void>; pending: Map<number, Pending>; stderrTail: string[]; failure?: SandboxError };
 
 export type Sandbox = {
@@ -41,7 +43,7 @@ export type Sandbox = {
 
 /** `signal`: aborting it kills the process (agent code cannot be interrupted any other way), so
  * the other calls in flight on this sandbox fail as crashed and the next call starts afresh. */
-export type CallOptions = { timeoutMs?: number; signal?: AbortSignal };
+export type CallOptions = { timeoutMs?: number; signal?: AbortSignal; hostContext?: unknown };
 
 const rssPageBytes = 4096;
 
@@ -77,7 +79,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       child.once("exit", () => (clearTimeout(timer), reject(state.failure ?? exitFailure(state))));
     });
     state.ready.catch(() => undefined);
-    child.on("message", (response: SandboxResponse) => settle(state, response));
+    child.on("message", (message: SandboxResponse | HostCall) => ("hostCall" in message ? void serveHostCall(state, message) : settle(state, message)));
     child.once("exit", () => {
       const failure = state.failure ?? exitFailure(state);
       for (const pending of state.pending.values()) (clearTimeout(pending.timer), pending.reject(failure));
@@ -104,6 +106,19 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   function kill(state: Running, failure: SandboxError): void {
     state.failure ??= failure;
     state.child.kill("SIGKILL");
+  }
+
+  async function serveHostCall(state: Running, call: HostCall): Promise<void> {
+    const pending = state.pending.get(call.requestId);
+    let reply: HostReply;
+    try {
+      if (!pending) throw new Error("host services are only available while the platform's call is running");
+      if (!options.onHostCall) throw new Error(`${call.method} is not available here`);
+      reply = { hostReply: call.hostCall, ok: true, result: (await options.onHostCall({ method: call.method, params: call.params, context: pending.hostContext })) ?? null };
+    } catch (error) {
+      reply = { hostReply: call.hostCall, ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+    if (state.child.connected) state.child.send(reply);
   }
 
   function settle(state: Running, response: SandboxResponse): void {
@@ -148,6 +163,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       state.pending.set(id, {
+        hostContext: callOptions.hostContext,
         resolve: (value) => (signal?.removeEventListener("abort", onAbort), resolve(value as SandboxMethods[M]["result"])),
         reject: (error) => (signal?.removeEventListener("abort", onAbort), reject(error)),
         timer,

@@ -26,7 +26,7 @@ export type DurableRuntime = {
   /** (Re)starts an agent's schedule timer chain: on activation and at start-up. Idempotent. */
   startScheduler: (agentId: string) => Promise<void>;
   /** Fires one schedule now (hand dispatch) and answers with its task session. */
-  fireSchedule: (agentId: string, name: string) => Promise<{ ok: true; sessionId: string } | { ok: false; message: string }>;
+  fireSchedule: (agentId: string, name: string) => Promise<{ ok: true; sessionId: string } | { ok: true; ran: true } | { ok: false; message: string }>;
   /** Wakes reminder `reminderId` after `delayMs` (a durable timer). Idempotent per reminder and time. */
   scheduleReminder: (reminderId: string, delayMs: number) => Promise<void>;
   /** Runs one tool call in the worker's sandboxes and answers with its outcome. */

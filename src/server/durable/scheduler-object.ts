@@ -8,7 +8,10 @@ import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { fireReminder } from "@/server/reminders/reminders";
-import { fireScheduleNow, runSchedules } from "@/server/schedules/run-schedules";
+import { fireScheduleNow, runSchedules, type CodeRun } from "@/server/schedules/run-schedules";
+import type { SandboxPool } from "@/agents/sandbox/pool";
+import { agentDir } from "@/server/agents/storage";
+import path from "node:path";
 import type { TurnRequest } from "./runtime";
 
 type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
@@ -17,7 +20,10 @@ export const sessionDefinition = { name: "session" } as restate.VirtualObjectDef
 type SchedulerHandlers = { tick: (ctx: restate.ObjectContext, input: { chain: string }) => Promise<void> };
 const schedulerDefinition = { name: "scheduler" } as restate.VirtualObjectDefinition<"scheduler", SchedulerHandlers>;
 
-export type SchedulerDeps = { db: PrismaClient; clock?: () => Date };
+export type SchedulerDeps = { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; clock?: () => Date };
+
+// A schedule's run() gets as long as a tool may take.
+const runTimeoutMs = 15 * 60_000;
 
 // A timer fires a little after the due minute, never before it.
 const slackMs = 500;
@@ -32,6 +38,18 @@ export function schedulerObject(deps: SchedulerDeps) {
     }
   }
 
+  /** A schedule's run() in the agent's sandbox; its receive / callTool come back as host calls. */
+  async function runCode(ctx: restate.ObjectContext, code: CodeRun): Promise<string | undefined> {
+    return ctx.run(`run:${code.name}`, async () => {
+      const bundlePath = path.join(deps.dataDir, code.bundlePath);
+      const sandbox = deps.sandboxes.forVersion({ versionId: code.versionId, bundlePath, agentDir: agentDir(deps.dataDir, ctx.key), secrets: {} });
+      const hostContext = { agentId: ctx.key, versionId: code.versionId, bundlePath, appAuth: code.appAuth };
+      const outcome = await sandbox.call("runSchedule", { file: code.file, appAuth: code.appAuth }, { hostContext, timeoutMs: runTimeoutMs }).catch((error: Error) => ({ ok: false as const, error: error.message }));
+      if (!outcome.ok) console.error(`schedule ${code.name} of agent ${ctx.key} failed: ${outcome.error}`);
+      return outcome.ok ? undefined : outcome.error;
+    });
+  }
+
   async function tick(ctx: restate.ObjectContext, chain: string): Promise<void> {
     if ((await ctx.get<string>("chain")) !== chain) return;
     const run = await ctx.run("due", async () => {
@@ -40,6 +58,7 @@ export function schedulerObject(deps: SchedulerDeps) {
     });
     if (run.isGone) return ctx.clear("chain");
     await queueTurns(ctx, run.turns);
+    for (const code of run.runs) await runCode(ctx, code);
     if (!run.nextDueAt) return;
     const delay = Math.max(0, Date.parse(run.nextDueAt) - Date.parse(run.at)) + slackMs;
     ctx.objectSendClient(schedulerDefinition, ctx.key).tick({ chain }, restate.rpc.sendOpts({ delay }));
@@ -54,11 +73,15 @@ export function schedulerObject(deps: SchedulerDeps) {
         await tick(ctx, chain);
       },
       tick: async (ctx: restate.ObjectContext, input: { chain: string }): Promise<void> => tick(ctx, input.chain),
-      fire: async (ctx: restate.ObjectContext, input: { name: string }): Promise<{ ok: true; sessionId: string } | { ok: false; message: string }> => {
-        const turn = await ctx.run("fire", () => fireScheduleNow(deps.db, ctx.key, input.name, now()));
-        if ("error" in turn) return { ok: false, message: turn.error };
-        await queueTurns(ctx, [turn]);
-        return { ok: true, sessionId: turn.sessionId };
+      fire: async (ctx: restate.ObjectContext, input: { name: string }): Promise<{ ok: true; sessionId: string } | { ok: true; ran: true } | { ok: false; message: string }> => {
+        const started = await ctx.run("fire", () => fireScheduleNow(deps.db, ctx.key, input.name, now()));
+        if ("error" in started) return { ok: false, message: started.error };
+        if ("turnId" in started) {
+          await queueTurns(ctx, [started]);
+          return { ok: true, sessionId: started.sessionId };
+        }
+        const failure = await runCode(ctx, started);
+        return failure ? { ok: false, message: `${input.name} failed: ${failure}` } : { ok: true, ran: true };
       },
     },
   });

@@ -3,7 +3,8 @@
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import * as restate from "@restatedev/restate-sdk";
-import { createSandboxPool } from "@/agents/sandbox/pool";
+import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
+import { hostCallHandler } from "@/server/turns/host-calls";
 import { poolOf } from "@/server/db";
 import { createTurnCancellations } from "@/server/turns/cancellation";
 import { createServices, type WorkerDeps } from "./services";
@@ -14,7 +15,10 @@ export type WorkerServer = { url: string; close: () => Promise<void> };
 export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations">;
 
 export async function startWorkerServer({ port, host, deps: config }: { port: number; host: string; deps: WorkerConfig }): Promise<WorkerServer> {
-  const sandboxes = createSandboxPool({ onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`) });
+  const sandboxes: SandboxPool = createSandboxPool({
+    onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
+    onHostCall: hostCallHandler({ db: config.db, dataDir: config.dataDir, runtime: config.runtime, sandboxes: () => sandboxes }),
+  });
   const databaseUrl = poolOf(config.db).options.connectionString;
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });

@@ -63,4 +63,12 @@ describe("reminders", () => {
     await expect(createReminder({ db: h.db, runtime: h.runtime, sessionId: started.sessionId, input: { prompt: "when?" } })).rejects.toMatchObject({ code: "invalid_input" });
     await expect(createReminder({ db: h.db, runtime: h.runtime, sessionId: started.sessionId, input: { in: "400d", prompt: "later" } })).rejects.toMatchObject({ code: "invalid_input" });
   });
+
+  it("a tool sets one through ctx.host.reminders, bound to its session", async () => {
+    const started = await h.start(agent, { message: '[call later {"prompt":"from the later tool"}]' });
+    const first = await h.eventsUntil(started.sessionId, waits(1));
+    expect(ofType(first, "action.result")[0]!.data).toMatchObject({ isError: false, output: { made: { id: expect.any(String) }, pending: 1 } });
+    const log = await h.eventsUntil(started.sessionId, waits(2), 15_000);
+    expect(ofType(log, "message.received")[1]!.data.text).toBe("from the later tool");
+  });
 });

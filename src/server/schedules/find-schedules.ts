@@ -10,7 +10,7 @@ export type ScheduleSummary = {
   mode: "markdown" | "run";
   paused: boolean;
   nextRunAt: string | null;
-  lastRun: { sessionId: string; firedAt: string; dueAt: string; missed: number; manual: boolean } | null;
+  lastRun: { sessionId: string | null; firedAt: string; dueAt: string; missed: number; manual: boolean } | null;
 };
 
 export async function findSchedules(options: { db: PrismaClient; agentId: string; now?: Date }): Promise<ScheduleSummary[]> {

@@ -11,10 +11,13 @@ import { recordSessionStart } from "@/server/sessions/start-session";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { dueFirings, type ScheduleStateRow } from "./due-firings";
 
-export type ScheduleRun = { turns: TurnRequest[]; nextDueAt?: string; isGone: boolean };
+/** A schedule with `run` to execute in the agent's sandbox (it starts its own work). */
+export type CodeRun = { name: string; file: string; versionId: string; bundlePath: string; appAuth: Principal };
+
+export type ScheduleRun = { turns: TurnRequest[]; runs: CodeRun[]; nextDueAt?: string; isGone: boolean };
 
 type Firing = { name: string; dueAt: Date; missed: number; manual?: boolean };
-type AgentRow = { id: string; slug: string; activeVersionId: string | null; manifest: AgentManifest | null };
+type AgentRow = { id: string; slug: string; activeVersionId: string | null; manifest: AgentManifest | null; bundlePath: string | null };
 
 /** The principal a schedule's sessions belong to (`appAuth`, spec §11.2). */
 export function scheduleAuth(slug: string, name: string): Principal {
@@ -23,18 +26,22 @@ export function scheduleAuth(slug: string, name: string): Principal {
 
 export async function runSchedules(db: PrismaClient, agentId: string, now: Date): Promise<ScheduleRun> {
   const agent = await loadAgent(db, agentId);
-  if (!agent?.activeVersionId || !agent.manifest) return { turns: [], isGone: !agent };
-  const schedules = agent.manifest.schedules.flatMap((s) => (s.mode === "markdown" && s.cron && s.prompt ? [{ name: s.name, cron: s.cron, prompt: s.prompt }] : []));
+  if (!agent?.activeVersionId || !agent.manifest) return { turns: [], runs: [], isGone: !agent };
+  const schedules = agent.manifest.schedules.flatMap((s) =>
+    s.cron && (s.prompt || (s.mode === "run" && agent.bundlePath)) ? [{ name: s.name, cron: s.cron, prompt: s.prompt, file: s.file, mode: s.mode }] : [],
+  );
   const { rows: states } = await poolOf(db).query<ScheduleStateRow>(
     `SELECT name, paused, "lastDueAt" AT TIME ZONE 'UTC' AS "lastDueAt" FROM schedule_states WHERE "agentId" = $1`,
     [agentId],
   );
   const plan = dueFirings(schedules, states, now);
   const turns: TurnRequest[] = [];
+  const runs: CodeRun[] = [];
   for (const firing of plan.fire) {
-    const prompt = schedules.find((s) => s.name === firing.name)!.prompt;
-    const turn = await fire(db, agent, firing, prompt);
-    if (turn) turns.push(turn);
+    const schedule = schedules.find((s) => s.name === firing.name)!;
+    const started = await fire(db, agent, firing, schedule);
+    if (started && "turnId" in started) turns.push(started);
+    else if (started) runs.push(started);
   }
   for (const { name, lastDueAt } of plan.advance) {
     await poolOf(db).query(
@@ -43,20 +50,21 @@ export async function runSchedules(db: PrismaClient, agentId: string, now: Date)
       [agentId, name, lastDueAt.toISOString()],
     );
   }
-  return { turns, isGone: false, ...(plan.nextDueAt ? { nextDueAt: plan.nextDueAt.toISOString() } : {}) };
+  return { turns, runs, isGone: false, ...(plan.nextDueAt ? { nextDueAt: plan.nextDueAt.toISOString() } : {}) };
 }
 
 /** Hand dispatch (`POST …/dev/schedules/:name`): one firing now, paused or not. */
-export async function fireScheduleNow(db: PrismaClient, agentId: string, name: string, now: Date): Promise<TurnRequest | { error: string }> {
+export async function fireScheduleNow(db: PrismaClient, agentId: string, name: string, now: Date): Promise<TurnRequest | CodeRun | { error: string }> {
   const agent = await loadAgent(db, agentId);
   const schedule = agent?.manifest?.schedules.find((s) => s.name === name);
   if (!agent || !schedule) return { error: `no schedule named ${name}` };
-  if (schedule.mode !== "markdown" || !schedule.prompt) return { error: `${name} has a run() function; only markdown schedules run on this platform yet` };
-  const turn = await fire(db, agent, { name, dueAt: now, missed: 0, manual: true }, schedule.prompt);
-  return turn ?? { error: `${name} was just fired for this minute` };
+  const started = await fire(db, agent, { name, dueAt: now, missed: 0, manual: true }, schedule);
+  return started ?? { error: `${name} was just fired` };
 }
 
-async function fire(db: PrismaClient, agent: AgentRow, firing: Firing, prompt: string): Promise<TurnRequest | undefined> {
+async function fire(db: PrismaClient, agent: AgentRow, firing: Firing, schedule: { file: string; prompt?: string; mode: string }): Promise<TurnRequest | CodeRun | undefined> {
+  if (schedule.mode === "run" || !schedule.prompt) return fireCode(db, agent, firing, schedule.file);
+  const prompt = schedule.prompt;
   const sessionId = newSessionId();
   const turnId = newTurnId();
   const lateBy = firing.missed > 0 ? ` (late: ${firing.missed} earlier due time${firing.missed === 1 ? "" : "s"} missed while the platform was down)` : "";
@@ -85,9 +93,21 @@ async function fire(db: PrismaClient, agent: AgentRow, firing: Firing, prompt: s
   });
 }
 
+/** A `run` schedule's firing is recorded (once per due time); its code runs next, in the sandbox. */
+async function fireCode(db: PrismaClient, agent: AgentRow, firing: Firing, file: string): Promise<CodeRun | undefined> {
+  if (!agent.bundlePath) return undefined;
+  const { rowCount } = await poolOf(db).query(
+    `INSERT INTO schedule_firings ("agentId", name, "dueAt", missed, manual, "firedAt")
+     VALUES ($1, $2, $3::timestamptz AT TIME ZONE 'UTC', $4, $5, now() AT TIME ZONE 'UTC') ON CONFLICT ("agentId", name, "dueAt") DO NOTHING`,
+    [agent.id, firing.name, firing.dueAt.toISOString(), firing.missed, firing.manual ?? false],
+  );
+  if (!rowCount) return undefined;
+  return { name: firing.name, file, versionId: agent.activeVersionId!, bundlePath: agent.bundlePath, appAuth: scheduleAuth(agent.slug, firing.name) };
+}
+
 async function loadAgent(db: PrismaClient, agentId: string): Promise<AgentRow | undefined> {
   const { rows } = await poolOf(db).query<AgentRow>(
-    `SELECT a.id, a.slug, a."activeVersionId", v.manifest FROM "Agent" a LEFT JOIN "AgentVersion" v ON v.id = a."activeVersionId" WHERE a.id = $1`,
+    `SELECT a.id, a.slug, a."activeVersionId", v.manifest, v."bundlePath" FROM "Agent" a LEFT JOIN "AgentVersion" v ON v.id = a."activeVersionId" WHERE a.id = $1`,
     [agentId],
   );
   return rows[0];

@@ -15,6 +15,13 @@ let agent: AgentRef;
 
 const files = {
   "bot/instructions.md": "You run scheduled chores.",
+  "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "Looks up an order", effect: "read", async execute(input) { return { orderId: input.orderId, status: "shipped" }; } });\n',
+  "bot/schedules/sweep.ts": `import { defineSchedule } from "agentfold/schedules";
+export default defineSchedule({ cron: "0 0 1 1 *", async run({ callTool, receive, appAuth, waitUntil }) {
+  const found = await callTool("lookup", { orderId: "S1" });
+  waitUntil(receive("http", { message: "Sweep found: " + found.content[0].text, auth: appAuth }));
+} });
+`,
   "bot/schedules/digest.md": '---\ncron: "*/5 * * * *"\n---\nSummarise the day.',
   "bot/schedules/hourly.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *", markdown: "Run the hourly check." });\n',
 };
@@ -28,7 +35,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const firings = () => h.db.scheduleFiring.findMany({ where: { agentId: agent.id }, orderBy: { id: "asc" }, select: { name: true, dueAt: true, missed: true, manual: true, sessionId: true } });
+const firings = () => h.db.scheduleFiring.findMany({ where: { agentId: agent.id }, orderBy: { id: "asc" }, select: { name: true, dueAt: true, missed: true, manual: true, sessionId: true } }).then((rows) => rows.map((row) => ({ ...row, sessionId: row.sessionId ?? "" })));
 
 /** Moves the clock and lets the scheduler look (as its timer would), then waits for `count` firings. */
 async function tickAt(iso: string, count: number) {
@@ -42,7 +49,7 @@ async function tickAt(iso: string, count: number) {
 describe("schedules", () => {
   it("fires nothing for due times before it first saw the schedule", async () => {
     expect(await tickAt("2026-11-30T09:58:30Z", 0)).toEqual([]);
-    expect(await h.db.scheduleState.count({ where: { agentId: agent.id } })).toBe(2);
+    expect(await h.db.scheduleState.count({ where: { agentId: agent.id } })).toBe(3);
   });
 
   it("starts one task session per due schedule; it completes and refuses follow-ups", async () => {
@@ -89,6 +96,14 @@ describe("schedules", () => {
     const log = await h.eventsUntil((fired as { sessionId: string }).sessionId, (l) => l.some((e) => e.type === "session.completed"));
     expect((log[0]!.data as { title: string }).title).toBe("Run by hand: hourly");
     expect(await h.runtime.fireSchedule(agent.id, "nope")).toEqual({ ok: false, message: "no schedule named nope" });
+  });
+
+  it("runs a schedule's run(): it calls a tool and hands work to the HTTP channel with receive", async () => {
+    expect(await h.runtime.fireSchedule(agent.id, "sweep")).toEqual({ ok: true, ran: true });
+    const session = await h.db.session.findFirstOrThrow({ where: { agentId: agent.id, channelId: "http", ownerId: scheduleAuth(agent.slug, "sweep").id } });
+    expect(session.mode).toBe("chat");
+    const log = await h.eventsUntil(session.id, (l) => l.some((e) => e.type === "session.waiting"));
+    expect(log.find((e) => e.type === "message.received")?.data).toMatchObject({ text: 'Sweep found: {"orderId":"S1","status":"shipped"}' });
   });
 
   it("a new active version replaces the schedules", async () => {

@@ -38,7 +38,8 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
   if (needsApproval && !request.mayApprove) {
     return { ok: false, error: "approval_required", message: `${tool.name} needs approval, and this caller may not approve it; call it from a turn so that it parks for a decision` };
   }
-  const result = await runTool({ sandbox, tool, input: request.input, context: { ...context, ...(needsApproval ? { approvedBy: request.caller } : {}) } });
+  const hostContext = { agentId: request.agentId, versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), sessionId: request.sessionId };
+  const result = await runTool({ sandbox, tool, input: request.input, context: { ...context, ...(needsApproval ? { approvedBy: request.caller } : {}) }, hostContext });
   if (result.ok) return { ok: true, output: result.output ?? null, isError: false };
   if (result.invalidInput) return { ok: false, error: "invalid_input", message: result.error };
   return { ok: true, output: result.error, isError: true };

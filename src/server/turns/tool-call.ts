@@ -104,6 +104,7 @@ async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "ta
     tool: spec.tool,
     input: call.input,
     signal: env.signal,
+    hostContext: { agentId: session.agentId, versionId: session.versionId, bundlePath: env.setup.bundlePath, sessionId: session.id },
     context: {
       toolCallId: call.callId,
       session: { id: session.id, channel: session.channel, mode: session.mode, auth: session.auth, purpose: session.purpose, dryRun: session.dryRun, ...(session.title ? { title: session.title } : {}) },

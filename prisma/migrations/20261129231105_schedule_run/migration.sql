@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "schedule_firings" ALTER COLUMN "sessionId" DROP NOT NULL;
+

@@ -1,0 +1,93 @@
+// The platform's side of host calls from agent code (src/agents/sandbox/host-calls.ts): each runs
+// in the context of the platform request it belongs to — a tool call's session, a schedule's
+// run — never in one the sandbox names. Agent code reaches reminders, and a schedule's run
+// reaches receive (start work on the built-in HTTP channel) and callTool.
+import type { PrismaClient } from "@prisma/client";
+import type { AgentManifest } from "@/agents/loader/manifest";
+import { runTool } from "@/agents/runtime/run-tool";
+import type { SandboxPool } from "@/agents/sandbox/pool";
+import type { HostCallMethod } from "@/agents/sandbox/protocol";
+import type { Principal } from "@/agents/sdk/types";
+import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
+import { pgTransaction } from "@/server/db";
+import type { DurableRuntime } from "@/server/durable/runtime";
+import { cancelReminder, createReminder, listReminders, type ReminderInput } from "@/server/reminders/reminders";
+import { queueTurn } from "@/server/sessions/queue-turn";
+import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
+import { recordSessionStart } from "@/server/sessions/start-session";
+
+export type HostContext = { agentId: string; versionId: string; bundlePath: string; sessionId?: string; appAuth?: Principal };
+
+type Deps = { db: PrismaClient; dataDir: string; runtime?: DurableRuntime; sandboxes: () => SandboxPool };
+
+export function hostCallHandler(deps: Deps) {
+  return async ({ method, params, context }: { method: HostCallMethod; params: unknown; context: unknown }): Promise<unknown> => {
+    const host = context as HostContext | undefined;
+    if (!host) throw new Error(`${method} is not available in this call`);
+    switch (method) {
+      case "reminders.create":
+        return createReminder({ db: deps.db, runtime: needRuntime(deps), sessionId: needSession(host), input: params as ReminderInput });
+      case "reminders.list":
+        return listReminders(deps.db, needSession(host));
+      case "reminders.cancel":
+        return cancelReminder(deps.db, needSession(host), String((params as { id?: unknown }).id));
+      case "callTool":
+        return callToolFromHost(deps, host, params as { name: string; input: unknown });
+      case "receive":
+        return receive(deps, host, params as { channel?: string; input: { message: string; auth: Principal } });
+    }
+  };
+}
+
+function needSession(host: HostContext): string {
+  if (!host.sessionId) throw new Error("reminders belong to a session; this code runs outside one");
+  return host.sessionId;
+}
+
+function needRuntime(deps: Deps): DurableRuntime {
+  if (!deps.runtime) throw new Error("reminders are not available on this worker");
+  return deps.runtime;
+}
+
+/** A schedule's callTool: the tool runs in the same sandbox; the answer is a result envelope. */
+async function callToolFromHost(deps: Deps, host: HostContext, params: { name: string; input: unknown }) {
+  const version = await deps.db.agentVersion.findUnique({ where: { id: host.versionId }, select: { manifest: true } });
+  const tool = (version?.manifest as AgentManifest | null)?.tools.find((candidate) => candidate.name === params.name);
+  if (!tool) throw new Error(`the agent has no tool named ${params.name}`);
+  if (tool.needsApproval !== false) throw new Error(`${params.name} needs approval; a schedule cannot approve its own calls`);
+  const sandbox = deps.sandboxes().forVersion({ versionId: host.versionId, bundlePath: host.bundlePath, agentDir: agentDir(deps.dataDir, host.agentId), secrets: {} });
+  const auth = host.appAuth ?? { kind: "app", id: "schedule" };
+  const result = await runTool({
+    sandbox,
+    tool,
+    input: params.input,
+    context: {
+      toolCallId: `host_${Date.now().toString(36)}`,
+      session: { id: "schedule", channel: "schedule", mode: "task", auth, purpose: "live", dryRun: false },
+      workspaceDir: workspaceDir(deps.dataDir, host.agentId, "_schedule"),
+      stateRoot: stateRoot(deps.dataDir, host.agentId),
+    },
+    hostContext: host,
+  });
+  const text = result.ok ? (typeof result.output === "string" ? result.output : JSON.stringify(result.output)) : result.error;
+  return { content: [{ type: "text", text }], isError: !result.ok };
+}
+
+/** receive on the built-in HTTP channel: a new chat session owned by the schedule's principal. */
+async function receive(deps: Deps, host: HostContext, params: { channel?: string; input: { message: string; auth: Principal } }) {
+  if (params.channel !== "http") throw new Error(`no channel ${params.channel ?? "(none)"} on this platform yet; use "http"`);
+  if (!host.appAuth) throw new Error("receive is for schedules");
+  // Agent code may only act as the schedule itself: it cannot start sessions in someone's name.
+  if (params.input?.auth?.id !== host.appAuth.id) throw new Error("receive: auth must be the schedule's appAuth");
+  if (typeof params.input.message !== "string" || !params.input.message) throw new Error("receive: give a message");
+  const sessionId = newSessionId();
+  const turnId = newTurnId();
+  await pgTransaction(deps.db, (client) =>
+    recordSessionStart(client, {
+      sessionId, turnId, agentId: host.agentId, versionId: host.versionId, principal: host.appAuth!, channelId: "http", mode: "chat",
+      continuationHash: null, message: params.input.message, deliveryId: newDeliveryId(),
+    }),
+  );
+  await queueTurn({ db: deps.db, runtime: needRuntime(deps), turn: { sessionId, turnId, message: params.input.message }, mode: "chat" });
+  return { sessionId };
+}
