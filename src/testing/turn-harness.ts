@@ -44,6 +44,7 @@ export async function startTurnHarness(options: {
   const workerPort = await getFreePort();
   const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock, runtime };
   let inProcess: WorkerServer | undefined;
+  const extraWorkers: WorkerServer[] = [];
   let child: ChildProcess | undefined;
 
   async function startWorker(): Promise<void> {
@@ -107,6 +108,12 @@ export async function startTurnHarness(options: {
       await exited;
       await startWorker();
     },
+    /** A second worker process's worth: another endpoint registered with the same Restate. */
+    async startExtraWorker(): Promise<void> {
+      const extra = await startWorkerServer({ port: await getFreePort(), host: "127.0.0.1", deps: workerConfig });
+      extraWorkers.push(extra);
+      await runtime.registerWorker(extra.url);
+    },
     /** Stops Restate and starts it again on the same data and ports. */
     async restartRestate(): Promise<void> {
       await restate.stop();
@@ -115,6 +122,7 @@ export async function startTurnHarness(options: {
     async close(): Promise<void> {
       child?.kill("SIGKILL");
       await inProcess?.close();
+      for (const extra of extraWorkers) await extra.close();
       await restate.stop();
       await db.$disconnect();
       fs.rmSync(dataDir, { recursive: true, force: true });

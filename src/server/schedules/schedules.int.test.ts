@@ -66,7 +66,8 @@ describe("schedules", () => {
     await expect(followUpSession({ db: h.db, runtime: h.runtime, agentId: agent.id, sessionId: digest.sessionId, principal: scheduleAuth(agent.slug, "digest"), body: { continuationToken: "http:x", message: "more" } })).rejects.toMatchObject({ code: "task_session", status: 409 });
   });
 
-  it("fires once per due time however many ticks race", async () => {
+  it("fires once per due time however many ticks race, with two workers", async () => {
+    await h.startExtraWorker();
     await Promise.all([h.runtime.startScheduler(agent.id), h.runtime.startScheduler(agent.id), h.runtime.startScheduler(agent.id)]);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await firings()).toHaveLength(2);
