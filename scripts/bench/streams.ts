@@ -66,15 +66,19 @@ async function replay(db: PrismaClient, databaseUrl: string) {
   );
   await db.session.update({ where: { id: sessionId! }, data: { nextIndex: count } });
   const hub = await createEventHub({ databaseUrl });
-  const startedAt = performance.now();
-  let seen = 0;
-  for await (const line of parseNdjson(streamSession({ db, hub, sessionId: sessionId!, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 64 * 1024 * 1024 }))) {
-    if ((line as { index: number }).index !== seen++) throw new Error("replay out of order");
-    if (seen === count) break;
+  // The median of three full replays: one run on a 2-core machine swings with whatever else runs.
+  const rates: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const startedAt = performance.now();
+    let seen = 0;
+    for await (const line of parseNdjson(streamSession({ db, hub, sessionId: sessionId!, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 64 * 1024 * 1024 }))) {
+      if ((line as { index: number }).index !== seen++) throw new Error("replay out of order");
+      if (seen === count) break;
+    }
+    rates.push(count / ((performance.now() - startedAt) / 1000));
   }
-  const seconds = (performance.now() - startedAt) / 1000;
   await hub.close();
-  return { count, perSecond: count / seconds };
+  return { count, perSecond: percentile(rates, 50) };
 }
 
 async function idleMemory(db: PrismaClient, databaseUrl: string) {
@@ -158,7 +162,7 @@ Each measurement uses fresh sessions.
 | measurement | result | goal | met |
 |---|---|---|---|
 | append → client latency, 1,000 open streams (100 sessions × 10), ${lat.samples} deliveries | p50 ${ms(lat.p50)}, p99 ${ms(lat.p99)} | p50 ≤ 5 ms, p99 ≤ 30 ms | ${yes(lat.p50 <= 5 && lat.p99 <= 30)} |
-| replay of a ${rep.count.toLocaleString("en")}-event session from index 0 | ${Math.round(rep.perSecond).toLocaleString("en")} events/s | ≥ 150,000 events/s | ${yes(rep.perSecond >= 150_000)} |
+| replay of a ${rep.count.toLocaleString("en")}-event session from index 0 (median of 3) | ${Math.round(rep.perSecond).toLocaleString("en")} events/s | ≥ 150,000 events/s | ${yes(rep.perSecond >= 150_000)} |
 | memory per idle stream (${mem.streams} streams, heartbeats on; V8 heap + external, after GC) | ${mem.kiB.toFixed(1)} KiB | ≤ 40 KiB | ${yes(mem.kiB <= 40)} |
 | sustained appends, 100 sessions in parallel for 10 s | ${Math.round(sus.perSecond).toLocaleString("en")} events/s, ${sus.isIntact ? "nothing lost or duplicated" : "LOSS OR GAPS FOUND"} | ≥ 3,000 events/s, nothing lost | ${yes(sus.perSecond >= 3000 && sus.isIntact)} |
 | for comparison: bare one-row UPDATE commits, same load | ${Math.round(baseline).toLocaleString("en")} commits/s | — | — |
