@@ -112,8 +112,8 @@ acknowledgement and an empty invocation ~10 ms round trip on this machine; a gro
 ~1.4 ms; a Prisma query ~1.9 ms against ~0.3 ms for the same query as a prepared statement. The
 hot path already uses plain SQL, pipelines deltas and folds each tool batch's close into the next
 step. What would move the numbers next: journaling turn steps in Postgres (in each step's own
-transaction) and keeping Restate for invocation, exclusivity, awakeables and timers; serving `/v1`
-from a lean `node:http` front in the web process; fewer appends per turn.
+transaction) and keeping Restate for invocation, exclusivity, awakeables and timers; serving \`/v1\`
+from a lean \`node:http\` front in the web process; fewer appends per turn.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
