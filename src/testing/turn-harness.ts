@@ -9,7 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
-import type { SessionEvent } from "@/agents/sdk/events";
+import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
 import { getFreePort } from "@/cli/start/ports";
 import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate";
 import { waitFor } from "@/cli/start/wait";
@@ -85,7 +85,6 @@ export async function startTurnHarness(options: {
     return log;
   }
 
-  const count = (log: SessionEvent[], type: SessionEvent["type"]) => log.filter((event) => event.type === type).length;
 
   return {
     db,
@@ -95,7 +94,6 @@ export async function startTurnHarness(options: {
     deploy,
     events,
     eventsUntil,
-    count,
     start: (agent: AgentRef, body: StartSessionBody, options: { mode?: "chat" | "task" } = {}) =>
       startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test", mode: options.mode }),
     followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) => followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
@@ -137,3 +135,9 @@ function isListening(port: number): Promise<boolean> {
     socket.once("error", () => resolve(false));
   });
 }
+
+/** The events of one type, typed. */
+export const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
+
+/** A condition for eventsUntil: at least `n` events of a type. */
+export const has = (type: SessionEvent["type"], n = 1) => (log: SessionEvent[]) => ofType(log, type).length >= n;

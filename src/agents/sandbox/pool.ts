@@ -8,8 +8,8 @@ export type VersionSandboxSpec = {
   bundlePath: string;
   /** `<data>/agents/<agentId>`: its workspaces/ and state/ are the writable directories. */
   agentDir: string;
-  /** The agent's declared secrets, by name. */
-  secrets: Record<string, string>;
+  /** The agent's declared secrets, by name (none until a secrets store exists). */
+  secrets?: Record<string, string>;
 };
 
 export type SandboxPool = {
@@ -28,7 +28,7 @@ export function createSandboxPool(defaults: Pick<SandboxOptions, "memoryMb" | "i
           ...defaults,
           bundlePath: spec.bundlePath,
           writableDirs: [path.join(spec.agentDir, "workspaces"), path.join(spec.agentDir, "state")],
-          env: spec.secrets,
+          env: spec.secrets ?? {},
         });
         sandboxes.set(spec.versionId, sandbox);
       }

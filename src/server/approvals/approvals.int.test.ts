@@ -4,12 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
 import type { Caller, Principal } from "@/server/auth/principal";
 import { agentDir } from "@/server/agents/storage";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { approvalAgent } from "@/testing/engine-agents";
-import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 import { decideApproval } from "./decide-approval";
 
 let h: Harness;
@@ -24,8 +23,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
-const has = (type: SessionEvent["type"], n = 1) => (log: SessionEvent[]) => ofType(log, type).length >= n;
 const ownerCaller = (): Caller => ({ principal: h.owner, can: () => false });
 const teammate: Caller = { principal: { kind: "app", id: "token:teammate" }, can: (action) => action === "approvals:write" };
 const stranger: Caller = { principal: { kind: "app", id: "token:stranger" }, can: () => false };

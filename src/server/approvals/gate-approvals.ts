@@ -11,6 +11,7 @@ import { appendEvents, appendEventsInTransaction, type NewEvent } from "@/server
 import type { LoopEnv } from "@/server/turns/agent-loop";
 import type { ToolCallRequest } from "@/server/turns/tool-call";
 import type { ToolSpec } from "@/server/turns/turn-tools";
+import { sessionInfo } from "@/server/turns/turn-setup";
 
 export type Verdict = { approvedBy?: Principal; denied?: string };
 
@@ -62,7 +63,7 @@ async function callsNeedingApproval(env: LoopEnv, calls: ToolCallRequest[], tool
     if (session.dryRun && spec.effect === "write") continue;
     let needs = spec.tool.needsApproval === true;
     if (spec.tool.needsApproval === "dynamic") {
-      const context = { toolCallId: call.callId, session, workspaceDir: env.setup.workspaceDir, stateRoot: env.setup.stateRoot };
+      const context = { toolCallId: call.callId, session: sessionInfo(env.setup), workspaceDir: env.setup.workspaceDir, stateRoot: env.setup.stateRoot };
       // A function that throws, hangs or cannot be reached counts as "yes": the safe side.
       needs = await env
         .sandbox()

@@ -2,10 +2,10 @@
 // model's [remind …] directive), they come back to their session as a new turn; cancelled ones
 // never fire; one whose session was deleted is dropped.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import type { SessionEvent } from "@/agents/sdk/events";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { engineAgent } from "@/testing/engine-agents";
-import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 import { cancelReminder, createReminder, listReminders } from "./reminders";
 
 let h: Harness;
@@ -20,7 +20,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
 const waits = (n: number) => (log: SessionEvent[]) => ofType(log, "session.waiting").length >= n;
 
 describe("reminders", () => {

@@ -23,7 +23,7 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
   const session = await sessionInfo(db, request);
   if (!session) return { ok: false, error: "not_found", message: `no session ${request.sessionId}` };
   if (session.dryRun && tool.effect === "write") return { ok: true, output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
-  const sandbox = sandboxes.forVersion({ versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), agentDir: agentDir(dataDir, request.agentId), secrets: {} });
+  const sandbox = sandboxes.forVersion({ versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), agentDir: agentDir(dataDir, request.agentId) });
   const context = {
     toolCallId: `direct_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`,
     session,

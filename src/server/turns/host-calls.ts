@@ -55,7 +55,7 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
   const tool = (version?.manifest as AgentManifest | null)?.tools.find((candidate) => candidate.name === params.name);
   if (!tool) throw new Error(`the agent has no tool named ${params.name}`);
   if (tool.needsApproval !== false) throw new Error(`${params.name} needs approval; a schedule cannot approve its own calls`);
-  const sandbox = deps.sandboxes().forVersion({ versionId: host.versionId, bundlePath: host.bundlePath, agentDir: agentDir(deps.dataDir, host.agentId), secrets: {} });
+  const sandbox = deps.sandboxes().forVersion({ versionId: host.versionId, bundlePath: host.bundlePath, agentDir: agentDir(deps.dataDir, host.agentId) });
   const auth = host.appAuth ?? { kind: "app", id: "schedule" };
   const result = await runTool({
     sandbox,

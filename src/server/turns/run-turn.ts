@@ -16,14 +16,14 @@ import { versionPaths } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
-import { appendEvents, appendEventsInTransaction } from "@/server/events/append-events";
+import { appendEventsInTransaction } from "@/server/events/append-events";
 import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
 import { agentLoop, type LoopEnv, type Spend, type Step } from "./agent-loop";
 import { addUsage, zeroUsage } from "./model-step";
 import { finishTurn, type TurnEnd } from "./finish-turn";
 import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
-import { loadTurnSetup, type TurnSetup } from "./turn-setup";
+import { loadTurnSetup, sessionInfo, type TurnSetup } from "./turn-setup";
 import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
@@ -54,7 +54,7 @@ export const maxRepairs = 2;
 
 /** Runs the turn; returns the follow-up turn its coalesced sends drained into, if any. */
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
-  const { db, step, signal } = deps;
+  const { db, step } = deps;
   const { sessionId, turnId } = turn;
   // One step for everything before the model runs (the web marked the session running).
   const setup = await step(`${turnId}:prepare`, async () => {
@@ -85,17 +85,11 @@ export async function handOnSlot(deps: Pick<TurnDeps, "db" | "step" | "resolveAw
   for (const id of promoted) deps.resolveAwakeable(id);
 }
 
-/** Records a turn that Restate cancelled before or between steps. */
-export function finishCancelled(deps: Pick<TurnDeps, "db" | "dataDir">, turn: TurnRequest, mode: "chat" | "task", workspaceDir: string) {
-  return finishTurn({ db: deps.db, sessionId: turn.sessionId, turnId: turn.turnId, mode, workspaceDir, end: { kind: "cancelled" } });
-}
-
 async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promise<TurnEnd> {
   const { db, step, signal } = deps;
-  const sessionId = setup.session.id;
   const sandbox = (): Sandbox => {
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
-    return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir, secrets: {} });
+    return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir });
   };
   const env: LoopEnv = { db, step, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
@@ -145,11 +139,10 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
 async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: string, signal: AbortSignal): Promise<ResultOutcome | { outcome: "cancelled" }> {
   if (signal.aborted) return { outcome: "cancelled" };
   if (text.trim() === "") return { outcome: "failed", message: "the reply is empty" };
-  const { session } = setup;
   try {
     return await sandbox().call(
       "runResult",
-      { file: setup.manifest.result!.file, text, session: { id: session.id, channel: session.channel, mode: session.mode, auth: session.auth, purpose: session.purpose, dryRun: session.dryRun } },
+      { file: setup.manifest.result!.file, text, session: sessionInfo(setup) },
       { signal },
     );
   } catch (error) {
@@ -165,12 +158,14 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
 async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number): Promise<ModelMessage[]> {
   const sessionId = setup.session.id;
   const keyPrefix = `${turnId}:nudge:${step}:`;
-  // Always: an attempt cut off after it took nudges but before its step.started was stored
-  // does not count as an attempt, yet its nudges are in the log.
-  const earlier = await steeredBefore(db, sessionId, keyPrefix);
-  // Nearly always nothing waits: one cheap read instead of a locking transaction. A send that
-  // lands just after it is steered in at the next boundary or drained when the turn ends.
-  const { rows: waiting } = await poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] });
+  // Nudges an earlier attempt took are always read back: an attempt cut off before its
+  // step.started was stored does not count as one, yet its nudges are in the log. Nearly always
+  // nothing waits: two cheap reads (together) instead of a locking transaction. A send that lands
+  // just after is steered in at the next boundary or drained when the turn ends.
+  const [earlier, { rows: waiting }] = await Promise.all([
+    steeredBefore(db, sessionId, keyPrefix),
+    poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
+  ]);
   const claimed = waiting.length === 0 ? [] : await pgTransaction(db, async (client) => {
     const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
     if (rows[0]?.runningTurnId !== turnId) return [];

@@ -13,7 +13,7 @@ import { poolOf } from "@/server/db";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
-import type { TurnSetup } from "./turn-setup";
+import { sessionInfo, type TurnSetup } from "./turn-setup";
 
 export type ToolCallRequest = { callId: string; toolName: string; input: unknown; parentCallId?: string; invalid?: string };
 
@@ -107,7 +107,7 @@ async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "ta
     hostContext: { agentId: session.agentId, versionId: session.versionId, bundlePath: env.setup.bundlePath, sessionId: session.id },
     context: {
       toolCallId: call.callId,
-      session: { id: session.id, channel: session.channel, mode: session.mode, auth: session.auth, purpose: session.purpose, dryRun: session.dryRun, ...(session.title ? { title: session.title } : {}) },
+      session: sessionInfo(env.setup),
       ...(approvedBy ? { approvedBy } : {}),
       workspaceDir,
       stateRoot,

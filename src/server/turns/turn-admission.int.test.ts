@@ -4,12 +4,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import type { SessionEvent } from "@/agents/sdk/events";
 import { waitFor } from "@/cli/start/wait";
 import { agentDir } from "@/server/agents/storage";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { engineAgent } from "@/testing/engine-agents";
-import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
 let agent: AgentRef;
@@ -28,8 +28,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
-const has = (type: SessionEvent["type"], n = 1) => (log: SessionEvent[]) => ofType(log, type).length >= n;
 const at = (event: SessionEvent | undefined) => Date.parse(event!.at);
 const stateFile = (name: string) => path.join(agentDir(h.dataDir, agent.id), "state", name);
 

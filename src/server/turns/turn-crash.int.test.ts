@@ -5,13 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import type { SessionEvent } from "@/agents/sdk/events";
 import { waitFor } from "@/cli/start/wait";
 import { agentDir } from "@/server/agents/storage";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { decideApproval } from "@/server/approvals/decide-approval";
 import { approvalAgent, engineAgent } from "@/testing/engine-agents";
-import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
 let agent: AgentRef;
@@ -27,7 +27,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
 const count = (name: string) => {
   const file = path.join(agentDir(h.dataDir, agent.id), "state", name);
   return fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0;

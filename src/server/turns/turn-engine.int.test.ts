@@ -4,11 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import type { SessionEvent } from "@/agents/sdk/events";
 import { agentDir, workspaceDir } from "@/server/agents/storage";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { engineAgent, strictAgent } from "@/testing/engine-agents";
-import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
 let agent: AgentRef;
@@ -25,7 +25,6 @@ afterAll(async () => {
 });
 
 const ended = (log: SessionEvent[]) => log.some((e) => e.type === "session.waiting");
-const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
 const stateFile = (name: string) => path.join(agentDir(h.dataDir, agent.id), "state", name);
 const readCount = (name: string) => (fs.existsSync(stateFile(name)) ? Number(fs.readFileSync(stateFile(name), "utf8")) : 0);
 

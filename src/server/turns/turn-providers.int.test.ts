@@ -3,11 +3,10 @@
 // turn's usage and cost all go through the same code as with the real service.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { modelCost } from "@/agents/runtime/models/prices";
-import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { engineAgent } from "@/testing/engine-agents";
 import { startProviderFake, type ProviderFake } from "@/testing/provider-fakes";
-import { startTurnHarness, type Harness } from "@/testing/turn-harness";
+import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let fake: ProviderFake;
 let h: Harness;
@@ -33,7 +32,6 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
 
 describe("a turn on Anthropic's API (local fake)", () => {
   it("calls the tool the model asked for, sends the result back, and reports usage and cost", async () => {

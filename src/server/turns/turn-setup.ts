@@ -41,6 +41,12 @@ const emptyManifest: TurnSetup["manifest"] = {
   chips: [],
 };
 
+/** The session as agent code sees it (ctx.session): without the platform's own fields. */
+export function sessionInfo(setup: TurnSetup): SessionInfo {
+  const { id, channel, mode, auth, purpose, title, dryRun } = setup.session;
+  return { id, channel, mode, auth, purpose, dryRun, ...(title ? { title } : {}) };
+}
+
 /** Agent folders name Cursor's models ("grok-4.5"); only `provider:model` ids are ours. */
 export function modelIdOf(configured: unknown, fallback: string): string {
   const id = typeof configured === "string" ? configured : (configured as { id?: unknown } | undefined)?.id;
