@@ -10,7 +10,9 @@ export default defineConfig({
     globalSetup: ["src/testing/vitest-global-setup.ts"],
     pool: "forks",
     // The Restate SDK logs every invocation at INFO; tests need its warnings only.
-    env: { RESTATE_LOGGING: "WARN" },
+    // AUTH_SECRET: dashboard cookies in tests are sealed with a fixed key, never one written to
+    // the working tree's data directory.
+    env: { RESTATE_LOGGING: "WARN", AUTH_SECRET: "test-auth-secret-of-at-least-32-characters" },
     testTimeout: 30_000,
     hookTimeout: 240_000,
     // Two cores: the supervisor tests run whole stacks and a web build.

@@ -26,6 +26,17 @@ export const envSchema = z
     RESTATE_INGRESS_URL: optionalUrl,
     RESTATE_ADMIN_URL: optionalUrl,
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    // The public address of the dashboard when it differs from what the Host header says.
+    NEXTAUTH_URL: optionalUrl,
+    // How long a dashboard sign-in lasts.
+    AGENTFOLD_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(168),
+    // Optional sign-in providers, each on when its variables are set.
+    GITHUB_ID: optionalString,
+    GITHUB_SECRET: optionalString,
+    OIDC_ISSUER: optionalUrl,
+    OIDC_CLIENT_ID: optionalString,
+    OIDC_CLIENT_SECRET: optionalString,
+    OIDC_NAME: z.string().min(1).default("Single sign-on"),
     OPENAI_API_KEY: optionalString,
     OPENAI_BASE_URL: optionalUrl,
     ANTHROPIC_API_KEY: optionalString,

@@ -1,6 +1,6 @@
 // Starts a production build of Agentfold through the supervisor, on free ports with a temporary
 // data directory, exactly as `npm start` would; then bootstraps it headless, as a self-hoster
-// would: an admin and team, two tokens, and the hello agent. Tests read what they need from
+// would: a team, two tokens, and the hello agent. Tests read what they need from
 // AGENTFOLD_E2E_* variables.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -24,7 +24,9 @@ export default async function globalSetup(): Promise<void> {
     fs.writeFileSync(stackFile, JSON.stringify({ pid: supervisor.child.pid, dataDir, url }));
     const env = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
     const cli = async (...args: string[]) => (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
-    await cli("admin", "create", "--email", "admin@e2e.test", "--password", "e2e-password-123", "--team", "e2e");
+    // A team with no people: the first person to sign up in the browser becomes the instance
+    // admin (e2e/ui/dashboard.spec.ts).
+    await cli("team", "create", "--team", "e2e");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "hello");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "other");
     await cli("deploy", "--dir", path.join(projectRoot, "examples", "hello"), "--team", "e2e", "--slug", "public-demo");

@@ -22,6 +22,8 @@ Commands:
 Headless bootstrap (against this installation's database; see docs/api.md):
   admin create --email <e> --password <p> --team <slug>
                              Create an admin user and a team they own
+  team create --team <slug> [--name <name>]
+                             Create a team with no members yet (for scripts; people join by invite)
   token create --team <slug> --actions <a,b> [--agents <slug,…>] [--expires-days N] [--name N]
                              Create a bearer token; prints it once
   token revoke --token <af_…>
@@ -94,6 +96,7 @@ async function main(argv: string[]): Promise<number> {
     case "info":
       return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false });
     case "admin":
+    case "team":
     case "token": {
       const verbs = command === "token" ? ["create", "revoke"] : ["create"];
       if (!verbs.includes(rest[0] ?? "")) throw new UsageError(`${command} needs a verb: ${verbs.map((v) => `${command} ${v}`).join(" or ")}`);

@@ -1,5 +1,6 @@
 // Headless bootstrap for scripts and self-hosters, straight against the database:
 //   agentfold admin create --email a@b.c --password … --team acme
+//   agentfold team create --team acme [--name Acme]
 //   agentfold token create --team acme --actions sessions:read,sessions:write [--agents a,b] [--expires-days 30] [--name ci]
 //   agentfold token revoke --token af_…
 //   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
@@ -17,6 +18,7 @@ import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { AppError } from "@/server/http/app-error";
 import { createAdmin } from "@/server/teams/create-admin";
+import { createTeam } from "@/server/teams/create-team";
 import { createToken } from "@/server/tokens/create-token";
 import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
@@ -73,6 +75,10 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
     if (action === "admin:create") {
       const result = await createAdmin({ db, email: required(options, "email"), password: required(options, "password"), teamSlug: required(options, "team") });
       console.log(`admin ${options.email} owns team ${options.team} (user ${result.userId})`);
+    } else if (action === "team:create") {
+      const slug = required(options, "team");
+      const team = await createTeam({ db, slug, name: typeof options.name === "string" ? options.name : slug });
+      console.log(`team ${team.slug} created`);
     } else if (action === "token:create") {
       const days = options["expires-days"] ? Number(options["expires-days"]) : undefined;
       const created = await createToken({

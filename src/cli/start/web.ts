@@ -49,7 +49,9 @@ export async function startWeb(options: {
       command: process.execPath,
       args: [nextBin(), "start", "--hostname", host, "--port", String(port)],
       cwd: projectRoot,
-      env: { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+      // Without NEXTAUTH_URL, NextAuth builds its callback URLs from the Host header it is
+      // reached by, so the dashboard works at 127.0.0.1, localhost or a LAN name alike.
+      env: { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...(env.NEXTAUTH_URL ? {} : { AUTH_TRUST_HOST: "1" }) },
     },
     log,
   );

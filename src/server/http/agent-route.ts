@@ -5,6 +5,8 @@ import { anonymousCaller } from "@/server/auth/anonymous-caller";
 import { env } from "@/env";
 import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
 import { authenticateBearer } from "@/server/auth/authenticate-bearer";
+import { assertSameOrigin, dashboardCaller } from "@/server/auth/dashboard-caller";
+import { hasSessionCookie, readSessionUserId } from "@/server/auth/dashboard-session";
 import { localCaller, proxyEvidence } from "@/server/auth/local-caller";
 import type { Caller } from "@/server/auth/principal";
 import type { TokenAction } from "@/server/tokens/scopes";
@@ -14,10 +16,22 @@ import { defineRoute } from "./route";
 
 export type AgentRow = { id: string; slug: string; teamId: string; name: string; description: string | null; activeVersionId: string | null };
 
+/** A bearer token, else the dashboard sign-in cookie; nothing else. */
 export async function authenticate(request: Request): Promise<Caller> {
+  const caller = await authenticateCredentials(request);
+  if (caller) return caller;
+  throw new AppError("unauthorized", "sign in (or sign in again if your sign-in expired), or send Authorization: Bearer <token>");
+}
+
+async function authenticateCredentials(request: Request): Promise<Caller | undefined> {
   const authorization = request.headers.get("authorization");
   if (authorization) return authenticateBearer({ db: db(), authorization });
-  throw new AppError("unauthorized", "sign in, or send Authorization: Bearer <token>");
+  if (!hasSessionCookie(request.headers)) return undefined;
+  // An expired or foreign cookie is no credential: the chain goes on (to anonymous, say).
+  const userId = await readSessionUserId(request.headers);
+  if (!userId) return undefined;
+  assertSameOrigin(request);
+  return dashboardCaller({ db: db(), userId });
 }
 
 /** The agent a request addresses: the path's first segment, or the single agent at /v1/*. */
@@ -27,12 +41,14 @@ export function requestedSlug(request: Request): string {
 }
 
 /**
- * The auth chain for agent routes (spec §11.1): a bearer token; then, in single-agent local mode,
+ * The auth chain for agent routes (spec §11.1): a bearer token; then the dashboard sign-in
+ * cookie; then, in single-agent local mode,
  * a direct loopback caller as the local principal (localDevStrict); then the anonymous caller
  * where the agent opted in (allowAll). Nothing else gets in.
  */
 async function authenticateForAgent(request: Request): Promise<Caller> {
-  if (request.headers.get("authorization")) return authenticate(request);
+  const credentials = await authenticateCredentials(request);
+  if (credentials) return credentials;
   const slug = requestedSlug(request);
   const config = env();
   if (config.AGENTFOLD_SINGLE_AGENT && slug === config.AGENTFOLD_SINGLE_AGENT) {

@@ -4,10 +4,11 @@ import { AppError } from "./app-error";
 
 export const maxBodyBytes = 1024 * 1024;
 
-export async function readJsonBody(request: Request, limit = maxBodyBytes): Promise<unknown> {
+/** The whole body as bytes, refused past `limit` without buffering more than that. */
+export async function readBodyBytes(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  if (!request.body) return undefined;
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -21,7 +22,11 @@ export async function readJsonBody(request: Request, limit = maxBodyBytes): Prom
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+export async function readJsonBody(request: Request, limit = maxBodyBytes): Promise<unknown> {
+  const text = (await readBodyBytes(request, limit)).toString("utf8");
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;

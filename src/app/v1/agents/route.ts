@@ -10,7 +10,8 @@ export const GET = defineRoute({
   handler: async ({ request, principal }) => {
     const origin = new URL(request.url).origin;
     const agents = await db().agent.findMany({
-      where: principal?.teamId ? { teamId: principal.teamId } : { id: "-" },
+      // A token belongs to one team; a signed-in person may span several (filtered below).
+      where: principal?.teamId ? { teamId: principal.teamId } : {},
       select: { slug: true, name: true, description: true, teamId: true },
       orderBy: { slug: "asc" },
     });

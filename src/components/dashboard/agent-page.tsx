@@ -1,0 +1,108 @@
+"use client";
+// One agent: its surface at a glance, and every version with who uploaded it, when, and what
+// validation found; activate any valid version (a rollback is activating an older one).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useTeam } from "@/components/shell/app-shell";
+import { errorMessage, useTRPC } from "@/components/trpc/provider";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, ErrorNote } from "@/components/ui/card";
+import { DiagnosticsList } from "./diagnostics-list";
+import { UploadAgent } from "./upload-agent";
+
+type SurfaceItem = { name: string; description: string; effect?: string; needsApproval?: boolean };
+
+function SurfaceGroup({ title, items }: { title: string; items: SurfaceItem[] }) {
+  return (
+    <div>
+      <h3 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">
+        {title} <span className="font-normal">({items.length})</span>
+      </h3>
+      {items.length === 0 ? (
+        <p className="mt-1 text-sm text-zinc-400">none</p>
+      ) : (
+        <ul className="mt-1 space-y-1">
+          {items.map((item) => (
+            <li key={item.name} className="text-sm">
+              <code className="font-mono font-medium">{item.name}</code>
+              {item.effect ? <Badge className="ml-1.5" tone={item.effect === "write" ? "warn" : "neutral"}>{item.effect}</Badge> : null}
+              {item.needsApproval ? <Badge className="ml-1" tone="info">approval</Badge> : null}
+              {item.description ? <span className="ml-1.5 text-zinc-500">{item.description}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const team = useTeam(teamSlug);
+  const agent = useQuery(trpc.agents.get.queryOptions({ teamSlug, slug }));
+  const activate = useMutation(trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+  const canDeploy = team && (team.role === "admin" || team.role === "owner");
+  if (agent.error) return <ErrorNote>{errorMessage(agent.error)}</ErrorNote>;
+  if (!agent.data) return <p className="text-sm text-zinc-500">Loading…</p>;
+  const { surface, versions } = agent.data;
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">{agent.data.name}</h1>
+          <p className="font-mono text-sm text-zinc-500">/{slug}</p>
+        </div>
+        <Link href={`/${slug}/playground`} className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+          Open playground
+        </Link>
+      </div>
+      <Card aria-label="Surface" data-testid="surface">
+        <h2 className="font-semibold">Surface {surface?.model ? <span className="ml-2 text-sm font-normal text-zinc-500">model {surface.model}</span> : null}</h2>
+        {surface ? (
+          <div className="mt-4 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+            <SurfaceGroup title="Tools" items={surface.tools} />
+            <SurfaceGroup title="Skills" items={surface.skills} />
+            <SurfaceGroup title="Subagents" items={surface.subagents} />
+            <SurfaceGroup title="Hooks" items={surface.hooks} />
+            <SurfaceGroup title="Channels" items={surface.channels} />
+            <SurfaceGroup title="Schedules" items={surface.schedules} />
+          </div>
+        ) : (
+          <p className="mt-2 text-sm text-zinc-500">No active version: activate a valid version below.</p>
+        )}
+      </Card>
+      {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
+      <Card aria-label="Versions">
+        <h2 className="font-semibold">Versions</h2>
+        {activate.error ? <div className="mt-2"><ErrorNote>{errorMessage(activate.error)}</ErrorNote></div> : null}
+        <ol className="mt-3 divide-y divide-zinc-100 dark:divide-zinc-800" data-testid="versions">
+          {versions.map((version) => (
+            <li key={version.id} className="py-3" data-testid={`version-${version.number}`}>
+              <div className="flex flex-wrap items-center gap-3">
+                <span className="font-medium">v{version.number}</span>
+                {version.isActive ? <Badge tone="good">active</Badge> : null}
+                {version.status === "invalid" ? <Badge tone="bad">invalid</Badge> : null}
+                <span className="text-sm text-zinc-500">
+                  by {version.createdBy} · {new Date(version.createdAt).toLocaleString()} · {version.fileCount} files
+                </span>
+                {canDeploy && !version.isActive && version.status === "ready" ? (
+                  <Button size="sm" variant="secondary" className="ml-auto" disabled={activate.isPending} onClick={() => activate.mutate({ teamSlug, slug, number: version.number })}>
+                    {versions.find((v) => v.isActive && v.number > version.number) ? "Roll back to this" : "Activate"}
+                  </Button>
+                ) : null}
+              </div>
+              {version.diagnostics.length > 0 ? (
+                <details className="mt-2">
+                  <summary className="cursor-pointer text-sm text-zinc-600 dark:text-zinc-400">{version.diagnostics.length} diagnostics</summary>
+                  <div className="mt-2"><DiagnosticsList diagnostics={version.diagnostics} /></div>
+                </details>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </Card>
+    </div>
+  );
+}

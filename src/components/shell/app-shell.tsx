@@ -1,0 +1,82 @@
+"use client";
+// The dashboard frame: brand, team switcher, sections, and the signed-in user with sign out.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { signOut } from "next-auth/react";
+import { usePathname, useRouter } from "next/navigation";
+import type { ReactNode } from "react";
+import { useTRPC } from "@/components/trpc/provider";
+import { cn } from "@/components/ui/cn";
+
+const sections = [
+  { path: "agents", label: "Agents" },
+  { path: "approvals", label: "Approvals" },
+  { path: "tokens", label: "Tokens" },
+  { path: "members", label: "Members" },
+] as const;
+
+export function AppShell({ teamSlug, children }: { teamSlug?: string; children: ReactNode }) {
+  const trpc = useTRPC();
+  const teams = useQuery(trpc.teams.mine.queryOptions());
+  const pathname = usePathname();
+  const router = useRouter();
+  const section = pathname.split("/")[3] ?? "agents";
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <Link href="/" className="font-semibold tracking-tight">
+            Agentfold
+          </Link>
+          {teams.data && teams.data.length > 0 ? (
+            <label className="flex items-center gap-2 text-sm">
+              <span className="sr-only">Team</span>
+              <select
+                data-testid="team-switcher"
+                value={teamSlug ?? ""}
+                onChange={(event) => router.push(`/teams/${event.target.value}/${section}`)}
+                className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+              >
+                {teamSlug ? null : <option value="">Choose a team</option>}
+                {teams.data.map((team) => (
+                  <option key={team.slug} value={team.slug}>
+                    {team.name} ({team.role})
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          {teamSlug ? (
+            <ul className="flex gap-1 text-sm">
+              {sections.map((item) => (
+                <li key={item.path}>
+                  <Link
+                    href={`/teams/${teamSlug}/${item.path}`}
+                    aria-current={section === item.path ? "page" : undefined}
+                    className={cn(
+                      "rounded-md px-2.5 py-1.5",
+                      section === item.path ? "bg-zinc-100 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100",
+                    )}
+                  >
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <button type="button" onClick={() => signOut({ callbackUrl: "/signin" })} className="ml-auto text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100" data-testid="sign-out">
+            Sign out
+          </button>
+        </nav>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
+    </div>
+  );
+}
+
+/** The team the page is about, with the caller's role there (undefined while loading). */
+export function useTeam(teamSlug: string) {
+  const trpc = useTRPC();
+  const teams = useQuery(trpc.teams.mine.queryOptions());
+  return teams.data?.find((team) => team.slug === teamSlug);
+}

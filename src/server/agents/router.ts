@@ -1,0 +1,34 @@
+// tRPC: a team's agents, their versions and surface, and switching the active version. Uploads
+// are a plain HTTP route (POST /v1/agents/:slug/versions): archives are bytes, not JSON.
+import { z } from "zod";
+import { findTeamsOfUser } from "@/server/teams/find-teams-of-user";
+import { publicProcedure, teamProcedure, router } from "@/server/trpc/init";
+import { durableRuntime } from "@/server/http/platform";
+import { startSchedulers } from "@/server/schedules/start-schedulers";
+import { activateAgentVersion } from "./activate-agent-version";
+import { findTeamAgents } from "./find-team-agents";
+import { getTeamAgent } from "./get-team-agent";
+import { agentSlugSchema } from "./schema";
+
+export const agentsRouter = router({
+  /** The caller's team and role for an agent, or null when it is not in any of their teams. */
+  // Public so a playground opened with a token only (no sign-in) gets null, not an error.
+  locate: publicProcedure.input(z.object({ slug: agentSlugSchema })).query(async ({ ctx, input }) => {
+    if (!ctx.userId) return null;
+    const agent = await ctx.db.agent.findUnique({ where: { slug: input.slug }, select: { teamId: true } });
+    const team = agent && (await findTeamsOfUser({ db: ctx.db, userId: ctx.userId })).find((t) => t.id === agent.teamId);
+    return team ? { teamSlug: team.slug, teamName: team.name, role: team.role } : null;
+  }),
+  list: teamProcedure("viewer").query(({ ctx }) => findTeamAgents({ db: ctx.db, teamId: ctx.team.id })),
+  get: teamProcedure("viewer")
+    .input(z.object({ slug: agentSlugSchema }))
+    .query(({ ctx, input }) => getTeamAgent({ db: ctx.db, teamId: ctx.team.id, slug: input.slug })),
+  activate: teamProcedure("admin")
+    .input(z.object({ slug: agentSlugSchema, number: z.number().int().positive() }))
+    .mutation(async ({ ctx, input }) => {
+      const version = await activateAgentVersion({ db: ctx.db, teamId: ctx.team.id, slug: input.slug, versionNumber: input.number });
+      // The new version's schedules replace the old ones at once.
+      await startSchedulers({ db: ctx.db, runtime: durableRuntime(), agentIds: [version.agentId] });
+      return { number: version.number, isActive: version.isActive };
+    }),
+});

@@ -1,0 +1,40 @@
+// An archive uploaded over HTTP (the dashboard or a deploy script) becomes a version of an agent
+// in the caller's team, if the caller may deploy there. The dashboard uploads without activating
+// so a person reads the diagnostics first; scripts activate a valid version at once.
+import type { PrismaClient } from "@prisma/client";
+import type { Caller } from "@/server/auth/principal";
+import type { DurableRuntime } from "@/server/durable/runtime";
+import { AppError } from "@/server/http/app-error";
+import { startSchedulers } from "@/server/schedules/start-schedulers";
+import { createAgentVersion } from "./create-agent-version";
+
+export async function uploadAgentVersion(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  dataDir: string;
+  caller: Caller;
+  slug: string;
+  teamSlug?: string;
+  archive: Buffer;
+  activate: boolean;
+}) {
+  const { db, runtime, dataDir, caller, slug, archive, activate } = options;
+  const existing = await db.agent.findUnique({ where: { slug }, select: { teamId: true } });
+  const teamId = existing?.teamId ?? (await teamOf(db, caller, options.teamSlug));
+  if (!caller.can("agents:deploy", slug, teamId)) throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
+  if (archive.byteLength === 0) throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
+  const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
+  const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate });
+  if (version.isActive) await startSchedulers({ db, runtime, agentIds: [version.agentId] });
+  return version;
+}
+
+async function teamOf(db: PrismaClient, caller: Caller, teamSlug: string | undefined): Promise<string> {
+  if (!teamSlug) {
+    if (caller.teamId) return caller.teamId;
+    throw new AppError("invalid_input", "a new agent needs ?team=<team slug>");
+  }
+  const team = await db.team.findUnique({ where: { slug: teamSlug }, select: { id: true } });
+  if (!team) throw new AppError("not_found", `no team '${teamSlug}'`);
+  return team.id;
+}

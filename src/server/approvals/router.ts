@@ -1,0 +1,10 @@
+// tRPC: the team approvals inbox. Decisions go through the /v1 route, like any client's.
+import { isAtLeast } from "@/server/teams/roles";
+import { router, teamProcedure } from "@/server/trpc/init";
+import { findTeamApprovals } from "./find-team-approvals";
+
+export const approvalsRouter = router({
+  inbox: teamProcedure("viewer").query(({ ctx }) =>
+    findTeamApprovals({ db: ctx.db, teamId: ctx.team.id, ownerId: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId }),
+  ),
+});

@@ -1,0 +1,86 @@
+// NextAuth configuration for the dashboard: email and password always; GitHub and a generic
+// OpenID Connect provider when their variables are set. Sessions are JWTs in an encrypted,
+// HTTP-only cookie (Credentials sign-in requires the JWT strategy), expiring after
+// AGENTFOLD_SESSION_MAX_AGE_HOURS.
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import GitHubProvider from "next-auth/providers/github";
+import type { Provider } from "next-auth/providers/index";
+import { authSecret, env } from "@/env";
+import { db } from "@/server/db";
+import { AppError } from "@/server/http/app-error";
+import { linkExternalAccount } from "./link-external-account";
+import { signInWithPassword } from "./sign-in-with-password";
+
+function clientAddress(headers: Record<string, unknown> | undefined): string | undefined {
+  const forwarded = headers?.["x-forwarded-for"];
+  return typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : undefined;
+}
+
+function providers(): Provider[] {
+  const config = env();
+  const list: Provider[] = [
+    CredentialsProvider({
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, request) {
+        try {
+          return await signInWithPassword({
+            db: db(),
+            email: credentials?.email ?? "",
+            password: credentials?.password ?? "",
+            ip: clientAddress(request?.headers),
+          });
+        } catch (error) {
+          // NextAuth hands a thrown message to the sign-in page as `error`; keep it ours.
+          throw new Error(error instanceof AppError ? error.message : "sign-in failed; try again");
+        }
+      },
+    }),
+  ];
+  if (config.GITHUB_ID && config.GITHUB_SECRET) list.push(GitHubProvider({ clientId: config.GITHUB_ID, clientSecret: config.GITHUB_SECRET }));
+  if (config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET) {
+    list.push({
+      id: "oidc",
+      name: config.OIDC_NAME,
+      type: "oauth",
+      wellKnown: `${config.OIDC_ISSUER.replace(/\/$/, "")}/.well-known/openid-configuration`,
+      clientId: config.OIDC_CLIENT_ID,
+      clientSecret: config.OIDC_CLIENT_SECRET,
+      authorization: { params: { scope: "openid email profile" } },
+      idToken: true,
+      checks: ["pkce", "state"],
+      profile: (profile: { sub: string; email?: string; name?: string }) => ({ id: profile.sub, email: profile.email, name: profile.name }),
+    });
+  }
+  return list;
+}
+
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: authSecret(env()),
+    session: { strategy: "jwt", maxAge: Math.round(env().AGENTFOLD_SESSION_MAX_AGE_HOURS * 3600) },
+    pages: { signIn: "/signin", error: "/signin" },
+    providers: providers(),
+    callbacks: {
+      // External accounts map onto our users by verified email (see link-external-account.ts).
+      async signIn({ user, account }) {
+        if (!account || account.provider === "credentials") return true;
+        const linked = await linkExternalAccount({ db: db(), provider: account.provider, providerAccountId: account.providerAccountId, email: user.email, name: user.name });
+        return linked ? true : "/signin?error=NoAccount";
+      },
+      async jwt({ token, user, account }) {
+        if (user && account && account.provider !== "credentials") {
+          const own = await db().account.findUnique({ where: { provider_providerAccountId: { provider: account.provider, providerAccountId: account.providerAccountId } }, select: { userId: true } });
+          if (own) token.sub = own.userId;
+        } else if (user) {
+          token.sub = user.id;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        return { ...session, user: { ...session.user, id: token.sub } };
+      },
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// Sign-up, invites, the sign-in rate limit, the cookie reader and role enforcement on tRPC, on a
+// fresh database of the real test Postgres.
+import { encode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { authSecret, env } from "@/env";
+import { createDb } from "@/server/db";
+import type { Context } from "@/server/trpc/init";
+import { appRouter } from "@/server/trpc/root";
+import { createInvite } from "@/server/teams/create-invite";
+import { freshDatabaseUrl } from "@/testing/fresh-database";
+import { dashboardCaller } from "./dashboard-caller";
+import { readSessionUserId } from "./dashboard-session";
+import { signInWithPassword } from "./sign-in-with-password";
+import { signUp } from "./sign-up";
+
+let db: ReturnType<typeof createDb>;
+const password = "correct horse battery";
+
+beforeAll(async () => {
+  db = createDb(await freshDatabaseUrl(inject("databaseUrl")));
+}, 60_000);
+
+afterAll(() => db.$disconnect());
+
+const caller = (userId: string | null, isCrossSite = false) => appRouter.createCaller({ db, userId, isCrossSite, origin: "http://127.0.0.1:3000" } satisfies Context);
+
+async function join(email: string, role: "viewer" | "member" | "admin", teamId: string, inviterId: string) {
+  const invite = await createInvite({ db, teamId, actorRole: "owner", role, createdById: inviterId });
+  return signUp({ db, email, password, inviteToken: invite.token });
+}
+
+describe("accounts and teams", () => {
+  let ownerId: string;
+  let teamId: string;
+  let teamSlug: string;
+
+  beforeAll(async () => {
+    const first = await signUp({ db, email: "Ada@Example.com", password, name: "Ada", teamName: "Acme Labs" });
+    ownerId = first.userId;
+    teamSlug = first.teamSlug;
+    teamId = (await db.team.findUniqueOrThrow({ where: { slug: teamSlug } })).id;
+  });
+
+  it("makes the first account instance admin and owner of a new team", async () => {
+    expect(teamSlug).toBe("acme-labs");
+    const user = await db.user.findUniqueOrThrow({ where: { id: ownerId }, select: { email: true, isInstanceAdmin: true, memberships: { select: { role: true } } } });
+    expect(user).toEqual({ email: "ada@example.com", isInstanceAdmin: true, memberships: [{ role: "owner" }] });
+  });
+
+  it("closes open sign-up after the first account, and refuses a taken email or a short password", async () => {
+    await expect(signUp({ db, email: "eve@example.com", password })).rejects.toMatchObject({ code: "forbidden", message: /invite/ });
+    await expect(signUp({ db, email: "ada@example.com", password })).rejects.toMatchObject({ code: "conflict" });
+    await expect(signUp({ db, email: "bob@example.com", password: "short" })).rejects.toMatchObject({ code: "invalid_input", message: /10 characters/ });
+  });
+
+  it("joins people from an invite with its role, once", async () => {
+    const invite = await createInvite({ db, teamId, actorRole: "admin", role: "viewer", createdById: ownerId });
+    const joined = await signUp({ db, email: "vic@example.com", password, inviteToken: invite.token });
+    expect(joined).toMatchObject({ teamSlug, isInstanceAdmin: false });
+    const membership = await db.membership.findFirstOrThrow({ where: { userId: joined.userId } });
+    expect(membership.role).toBe("viewer");
+    await expect(signUp({ db, email: "mal@example.com", password, inviteToken: invite.token })).rejects.toMatchObject({ code: "conflict", message: /already used/ });
+    await expect(createInvite({ db, teamId, actorRole: "admin", role: "owner", createdById: ownerId })).rejects.toMatchObject({ code: "forbidden" });
+  });
+
+  it("signs in with the password, saying the same for a wrong password and an unknown email", async () => {
+    await expect(signInWithPassword({ db, email: "ADA@example.com", password })).resolves.toMatchObject({ id: ownerId });
+    await expect(signInWithPassword({ db, email: "ada@example.com", password: "nope-nope-nope" })).rejects.toMatchObject({ message: "wrong email or password" });
+    await expect(signInWithPassword({ db, email: "ghost@example.com", password })).rejects.toMatchObject({ message: "wrong email or password" });
+  });
+
+  it("rate-limits failed sign-ins per email, even with the right password afterwards", async () => {
+    await join("rita@example.com", "member", teamId, ownerId);
+    for (let i = 0; i < 5; i++) await expect(signInWithPassword({ db, email: "rita@example.com", password: "wrong-password" })).rejects.toMatchObject({ code: "unauthorized" });
+    await expect(signInWithPassword({ db, email: "rita@example.com", password })).rejects.toMatchObject({ code: "rate_limited", message: /try again in 15 minutes/ });
+    // Another account from elsewhere is not affected.
+    await expect(signInWithPassword({ db, email: "ada@example.com", password })).resolves.toMatchObject({ id: ownerId });
+  });
+
+  it("reads the sign-in cookie, and nothing tampered or foreign", async () => {
+    const token = await encode({ token: { sub: ownerId }, secret: authSecret(env()) });
+    const headers = (cookie: string) => new Headers({ cookie });
+    expect(await readSessionUserId(headers(`other=1; next-auth.session-token=${token}`))).toBe(ownerId);
+    expect(await readSessionUserId(headers(`next-auth.session-token=${token.slice(0, -4)}abcd`))).toBeNull();
+    const foreign = await encode({ token: { sub: ownerId }, secret: "another-secret-of-at-least-32-characters" });
+    expect(await readSessionUserId(headers(`next-auth.session-token=${foreign}`))).toBeNull();
+    const expired = await encode({ token: { sub: ownerId }, secret: authSecret(env()), maxAge: -60 }); // past the 15 s clock tolerance
+    expect(await readSessionUserId(headers(`next-auth.session-token=${expired}`))).toBeNull();
+  });
+
+  it("gives API callers from the dashboard their role's rights in the agent's team only", async () => {
+    const viewer = await join("val@example.com", "viewer", teamId, ownerId);
+    const asViewer = await dashboardCaller({ db, userId: viewer.userId });
+    expect(asViewer.principal).toMatchObject({ kind: "user", id: viewer.userId, attributes: { email: "val@example.com" } });
+    expect(asViewer.can("agents:read", "desk", teamId)).toBe(true);
+    expect(asViewer.can("sessions:write", "desk", teamId)).toBe(false);
+    expect(asViewer.can("agents:deploy", "desk", teamId)).toBe(false);
+    expect(asViewer.can("agents:read", "desk", "another-team")).toBe(false);
+    const asOwner = await dashboardCaller({ db, userId: ownerId });
+    expect(asOwner.can("agents:deploy", "desk", teamId)).toBe(true);
+  });
+
+  it("enforces roles on tRPC procedures, whatever the UI shows", async () => {
+    const viewer = await join("vera@example.com", "viewer", teamId, ownerId);
+    const member = await join("mo@example.com", "member", teamId, ownerId);
+    const asViewer = caller(viewer.userId);
+    await expect(asViewer.agents.list({ teamSlug })).resolves.toEqual([]);
+    await expect(asViewer.agents.activate({ teamSlug, slug: "desk", number: 1 })).rejects.toMatchObject({ code: "FORBIDDEN", message: /needs the admin role/ });
+    await expect(asViewer.teams.invite({ teamSlug, role: "viewer" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(asViewer.tokens.create({ teamSlug, name: "x", actions: ["sessions:write"], agentSlugs: [], expiresInDays: 1 })).rejects.toMatchObject({ code: "FORBIDDEN", message: /cannot grant sessions:write/ });
+    await expect(asViewer.tokens.create({ teamSlug, name: "reader", actions: ["sessions:read"], agentSlugs: [], expiresInDays: 1 })).resolves.toMatchObject({ token: expect.stringMatching(/^af_/) });
+    const asMember = caller(member.userId);
+    await expect(asMember.teams.setRole({ teamSlug, userId: viewer.userId, role: "admin" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(asMember.tokens.list({ teamSlug })).resolves.toEqual([]); // not the viewer's token
+    await expect(caller(ownerId).tokens.list({ teamSlug })).resolves.toHaveLength(1);
+    await expect(caller(null).teams.mine()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(caller(member.userId).teams.members({ teamSlug: "no-such-team" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller(ownerId, true).teams.create({ name: "Evil" })).rejects.toMatchObject({ code: "FORBIDDEN", message: /cross-site/ });
+  });
+
+  it("keeps at least one owner", async () => {
+    await expect(caller(ownerId).teams.setRole({ teamSlug, userId: ownerId, role: "admin" })).rejects.toMatchObject({ code: "CONFLICT", message: /at least one owner/ });
+  });
+});

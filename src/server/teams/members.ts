@@ -1,0 +1,52 @@
+// A team's members and open invites, and the changes admins make to them. Every change keeps at
+// least one owner, so a team can never lock itself out.
+import type { PrismaClient, Role } from "@prisma/client";
+import { AppError } from "@/server/http/app-error";
+import { canAssign } from "./roles";
+
+export async function findMembers({ db, teamId, now = new Date() }: { db: PrismaClient; teamId: string; now?: Date }) {
+  const [members, invites] = await Promise.all([
+    db.membership.findMany({
+      where: { teamId },
+      select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
+      orderBy: { createdAt: "asc" },
+    }),
+    db.invite.findMany({
+      where: { teamId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
+      select: { id: true, role: true, email: true, expiresAt: true, createdAt: true },
+      orderBy: { createdAt: "desc" },
+    }),
+  ]);
+  return {
+    members: members.map((m) => ({ userId: m.user.id, email: m.user.email ?? "", name: m.user.name, role: m.role, joinedAt: m.createdAt })),
+    invites,
+  };
+}
+
+async function assertOwnerRemains(db: PrismaClient, teamId: string, userId: string): Promise<void> {
+  const owners = await db.membership.count({ where: { teamId, role: "owner", userId: { not: userId } } });
+  if (owners === 0) throw new AppError("conflict", "a team needs at least one owner; make someone else owner first");
+}
+
+export async function setMemberRole(options: { db: PrismaClient; teamId: string; actorRole: Role; userId: string; role: Role }): Promise<void> {
+  const { db, teamId, actorRole, userId, role } = options;
+  const current = await db.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true } });
+  if (!current) throw new AppError("not_found", "no such member in this team");
+  if (!canAssign(actorRole, role) || !canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot change a ${current.role} to ${role}`);
+  if (current.role === "owner" && role !== "owner") await assertOwnerRemains(db, teamId, userId);
+  await db.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+}
+
+export async function removeMember(options: { db: PrismaClient; teamId: string; actorRole: Role; userId: string }): Promise<void> {
+  const { db, teamId, actorRole, userId } = options;
+  const current = await db.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true } });
+  if (!current) throw new AppError("not_found", "no such member in this team");
+  if (!canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot remove a ${current.role}`);
+  if (current.role === "owner") await assertOwnerRemains(db, teamId, userId);
+  await db.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+}
+
+export async function revokeInvite({ db, teamId, inviteId }: { db: PrismaClient; teamId: string; inviteId: string }): Promise<void> {
+  const { count } = await db.invite.updateMany({ where: { id: inviteId, teamId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (count === 0) throw new AppError("not_found", "no such open invite in this team");
+}

@@ -1,0 +1,50 @@
+// tRPC: teams, members and invites.
+import { z } from "zod";
+import { authedProcedure, publicProcedure, router, teamProcedure } from "@/server/trpc/init";
+import { hashToken } from "@/server/tokens/token-secret";
+import { claimInvite } from "./claim-invite";
+import { createInvite } from "./create-invite";
+import { createTeam } from "./create-team";
+import { findTeamsOfUser } from "./find-teams-of-user";
+import { findMembers, removeMember, revokeInvite, setMemberRole } from "./members";
+import { roles } from "./roles";
+
+const roleSchema = z.enum(roles);
+
+export const teamsRouter = router({
+  mine: authedProcedure.query(({ ctx }) => findTeamsOfUser({ db: ctx.db, userId: ctx.userId })),
+  create: authedProcedure
+    .input(z.object({ name: z.string().trim().min(1, "a team needs a name").max(80) }))
+    .mutation(({ ctx, input }) => createTeam({ db: ctx.db, name: input.name, ownerId: ctx.userId })),
+  members: teamProcedure("viewer").query(({ ctx }) => findMembers({ db: ctx.db, teamId: ctx.team.id })),
+  invite: teamProcedure("admin")
+    .input(z.object({ role: roleSchema, email: z.email().optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const invite = await createInvite({ db: ctx.db, teamId: ctx.team.id, actorRole: ctx.team.role, role: input.role, email: input.email, createdById: ctx.userId });
+      return { url: `${ctx.origin}/signup?invite=${invite.token}`, expiresAt: invite.expiresAt };
+    }),
+  revokeInvite: teamProcedure("admin")
+    .input(z.object({ inviteId: z.string() }))
+    .mutation(({ ctx, input }) => revokeInvite({ db: ctx.db, teamId: ctx.team.id, inviteId: input.inviteId })),
+  setRole: teamProcedure("admin")
+    .input(z.object({ userId: z.string(), role: roleSchema }))
+    .mutation(({ ctx, input }) => setMemberRole({ db: ctx.db, teamId: ctx.team.id, actorRole: ctx.team.role, userId: input.userId, role: input.role })),
+  removeMember: teamProcedure("admin")
+    .input(z.object({ userId: z.string() }))
+    .mutation(({ ctx, input }) => removeMember({ db: ctx.db, teamId: ctx.team.id, actorRole: ctx.team.role, userId: input.userId })),
+  /** What an invite link offers, for the sign-up page; reveals nothing without the secret. */
+  inviteInfo: publicProcedure.input(z.object({ token: z.string() })).query(async ({ ctx, input }) => {
+    const invite = await ctx.db.invite.findUnique({
+      where: { tokenHash: hashToken(input.token) },
+      select: { role: true, email: true, expiresAt: true, acceptedAt: true, revokedAt: true, team: { select: { name: true } } },
+    });
+    const isOpen = Boolean(invite && !invite.acceptedAt && !invite.revokedAt && invite.expiresAt > new Date());
+    return invite && isOpen ? { isOpen, teamName: invite.team.name, role: invite.role, email: invite.email } : { isOpen: false as const };
+  }),
+  /** A signed-in user joins with an invite link. */
+  acceptInvite: authedProcedure.input(z.object({ token: z.string() })).mutation(async ({ ctx, input }) => {
+    const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { email: true } });
+    return ctx.db.$transaction((tx) => claimInvite({ db: tx, token: input.token, userId: ctx.userId, email: user.email ?? "" }));
+  }),
+});
+

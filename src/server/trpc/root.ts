@@ -1,0 +1,19 @@
+// The dashboard's tRPC API: one router per domain.
+import { agentsRouter } from "@/server/agents/router";
+import { approvalsRouter } from "@/server/approvals/router";
+import { authRouter } from "@/server/auth/router";
+import { sessionsRouter } from "@/server/sessions/router";
+import { teamsRouter } from "@/server/teams/router";
+import { tokensRouter } from "@/server/tokens/router";
+import { router } from "./init";
+
+export const appRouter = router({
+  auth: authRouter,
+  teams: teamsRouter,
+  agents: agentsRouter,
+  tokens: tokensRouter,
+  sessions: sessionsRouter,
+  approvals: approvalsRouter,
+});
+
+export type AppRouter = typeof appRouter;
