@@ -8,7 +8,9 @@ import * as esbuild from "esbuild";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { sdkImport, sdkModulePath } from "./aliases";
 
-const platformSrc = path.resolve(import.meta.dirname, "../..");
+// Bundled into the web app (uploads are loaded there), a module has no dirname of its own; `next
+// start` always runs in the project root.
+const platformSrc = import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : path.join(/*turbopackIgnore: true*/ process.cwd(), "src");
 const sdkDir = path.join(platformSrc, "agents", "sdk");
 const runnerPath = path.join(platformSrc, "agents", "sandbox", "runner.ts");
 const scriptRunnerPath = path.join(platformSrc, "agents", "sandbox", "agent-tool-script.ts");

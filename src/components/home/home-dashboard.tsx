@@ -34,7 +34,7 @@ export function HomeDashboard() {
                   {agent.status === "active" ? <Badge tone="good">v{agent.activeVersion}</Badge> : <Badge tone="warn">inactive</Badge>}
                 </div>
                 <p className="mt-1 text-xs text-zinc-500">
-                  {agent.team.name} · <Link className="underline" href={`/teams/${agent.team.slug}/agents/${agent.slug}`}>versions</Link>
+                  <span className="font-mono">/{agent.slug}</span> · {agent.team.name} · <Link className="underline" href={`/teams/${agent.team.slug}/agents/${agent.slug}`}>versions</Link>
                 </p>
               </Card>
             </li>

@@ -15,12 +15,14 @@ const sections = [
   { path: "members", label: "Members" },
 ] as const;
 
-export function AppShell({ teamSlug, children }: { teamSlug?: string; children: ReactNode }) {
+export function AppShell({ teamSlug: pageTeam, children }: { teamSlug?: string; children: ReactNode }) {
   const trpc = useTRPC();
   const teams = useQuery(trpc.teams.mine.queryOptions());
+  // Pages outside a team (home) link to the first team's sections.
+  const teamSlug = pageTeam ?? teams.data?.[0]?.slug;
   const pathname = usePathname();
   const router = useRouter();
-  const section = pathname.split("/")[3] ?? "agents";
+  const section = pageTeam ? (pathname.split("/")[3] ?? "agents") : undefined;
   return (
     <div className="min-h-screen">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
@@ -34,10 +36,9 @@ export function AppShell({ teamSlug, children }: { teamSlug?: string; children: 
               <select
                 data-testid="team-switcher"
                 value={teamSlug ?? ""}
-                onChange={(event) => router.push(`/teams/${event.target.value}/${section}`)}
+                onChange={(event) => router.push(`/teams/${event.target.value}/${section ?? "agents"}`)}
                 className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
               >
-                {teamSlug ? null : <option value="">Choose a team</option>}
                 {teams.data.map((team) => (
                   <option key={team.slug} value={team.slug}>
                     {team.name} ({team.role})

@@ -1,0 +1,132 @@
+// The dashboard in Chromium: the first account signs up and becomes admin, uploads the support
+// desk by folder, creates and revokes a token that a client then uses, and invites a viewer who
+// cannot upload (hidden in the UI, refused by the server) nor read the admin's sessions.
+import path from "node:path";
+import { test, expect } from "../fixtures";
+import { watchConsole } from "./console";
+
+test.describe.configure({ mode: "serial" });
+
+const admin = { email: "ada@example.test", password: "ada-password-123", name: "Ada" };
+const viewer = { email: "vic@example.test", password: "vic-password-123", name: "Vic" };
+const deskFolder = path.join(import.meta.dirname, "..", "..", "examples", "support-desk");
+let teamSlug = "";
+let inviteLink = "";
+let adminSessionId = "";
+
+test("the first account signs up and becomes the admin of its team", async ({ page }, testInfo) => {
+  const errors = watchConsole(page);
+  await page.goto("/signin");
+  await page.getByRole("link", { name: "Create the first account" }).click();
+  await expect(page.getByTestId("auth-title")).toHaveText("Create the first account");
+  await page.getByTestId("signup-name").fill(admin.name);
+  await page.getByTestId("signup-email").fill(admin.email);
+  await page.getByTestId("signup-password").fill(admin.password);
+  await page.getByTestId("signup-team").fill("Ada Labs");
+  await page.getByTestId("signup-submit").click();
+  await expect(page.getByTestId("home-agents")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("home.png"), fullPage: true });
+  await expect(page.getByTestId("team-switcher")).toContainText("Ada Labs (owner)");
+  teamSlug = "ada-labs";
+  expect(errors).toEqual([]);
+});
+
+test("a second visitor cannot sign up without an invite", async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto("/signup");
+  await expect(page.getByTestId("signup-closed")).toContainText("invite");
+});
+
+test("uploads the support desk folder, reads its diagnostics, activates it", async ({ page }, testInfo) => {
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  await page.goto(`/teams/${teamSlug}/agents`);
+  await expect(page.getByText("No agents yet")).toBeVisible();
+  await page.getByTestId("folder-input").setInputFiles(deskFolder);
+  await expect(page.getByTestId("picked")).toContainText("support-desk/");
+  await expect(page.getByTestId("upload-slug")).toHaveValue("support-desk");
+  await page.getByTestId("upload-submit").click();
+  await expect(page.getByTestId("upload-result")).toHaveAttribute("data-status", "ready", { timeout: 60_000 });
+  await page.screenshot({ path: testInfo.outputPath("upload-diagnostics.png"), fullPage: true });
+  await page.getByTestId("activate-uploaded").click();
+  await expect(page.getByTestId("activate-uploaded")).toHaveText("Version 1 is active");
+  await expect(page.getByTestId("agent-support-desk")).toContainText("v1 active");
+  await page.getByRole("link", { name: "Versions (1)" }).click();
+  await expect(page.getByTestId("surface")).toContainText("issue_refund");
+  await expect(page.getByTestId("surface")).toContainText("escalation");
+  await expect(page.getByTestId("version-1")).toContainText("by Ada");
+  await page.screenshot({ path: testInfo.outputPath("agent.png"), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("a token is shown once, works for a client, and stops working when revoked", async ({ page, request }, testInfo) => {
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  await page.goto(`/teams/${teamSlug}/tokens`);
+  await page.getByTestId("token-name").fill("ci-client");
+  await page.getByTestId("token-agent").selectOption("support-desk");
+  await page.getByTestId("token-create").click();
+  const token = (await page.getByTestId("created-token").textContent())!.trim();
+  expect(token).toMatch(/^af_/);
+  await expect(page.getByTestId("token-curl")).toContainText(`/support-desk/v1/session`);
+  await page.screenshot({ path: testInfo.outputPath("token-created.png") });
+  await page.getByRole("button", { name: "Close" }).click();
+
+  const started = await request.post("/support-desk/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "Hello" } });
+  expect(started.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("token-ci-client").getByTestId("token-last-used")).not.toHaveText("never");
+  await page.getByTestId("token-ci-client").getByTestId("token-revoke").click();
+  await expect(page.getByTestId("token-ci-client")).toContainText("revoked");
+  const refused = await request.post("/support-desk/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "Hello again" } });
+  expect(refused.status()).toBe(401);
+  await page.screenshot({ path: testInfo.outputPath("tokens.png"), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("an admin invites a viewer", async ({ page }, testInfo) => {
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  const session = await page.request.post("/support-desk/v1/session", { data: { message: "A private question" } });
+  expect(session.status()).toBe(200);
+  adminSessionId = ((await session.json()) as { sessionId: string }).sessionId;
+  await page.goto(`/teams/${teamSlug}/members`);
+  await page.getByTestId("invite-role").selectOption("viewer");
+  await page.getByTestId("invite-create").click();
+  inviteLink = (await page.getByTestId("invite-link").textContent())!.trim();
+  expect(inviteLink).toContain("/signup?invite=inv_");
+  await page.screenshot({ path: testInfo.outputPath("members.png"), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("the viewer cannot upload and cannot read the admin's sessions", async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  const errors = watchConsole(page);
+  await page.goto(inviteLink);
+  await expect(page.getByTestId("auth-title")).toHaveText("Join Ada Labs");
+  await page.getByTestId("signup-name").fill(viewer.name);
+  await page.getByTestId("signup-email").fill(viewer.email);
+  await page.getByTestId("signup-password").fill(viewer.password);
+  await page.getByTestId("signup-submit").click();
+  await expect(page.getByTestId("home-agents")).toContainText("Support Desk");
+  await page.goto(`/teams/${teamSlug}/agents`);
+  await expect(page.getByTestId("agent-support-desk")).toBeVisible();
+  await expect(page.getByTestId("upload-panel")).toHaveCount(0);
+  expect(errors).toEqual([]);
+
+  // The server refuses what the UI hides.
+  const upload = await page.request.post(`/v1/agents/support-desk/versions?team=${teamSlug}`, { data: Buffer.from("not an archive") });
+  expect(upload.status()).toBe(403);
+  const other = await page.request.get(`/support-desk/v1/session/${adminSessionId}`);
+  expect(other.status()).toBe(403);
+  const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
+  expect(chat.status()).toBe(403);
+});
+
+async function signIn(page: import("@playwright/test").Page, who: { email: string; password: string }) {
+  await page.goto("/signin");
+  await page.getByTestId("signin-email").fill(who.email);
+  await page.getByTestId("signin-password").fill(who.password);
+  await page.getByTestId("signin-submit").click();
+  await expect(page.getByTestId("home-agents")).toBeVisible();
+}
