@@ -17,8 +17,21 @@ import { useToken } from "./use-token";
 
 export type PlaygroundProps = { slug: string; initialSessionId?: string; toolbar?: ReactNode };
 
-export function Playground({ slug, initialSessionId, toolbar }: PlaygroundProps) {
+export function Playground(props: PlaygroundProps) {
   const [token, setToken] = useToken();
+  if (token === null) {
+    return (
+      <p className="p-6 text-sm text-zinc-500" role="status">
+        Loading the playground…
+      </p>
+    );
+  }
+  return <PlaygroundScreen {...props} token={token} setToken={setToken} />;
+}
+
+type ScreenProps = PlaygroundProps & { token: string; setToken: (token: string) => void };
+
+function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: ScreenProps) {
   const client = useMemo(() => createApiClient(slug, token), [slug, token]);
   const agentName = useAgentName(client, slug);
   const [sessionId, setSessionId] = useState(initialSessionId);

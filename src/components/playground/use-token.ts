@@ -23,9 +23,11 @@ function read(): string {
   }
 }
 
-export function useToken(): [string, (token: string) => void] {
-  // The server render has no token; the client picks it up right after hydration.
-  const token = useSyncExternalStore(subscribe, read, () => "");
+/** The token, or null while it is not known yet (the server render and hydration). */
+export function useToken(): [string | null, (token: string) => void] {
+  // null, not "", on the server: a request sent before the stored token is read would go out
+  // without credentials and fail.
+  const token = useSyncExternalStore(subscribe, read, () => null);
   const setToken = useCallback((next: string) => {
     const value = next.trim();
     try {
