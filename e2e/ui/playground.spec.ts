@@ -109,6 +109,7 @@ test("a parked refund survives a reload, is approved, and shows its result and w
   const chip = page.locator('[data-testid="tool-chip"][data-tool="issue_refund"]');
   await expect(chip.getByTestId("approve")).toBeVisible();
   await expect(chip.getByTestId("approval-pending")).toContainText('"reason": "arrived broken"');
+  await expect(page.getByTestId("turn-status").last()).toContainText("Waiting for a decision");
   await snap(page, testInfo, "approval-pending");
 
   await page.reload();
@@ -145,4 +146,11 @@ test("a ?sessionId= deep link and Enter on an id in the search box open a sessio
   await expect(page.getByTestId("message-user")).toHaveCount(1);
   await expect(page.getByTestId("session-list").getByTestId("session-item")).toHaveCount(1);
   await snap(page, testInfo, "deep-link");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await snap(page, testInfo, "deep-link-dark");
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.getByTestId("session-list")).toBeHidden();
+  await page.getByRole("button", { name: "Show or hide the sessions list" }).click();
+  await expect(page.getByTestId("session-list")).toBeVisible();
+  await snap(page, testInfo, "mobile-sessions");
 });

@@ -36,20 +36,28 @@ export function ApprovalPending({ callId, toolName, approval, onDecide }: { call
   );
 }
 
+/** A decided call: who decided and when; with nobody, why it was decided for them. */
 export function ApprovalDecided({ approval }: { approval: Approval }) {
   const verb = approval.status === "approved" ? "Approved" : "Denied";
-  const why = approval.approvedBy ? "" : approval.reason ? ` (${approval.reason})` : "";
+  const who = approval.approvedBy ? (
+    <>
+      {" "}
+      by <span className="font-medium">{principalLabel(approval.approvedBy)}</span>
+    </>
+  ) : (
+    ` automatically${approval.reason ? ` (${approval.reason})` : ""}`
+  );
   return (
     <p data-testid="approval-decided" data-decision={approval.status} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-      {verb} by <span className="font-medium">{principalLabel(approval.approvedBy)}</span>
-      {why}
+      {verb}
+      {who}
       {approval.decidedAt ? (
         <>
           {" "}
           at <time dateTime={approval.decidedAt}>{new Date(approval.decidedAt).toLocaleString()}</time>
         </>
       ) : null}
-      {approval.approvedBy && approval.reason ? `: ${approval.reason}` : ""}
+      {approval.approvedBy && approval.reason ? `: ${approval.reason}` : null}
     </p>
   );
 }

@@ -13,6 +13,7 @@ import { isTurnActive } from "./transcript-view-model";
 import { useAgentName } from "./use-agent-name";
 import { missingTokenMessage, usePlaygroundActions } from "./use-playground-actions";
 import { useSessionStream } from "./use-session-stream";
+import { useStickToBottom } from "./use-stick-to-bottom";
 import { useToken } from "./use-token";
 
 export type PlaygroundProps = { slug: string; initialSessionId?: string; toolbar?: ReactNode };
@@ -40,6 +41,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   const [listRefresh, setListRefresh] = useState(0);
   const stream = useSessionStream(client, sessionId);
   const isActive = isTurnActive(stream.transcript);
+  const scroller = useStickToBottom<HTMLDivElement>(stream.transcript);
 
   const openSession = useCallback((id: string | undefined) => {
     setSessionId(id);
@@ -77,7 +79,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
           <SessionList client={client} selectedId={sessionId} refreshKey={listRefresh} onOpen={openSession} onNewChat={() => openSession(undefined)} />
         </aside>
         <main className="flex min-h-0 flex-col">
-          <div data-scroller className="min-h-0 flex-1 overflow-y-auto p-4">
+          <div ref={scroller.ref} onScroll={scroller.onScroll} className="min-h-0 flex-1 overflow-y-auto p-4">
             <div className="mx-auto max-w-3xl space-y-3">
               {stream.error ? <ErrorNote testId="stream-error">{stream.error}</ErrorNote> : null}
               {stream.status === "reconnecting" ? <p className="text-xs text-amber-700 dark:text-amber-300">Reconnecting to the event stream…</p> : null}

@@ -1,31 +1,22 @@
 "use client";
-import { useEffect, useRef } from "react";
 import type { Decide } from "./approval-panel";
 import { ToolChip } from "./tool-chip";
 import type { Transcript, TranscriptItem } from "./transcript";
-import { transcriptBlocks } from "./transcript-view-model";
+import { pendingApprovals, transcriptBlocks } from "./transcript-view-model";
 import { TurnStatusLine } from "./turn-status";
 
 export function TranscriptView({ transcript, onDecide }: { transcript: Transcript; onDecide: Decide }) {
-  const end = useRef<HTMLDivElement>(null);
   const blocks = transcriptBlocks(transcript);
-  useEffect(() => {
-    // Follow new output, unless the reader scrolled up to read something earlier.
-    const scroller = end.current?.closest("[data-scroller]");
-    if (!scroller) return;
-    const isNearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 160;
-    if (isNearBottom) end.current?.scrollIntoView({ block: "end" });
-  }, [transcript.lastIndex]);
+  const awaiting = new Set(pendingApprovals(transcript).map((call) => call.turnId));
   return (
-    <div className="space-y-3" aria-live="polite" aria-busy={false}>
+    <div className="space-y-3" aria-live="polite">
       {blocks.map((block) =>
         block.kind === "turn" ? (
-          <TurnStatusLine key={block.key} turn={block.turn} />
+          <TurnStatusLine key={block.key} turn={block.turn} isAwaitingApproval={awaiting.has(block.turn.turnId)} />
         ) : (
           <Item key={block.item.key} item={block.item} transcript={transcript} onDecide={onDecide} />
         ),
       )}
-      <div ref={end} />
     </div>
   );
 }

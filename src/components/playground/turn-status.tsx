@@ -3,7 +3,7 @@ import type { TurnStatus } from "./transcript";
 import { formatDuration } from "./transcript-view-model";
 
 /** How a turn stands: queued, running, or how it ended and what it cost. */
-export function TurnStatusLine({ turn }: { turn: TurnStatus }) {
+export function TurnStatusLine({ turn, isAwaitingApproval }: { turn: TurnStatus; isAwaitingApproval: boolean }) {
   return (
     <p
       data-testid="turn-status"
@@ -15,7 +15,7 @@ export function TurnStatusLine({ turn }: { turn: TurnStatus }) {
         turn.state === "cancelled" && "text-amber-700 dark:text-amber-300",
       )}
     >
-      {describe(turn)}
+      {isAwaitingApproval && turn.state === "running" ? "Waiting for a decision: approve or deny the parked call above." : describe(turn)}
     </p>
   );
 }
