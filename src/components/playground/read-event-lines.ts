@@ -17,7 +17,7 @@ export async function readEventLines(body: ReadableStream<Uint8Array>, onEvents:
       for (const line of lines) {
         const parsed = parseLine(line);
         if (parsed === "slow_reader") {
-          onEvents(events);
+          if (events.length) onEvents(events);
           return "slow_reader";
         }
         if (parsed) events.push(parsed);
