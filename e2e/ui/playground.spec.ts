@@ -1,0 +1,156 @@
+// The playground in Chromium against the real stack, authenticated only through the navbar's
+// token field: streaming, tool chips, reload mid-turn, Stop, approvals across a reload, the raw
+// events pane and ?sessionId= deep links. Any console error or page error fails the test.
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "../fixtures";
+
+const slug = "desk";
+
+test.describe.configure({ mode: "serial" });
+
+let consoleErrors: string[] = [];
+
+test.beforeEach(async ({ page }) => {
+  test.setTimeout(90_000);
+  consoleErrors = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => consoleErrors.push(`pageerror: ${error.message}`));
+  // The token goes in through the field, as a remote user would paste it. It is entered on the
+  // anonymous demo agent so that no page load here is ever made without credentials (an
+  // unauthenticated desk page would rightly log its 401s).
+  await page.goto("/public-demo/playground");
+  const field = page.getByTestId("token-field");
+  await field.fill(process.env.AGENTFOLD_E2E_TOKEN!);
+  await field.press("Enter");
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("agentfold.token"))).toBe(process.env.AGENTFOLD_E2E_TOKEN);
+  await page.goto(`/${slug}/playground`);
+  await expect(page.getByTestId("agent-name")).toContainText(slug);
+});
+
+test.afterEach(() => {
+  expect(consoleErrors, "the browser logged errors").toEqual([]);
+});
+
+async function send(page: Page, message: string) {
+  await page.getByTestId("composer").fill(message);
+  await page.getByTestId("composer").press("Enter");
+  await expect(page.getByTestId("message-user").last()).toContainText(message.replace(/\s*\[.*$/, ""));
+}
+
+async function sessionIdOf(page: Page): Promise<string> {
+  await expect(page).toHaveURL(/sessionId=ses_/);
+  return new URL(page.url()).searchParams.get("sessionId")!;
+}
+
+async function snap(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`playground-${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: "image/png" });
+}
+
+test("a message streams a reply and a tool chip; a follow-up continues the session; raw events list it all", async ({ page }, testInfo) => {
+  await expect(page.getByText("Start a conversation")).toBeVisible();
+  await send(page, 'Where is my order? [call lookup_order {"orderId":"A-1002"}]');
+  const chip = page.locator('[data-testid="tool-chip"][data-tool="lookup_order"]');
+  await expect(chip).toHaveAttribute("data-state", "done");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("The lookup_order tool returned");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
+  await expect(page.getByTestId("reasoning").first()).toBeVisible();
+
+  await chip.locator("summary").click();
+  await expect(chip).toContainText('"orderId": "A-1002"');
+  await expect(chip).toContainText('"found": true');
+
+  await send(page, "Thanks [reason off]");
+  await expect(page.getByTestId("message-assistant").last()).toContainText('You said: "Thanks"');
+  await expect(page.getByTestId("turn-status")).toHaveCount(2);
+
+  await page.getByTestId("raw-toggle").click();
+  const raw = page.getByTestId("raw-events");
+  await expect(raw.locator('[data-type="message.received"]')).toHaveCount(2);
+  await expect(raw.locator('[data-type="action.result"]')).toHaveCount(1);
+  await expect(raw.locator('[data-type="turn.completed"]')).toHaveCount(2);
+  await snap(page, testInfo, "chat");
+
+  const id = await sessionIdOf(page);
+  await expect(page.getByTestId("session-list").locator(`[data-session-id="${id}"]`)).toBeVisible();
+});
+
+test("a reload mid-turn reconnects and the turn continues without duplicated text", async ({ page }, testInfo) => {
+  // Every model step waits 3 s: the reload lands after step one's text and tool call, before step two.
+  await send(page, 'Check A-1002 [delay 3s] [call lookup_order {"orderId":"A-1002"}] [reason off]');
+  await expect(page.locator('[data-testid="tool-chip"][data-tool="lookup_order"]')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "running");
+  await page.reload();
+
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  const replies = page.getByTestId("message-assistant");
+  await expect(replies).toHaveText([/^Calling lookup_order/, /^The lookup_order tool returned: .*A-1002/]);
+  await expect(page.getByTestId("message-user")).toHaveCount(1);
+  await expect(page.getByTestId("tool-chip")).toHaveCount(1);
+  await snap(page, testInfo, "after-reload");
+});
+
+test("Stop cancels a long turn and says so", async ({ page }, testInfo) => {
+  await send(page, "Take your time [delay 60s]");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "running");
+  await page.getByTestId("stop").click();
+  const status = page.getByTestId("turn-status").last();
+  await expect(status).toHaveAttribute("data-state", "cancelled");
+  await expect(status).toContainText("Cancelled");
+  await expect(page.getByTestId("stop")).toHaveCount(0);
+  await snap(page, testInfo, "stopped");
+});
+
+test("a parked refund survives a reload, is approved, and shows its result and who decided", async ({ page }, testInfo) => {
+  await send(page, 'Refund it please [call issue_refund {"orderId":"A-1001","reason":"arrived broken"}]');
+  const chip = page.locator('[data-testid="tool-chip"][data-tool="issue_refund"]');
+  await expect(chip.getByTestId("approve")).toBeVisible();
+  await expect(chip.getByTestId("approval-pending")).toContainText('"reason": "arrived broken"');
+  await expect(page.getByTestId("turn-status").last()).toContainText("Waiting for a decision");
+  await snap(page, testInfo, "approval-pending");
+
+  await page.reload();
+  await expect(chip.getByTestId("approve")).toBeVisible();
+  await expect(chip.getByTestId("deny")).toBeVisible();
+  await chip.getByTestId("approve").click();
+
+  await expect(chip).toHaveAttribute("data-state", "done");
+  await expect(chip.getByTestId("approval-decided")).toContainText("Approved by owner");
+  await expect(chip.getByTestId("approve")).toHaveCount(0);
+  await chip.locator("summary").click();
+  await expect(chip).toContainText('"refunded": "A-1001"');
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await snap(page, testInfo, "approved");
+});
+
+test("a ?sessionId= deep link and Enter on an id in the search box open a session", async ({ page }, testInfo) => {
+  await send(page, "Remember this [reason off]");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
+  const id = await sessionIdOf(page);
+
+  await page.getByTestId("new-chat").click();
+  await expect(page).not.toHaveURL(/sessionId=/);
+  await expect(page.getByTestId("message-user")).toHaveCount(0);
+
+  await page.goto(`/${slug}/playground?sessionId=${id}`);
+  await expect(page.getByTestId("message-user")).toHaveText(["Remember this [reason off]"]);
+  await expect(page.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
+
+  await page.getByTestId("new-chat").click();
+  await page.getByTestId("session-search").fill(id);
+  await page.getByTestId("session-search").press("Enter");
+  await expect(page).toHaveURL(new RegExp(`sessionId=${id}`));
+  await expect(page.getByTestId("message-user")).toHaveCount(1);
+  await expect(page.getByTestId("session-list").getByTestId("session-item")).toHaveCount(1);
+  await snap(page, testInfo, "deep-link");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await snap(page, testInfo, "deep-link-dark");
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect(page.getByTestId("session-list")).toBeHidden();
+  await page.getByRole("button", { name: "Show or hide the sessions list" }).click();
+  await expect(page.getByTestId("session-list")).toBeVisible();
+  await snap(page, testInfo, "mobile-sessions");
+});

@@ -1,0 +1,123 @@
+"use client";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { EmptyState, ErrorNote } from "@/components/ui/card";
+import { cn } from "@/components/ui/cn";
+import { createApiClient } from "./api-client";
+import { Composer } from "./composer";
+import { readContinuationToken } from "./continuation-store";
+import { Navbar } from "./navbar";
+import { RawEvents } from "./raw-events";
+import { SessionList } from "./session-list";
+import { TranscriptView } from "./transcript-view";
+import { isTurnActive } from "./transcript-view-model";
+import { useAgentName } from "./use-agent-name";
+import { missingTokenMessage, usePlaygroundActions } from "./use-playground-actions";
+import { useSessionStream } from "./use-session-stream";
+import { useStickToBottom } from "./use-stick-to-bottom";
+import { useToken } from "./use-token";
+
+export type PlaygroundProps = { slug: string; initialSessionId?: string; toolbar?: ReactNode };
+
+export function Playground(props: PlaygroundProps) {
+  const [token, setToken] = useToken();
+  if (token === null) {
+    return (
+      <p className="p-6 text-sm text-zinc-500" role="status">
+        Loading the playground…
+      </p>
+    );
+  }
+  return <PlaygroundScreen {...props} token={token} setToken={setToken} />;
+}
+
+type ScreenProps = PlaygroundProps & { token: string; setToken: (token: string) => void };
+
+function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: ScreenProps) {
+  const client = useMemo(() => createApiClient(slug, token), [slug, token]);
+  const agentName = useAgentName(client, slug);
+  const [sessionId, setSessionId] = useState(initialSessionId);
+  const [isRawOpen, setIsRawOpen] = useState(false);
+  const [isSessionsOpen, setIsSessionsOpen] = useState(false);
+  const [listRefresh, setListRefresh] = useState(0);
+  const stream = useSessionStream(client, sessionId);
+  const isActive = isTurnActive(stream.transcript);
+  const scroller = useStickToBottom<HTMLDivElement>(stream.transcript);
+
+  const openSession = useCallback((id: string | undefined) => {
+    setSessionId(id);
+    setIsSessionsOpen(false);
+    // The address stays a deep link to what is on screen, without a navigation.
+    const url = new URL(window.location.href);
+    if (id) url.searchParams.set("sessionId", id);
+    else url.searchParams.delete("sessionId");
+    window.history.replaceState(window.history.state, "", url);
+  }, []);
+  const refreshList = useCallback(() => setListRefresh((n) => n + 1), []);
+  const actions = usePlaygroundActions({ client, slug, sessionId, onStarted: openSession, onChanged: refreshList });
+
+  // A turn that ends changes the session's status in the list.
+  useEffect(refreshList, [isActive, refreshList]);
+
+  const [canFollowUp, setCanFollowUp] = useState(true);
+  useEffect(() => {
+    setCanFollowUp(!sessionId || readContinuationToken(slug, sessionId) !== undefined);
+  }, [slug, sessionId, stream.transcript.lastIndex]);
+
+  return (
+    <div className="flex h-dvh flex-col">
+      <Navbar
+        agentName={agentName}
+        token={token}
+        onTokenChange={setToken}
+        isRawOpen={isRawOpen}
+        onToggleRaw={() => setIsRawOpen((open) => !open)}
+        onToggleSessions={() => setIsSessionsOpen((open) => !open)}
+        toolbar={toolbar}
+      />
+      <div className={cn("grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[16rem_1fr]", isRawOpen && "lg:grid-cols-[16rem_1fr_26rem]")}>
+        <aside className={cn("min-h-0 border-r border-zinc-200 bg-white md:block dark:border-zinc-800 dark:bg-zinc-900", isSessionsOpen ? "block" : "hidden")}>
+          <SessionList client={client} selectedId={sessionId} refreshKey={listRefresh} onOpen={openSession} onNewChat={() => openSession(undefined)} />
+        </aside>
+        <main className="flex min-h-0 flex-col">
+          <div ref={scroller.ref} onScroll={scroller.onScroll} className="min-h-0 flex-1 overflow-y-auto p-4">
+            <div className="mx-auto max-w-3xl space-y-3">
+              {stream.error ? <ErrorNote testId="stream-error">{stream.error}</ErrorNote> : null}
+              {stream.status === "reconnecting" ? <p className="text-xs text-amber-700 dark:text-amber-300">Reconnecting to the event stream…</p> : null}
+              {sessionId && stream.events.length === 0 && !stream.error ? <p className="text-sm text-zinc-500">Loading {sessionId}…</p> : null}
+              {!sessionId ? <NewChatHint /> : null}
+              <TranscriptView transcript={stream.transcript} onDecide={actions.decide} />
+            </div>
+          </div>
+          <div className="mx-auto w-full max-w-3xl">
+            {actions.error ? (
+              <div className="px-3 pb-2">
+                <ErrorNote testId="action-error">{actions.error}</ErrorNote>
+              </div>
+            ) : null}
+            <Composer
+              isTurnActive={isActive}
+              isDisabled={!canFollowUp}
+              disabledReason={canFollowUp ? undefined : missingTokenMessage}
+              onSend={actions.send}
+              onStop={actions.stop}
+            />
+          </div>
+        </main>
+        {isRawOpen ? (
+          <div className="min-h-64 lg:min-h-0">
+            <RawEvents events={stream.events} />
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function NewChatHint() {
+  return (
+    <EmptyState title="Start a conversation">
+      Type a message below and press Enter, or open a session from the list. With the offline model, directives such as{" "}
+      <code>[delay 5s]</code> or <code>[call lookup_order {"{"}&quot;orderId&quot;:&quot;A-1001&quot;{"}"}]</code> show streaming and tool calls.
+    </EmptyState>
+  );
+}

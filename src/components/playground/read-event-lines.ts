@@ -1,0 +1,46 @@
+// Reads one stream response: NDJSON lines to session events, heartbeats skipped, a slow-reader
+// error line ends the read so the caller reconnects from the last index it has.
+import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
+import { createLineSplitter } from "./line-splitter";
+
+export type ReadOutcome = "ended" | "slow_reader";
+
+export async function readEventLines(body: ReadableStream<Uint8Array>, onEvents: (events: SessionEvent[]) => void): Promise<ReadOutcome> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const splitter = createLineSplitter();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      const lines = done ? [...splitter.push(decoder.decode()), ...splitter.flush()] : splitter.push(decoder.decode(value, { stream: true }));
+      const events: SessionEvent[] = [];
+      for (const line of lines) {
+        const parsed = parseLine(line);
+        if (parsed === "slow_reader") {
+          if (events.length) onEvents(events);
+          return "slow_reader";
+        }
+        if (parsed) events.push(parsed);
+      }
+      // One update per network chunk, not per line: a replay of thousands of events stays cheap.
+      if (events.length) onEvents(events);
+      if (done) return "ended";
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function parseLine(line: string): SessionEvent | "slow_reader" | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const type = (value as { type?: unknown } | null)?.type;
+  if (type === "heartbeat") return undefined;
+  if (type === "error") return "slow_reader";
+  const event = sessionEventSchema.safeParse(value);
+  return event.success ? event.data : undefined;
+}

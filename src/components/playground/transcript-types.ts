@@ -1,0 +1,72 @@
+// What the playground renders: a session's events folded into messages, reasoning, tool calls
+// (with their subagent work nested), approvals and turn status.
+import type { Usage } from "@/agents/sdk/events";
+import type { Principal } from "@/agents/sdk/types";
+
+/** `cancelled`: the turn ended (stop, preempt, failure) before the call had a result. */
+export type ToolState = "running" | "done" | "error" | "stubbed" | "cancelled";
+
+export type Approval = {
+  status: "pending" | "approved" | "denied";
+  args: unknown;
+  requestedAt: string;
+  requestedBy?: Principal;
+  decidedAt?: string;
+  approvedBy?: Principal;
+  reason?: string;
+};
+
+export type SubagentRun = { name: string; prompt: string; result?: string; isError?: boolean };
+
+export type ToolCall = {
+  callId: string;
+  toolName: string;
+  turnId?: string;
+  parentCallId?: string;
+  args?: unknown;
+  state: ToolState;
+  output?: unknown;
+  requestedAt: string;
+  durationMs?: number;
+  retries: { attempt: number; error: string }[];
+  approval?: Approval;
+  subagent?: SubagentRun;
+  /** Model steps a subagent ran under this call. */
+  subagentSteps: number;
+  /** Calls a subagent made under this call, in order. */
+  children: string[];
+};
+
+export type TranscriptItem =
+  | { kind: "user"; key: string; turnId?: string; text: string; at: string; isNudge: boolean }
+  | { kind: "assistant"; key: string; turnId?: string; text: string; isComplete: boolean }
+  | { kind: "reasoning"; key: string; turnId?: string; text: string; isComplete: boolean }
+  | { kind: "tool"; key: string; turnId?: string; callId: string };
+
+export type TurnState = "queued" | "running" | "completed" | "cancelled" | "error";
+
+export type TurnStatus = {
+  turnId: string;
+  state: TurnState;
+  position?: number;
+  usage?: Usage;
+  cost?: { totalUsd: number; model: string };
+  message?: string;
+  startedAt?: string;
+  endedAt?: string;
+};
+
+export type Transcript = {
+  /** The highest event index folded in; -1 before any. */
+  lastIndex: number;
+  items: TranscriptItem[];
+  calls: Record<string, ToolCall>;
+  turns: Record<string, TurnStatus>;
+  /** Per turn: the item count when its current root step started (for crashed attempts). */
+  stepStarts: Record<string, number>;
+  /** Keys of the text and reasoning items deltas still append to; closed at boundaries. */
+  openAssistant?: string;
+  openReasoning?: string;
+};
+
+export const emptyTranscript: Transcript = { lastIndex: -1, items: [], calls: {}, turns: {}, stepStarts: {} };
