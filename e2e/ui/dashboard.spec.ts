@@ -55,8 +55,82 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await expect(page.getByTestId("surface")).toContainText("issue_refund");
   await expect(page.getByTestId("surface")).toContainText("escalation");
   await expect(page.getByTestId("version-1")).toContainText("by Ada");
+  const digest = page.getByTestId("schedule-daily-digest");
+  await expect(digest).toContainText("last never");
+  await digest.getByRole("button", { name: "Run now" }).click();
+  await expect(digest.getByRole("link")).toBeVisible(); // the last run's task session
   await page.screenshot({ path: testInfo.outputPath("agent.png"), fullPage: true });
   expect(errors).toEqual([]);
+});
+
+test("chats in the playground as the signed-in admin: streaming, a tool chip, a reload mid-turn, Stop", async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  await page.getByTestId("home-agent-support-desk").click();
+  await expect(page.getByTestId("agent-name")).toContainText("support-desk");
+  await send(page, 'Where is A-1002? [delay 2s] [call lookup_order {"orderId":"A-1002"}] [reason off]');
+  const chip = page.locator('[data-testid="tool-chip"][data-tool="lookup_order"]');
+  await expect(chip).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "running");
+  await page.reload();
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
+  await expect(page.getByTestId("message-assistant")).toHaveText([/^Calling lookup_order/, /^The lookup_order tool returned: .*A-1002/]);
+  await expect(page.getByTestId("tool-chip")).toHaveCount(1);
+  await page.screenshot({ path: testInfo.outputPath("playground.png"), fullPage: true });
+
+  await send(page, "Take your time [delay 60s]");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "running");
+  await page.getByTestId("stop").click();
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "cancelled");
+  expect(errors).toEqual([]);
+});
+
+test("a parked refund is approved after a reload, and the inbox shows who decided", async ({ page }, testInfo) => {
+  test.setTimeout(90_000);
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  await page.goto("/support-desk/playground");
+  await send(page, 'Refund A-1001 [call issue_refund {"orderId":"A-1001","reason":"broken"}] [reason off]');
+  const chip = page.locator('[data-testid="tool-chip"][data-tool="issue_refund"]');
+  await expect(chip.getByTestId("approve")).toBeVisible();
+  await page.goto(`/teams/${teamSlug}/approvals`);
+  await expect(page.getByTestId("approval-pending")).toContainText("issue_refund");
+  await page.screenshot({ path: testInfo.outputPath("approvals-pending.png"), fullPage: true });
+  await page.goBack();
+  await page.reload();
+  await chip.getByTestId("approve").click();
+  await expect(chip).toHaveAttribute("data-state", "done");
+  await expect(chip.getByTestId("approval-decided")).toContainText("Approved by Ada");
+  await page.goto(`/teams/${teamSlug}/approvals`);
+  await expect(page.getByText("Nothing is waiting")).toBeVisible();
+  await expect(page.getByTestId("approval-decided-row").first()).toContainText("approved");
+  await expect(page.getByTestId("approval-decided-row").first().getByTestId("approval-approver")).toHaveText("by Ada");
+  await page.screenshot({ path: testInfo.outputPath("approvals-history.png"), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test("Share makes a link that lets someone without an account chat with this agent only", async ({ page, browser }) => {
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  await page.goto("/support-desk/playground");
+  await page.getByTestId("share").click();
+  await page.getByTestId("share-create").click();
+  const link = (await page.getByTestId("share-link").textContent())!.trim();
+  expect(link).toMatch(/\/support-desk\/playground#token=af_/);
+  expect(errors).toEqual([]);
+
+  const guest = await (await browser.newContext()).newPage();
+  const guestErrors = watchConsole(guest);
+  await guest.goto(link);
+  await expect(guest).not.toHaveURL(/#token=/);
+  await expect(guest.getByTestId("token-field")).toHaveValue(/^af_/);
+  await send(guest, "Hello from a shared link [reason off]");
+  await expect(guest.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
+  expect(guestErrors).toEqual([]);
+  const token = await guest.evaluate(() => localStorage.getItem("agentfold.token"));
+  const elsewhere = await guest.request.post("/hello/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "hi" } });
+  expect(elsewhere.status()).toBe(403);
 });
 
 test("a token is shown once, works for a client, and stops working when revoked", async ({ page, request }, testInfo) => {
@@ -122,6 +196,12 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
   expect(chat.status()).toBe(403);
 });
+
+async function send(page: import("@playwright/test").Page, message: string) {
+  await page.getByTestId("composer").fill(message);
+  await page.getByTestId("composer").press("Enter");
+  await expect(page.getByTestId("message-user").last()).toContainText(message.replace(/\s*\[.*$/, ""));
+}
 
 async function signIn(page: import("@playwright/test").Page, who: { email: string; password: string }) {
   await page.goto("/signin");

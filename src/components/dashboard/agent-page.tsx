@@ -9,6 +9,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
 import { DiagnosticsList } from "./diagnostics-list";
+import { SchedulesPanel } from "./schedules-panel";
 import { UploadAgent } from "./upload-agent";
 
 type SurfaceItem = { name: string; description: string; effect?: string; needsApproval?: boolean };
@@ -73,6 +74,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
           <p className="mt-2 text-sm text-zinc-500">No active version: activate a valid version below.</p>
         )}
       </Card>
+      {surface ? <SchedulesPanel slug={slug} canManage={Boolean(canDeploy)} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
       <Card aria-label="Versions">
         <h2 className="font-semibold">Versions</h2>

@@ -60,11 +60,22 @@ export function ShareButton({ slug }: { slug: string }) {
   );
 }
 
-/** Moves a token from a shared link's fragment into the token field's storage, then drops it
- * from the address bar so it is not copied along with the URL. */
-export function adoptSharedToken(storageKey: string): void {
+/** The token a shared link carries in its fragment, if any. */
+export function sharedTokenInUrl(): string | undefined {
   const hash = window.location.hash.slice(1);
-  if (!hash.startsWith(tokenFragment)) return;
-  localStorage.setItem(storageKey, decodeURIComponent(hash.slice(tokenFragment.length)));
+  return hash.startsWith(tokenFragment) ? decodeURIComponent(hash.slice(tokenFragment.length)) : undefined;
+}
+
+/** Moves a shared link's token into the token field's storage, then drops it from the address
+ * bar so it is not copied along with the URL. Returns whether there was one. */
+export function adoptSharedToken(storageKey: string): boolean {
+  const token = sharedTokenInUrl();
+  if (!token) return false;
+  try {
+    localStorage.setItem(storageKey, token);
+  } catch {
+    return false; // storage disabled: the fragment stays, and keeps working for this page
+  }
   history.replaceState(null, "", window.location.pathname + window.location.search);
+  return true;
 }

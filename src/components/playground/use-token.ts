@@ -1,7 +1,8 @@
 "use client";
 // The bearer token from the navbar's token field, kept in localStorage so it survives reloads
 // and is shared by every playground tab of this origin.
-import { useCallback, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useSyncExternalStore } from "react";
+import { adoptSharedToken, sharedTokenInUrl } from "./share-dialog";
 
 export const tokenStorageKey = "agentfold.token";
 const localChange = "agentfold-token-change";
@@ -16,6 +17,9 @@ function subscribe(onChange: () => void) {
 }
 
 function read(): string {
+  // A shared link (#token=…) wins until the effect below has moved it into storage.
+  const shared = sharedTokenInUrl();
+  if (shared) return shared;
   try {
     return window.localStorage.getItem(tokenStorageKey) ?? "";
   } catch {
@@ -28,6 +32,9 @@ export function useToken(): [string | null, (token: string) => void] {
   // null, not "", on the server: a request sent before the stored token is read would go out
   // without credentials and fail.
   const token = useSyncExternalStore(subscribe, read, () => null);
+  useEffect(() => {
+    if (adoptSharedToken(tokenStorageKey)) window.dispatchEvent(new Event(localChange));
+  }, []);
   const setToken = useCallback((next: string) => {
     const value = next.trim();
     try {

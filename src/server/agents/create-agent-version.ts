@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
-import { loadAgentFolder } from "@/agents/loader/load-agent";
+import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { slugProblem } from "@/agents/loader/names";
 import { AppError } from "@/server/http/app-error";
@@ -46,15 +46,18 @@ export async function createAgentVersion(options: {
   createdById?: string;
   /** Activate the new version when it is valid (default true). */
   activate?: boolean;
+  /** How the folder is bundled and described: in this process (CLI, worker, tests) by default;
+   * the web app passes a loader that runs in a child process. */
+  load?: (options: { folderDir: string; folderName: string; outDir: string }) => Promise<LoadedAgent>;
 }): Promise<AgentVersionSummary> {
-  const { db, dataDir, teamId, slug, archive, createdById, activate = true } = options;
+  const { db, dataDir, teamId, slug, archive, createdById, activate = true, load = loadAgentFolder } = options;
   const agent = await findOrPlanAgent(db, teamId, slug);
   const versionId = crypto.randomUUID();
   const paths = versionPaths(dataDir, agent.id, versionId);
   try {
     const extracted = await extractUpload({ archive, destDir: paths.source });
     fs.writeFileSync(paths.archive(extracted.format), archive);
-    const loaded = await loadAgentFolder({ folderDir: paths.source, folderName: slug, outDir: paths.bundle });
+    const loaded = await load({ folderDir: paths.source, folderName: slug, outDir: paths.bundle });
     loaded.diagnostics.push(...(await missingPeers(db, slug, loaded.manifest)));
     const status = loaded.diagnostics.some((d) => d.level === "error") ? "invalid" : "ready";
     const version = await db.$transaction(async (tx) => {

@@ -6,6 +6,7 @@ import type { Caller } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/http/app-error";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
+import { loadAgentInChild } from "@/agents/loader/load-agent-in-child";
 import { createAgentVersion } from "./create-agent-version";
 
 export async function uploadAgentVersion(options: {
@@ -24,7 +25,7 @@ export async function uploadAgentVersion(options: {
   if (!caller.can("agents:deploy", slug, teamId)) throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
   if (archive.byteLength === 0) throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
   const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
-  const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate });
+  const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate, load: loadAgentInChild });
   if (version.isActive) await startSchedulers({ db, runtime, agentIds: [version.agentId] });
   return version;
 }
