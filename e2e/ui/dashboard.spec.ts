@@ -3,7 +3,7 @@
 // cannot upload (hidden in the UI, refused by the server) nor read the admin's sessions.
 import path from "node:path";
 import { test, expect } from "../fixtures";
-import { watchConsole } from "./console";
+import { focusOutlineAfterTab, unlabelledControls, watchConsole } from "./page-checks";
 
 test.describe.configure({ mode: "serial" });
 
@@ -26,6 +26,8 @@ test("the first account signs up and becomes the admin of its team", async ({ pa
   await page.getByTestId("signup-submit").click();
   await expect(page.getByTestId("home-agents")).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("home.png"), fullPage: true });
+  expect(await unlabelledControls(page)).toEqual([]);
+  expect(await focusOutlineAfterTab(page)).not.toBe("none");
   await expect(page.getByTestId("team-switcher")).toContainText("Ada Labs (owner)");
   teamSlug = "ada-labs";
   expect(errors).toEqual([]);
@@ -60,6 +62,7 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await digest.getByRole("button", { name: "Run now" }).click();
   await expect(digest.getByRole("link")).toBeVisible(); // the last run's task session
   await page.screenshot({ path: testInfo.outputPath("agent.png"), fullPage: true });
+  expect(await unlabelledControls(page)).toEqual([]);
   expect(errors).toEqual([]);
 });
 
@@ -78,6 +81,10 @@ test("chats in the playground as the signed-in admin: streaming, a tool chip, a 
   await expect(page.getByTestId("message-assistant")).toHaveText([/^Calling lookup_order/, /^The lookup_order tool returned: .*A-1002/]);
   await expect(page.getByTestId("tool-chip")).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("playground.png"), fullPage: true });
+  expect(await unlabelledControls(page)).toEqual([]);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.screenshot({ path: testInfo.outputPath("playground-dark.png"), fullPage: true });
+  await page.emulateMedia({ colorScheme: "light" });
 
   await send(page, "Take your time [delay 60s]");
   await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "running");
@@ -116,6 +123,7 @@ test("Share makes a link that lets someone without an account chat with this age
   await page.goto("/support-desk/playground");
   await page.getByTestId("share").click();
   await page.getByTestId("share-create").click();
+  await expect(page.getByTestId("share-link")).toContainText("#token=af_");
   const link = (await page.getByTestId("share-link").textContent())!.trim();
   expect(link).toMatch(/\/support-desk\/playground#token=af_/);
   expect(errors).toEqual([]);
@@ -140,8 +148,8 @@ test("a token is shown once, works for a client, and stops working when revoked"
   await page.getByTestId("token-name").fill("ci-client");
   await page.getByTestId("token-agent").selectOption("support-desk");
   await page.getByTestId("token-create").click();
+  await expect(page.getByTestId("created-token")).toHaveText(/^af_/);
   const token = (await page.getByTestId("created-token").textContent())!.trim();
-  expect(token).toMatch(/^af_/);
   await expect(page.getByTestId("token-curl")).toContainText(`/support-desk/v1/session`);
   await page.screenshot({ path: testInfo.outputPath("token-created.png") });
   await page.getByRole("button", { name: "Close" }).click();
@@ -155,6 +163,7 @@ test("a token is shown once, works for a client, and stops working when revoked"
   const refused = await request.post("/support-desk/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "Hello again" } });
   expect(refused.status()).toBe(401);
   await page.screenshot({ path: testInfo.outputPath("tokens.png"), fullPage: true });
+  expect(await unlabelledControls(page)).toEqual([]);
   expect(errors).toEqual([]);
 });
 
@@ -167,9 +176,11 @@ test("an admin invites a viewer", async ({ page }, testInfo) => {
   await page.goto(`/teams/${teamSlug}/members`);
   await page.getByTestId("invite-role").selectOption("viewer");
   await page.getByTestId("invite-create").click();
+  await expect(page.getByTestId("invite-link")).toContainText("/signup?invite=inv_");
   inviteLink = (await page.getByTestId("invite-link").textContent())!.trim();
   expect(inviteLink).toContain("/signup?invite=inv_");
   await page.screenshot({ path: testInfo.outputPath("members.png"), fullPage: true });
+  expect(await unlabelledControls(page)).toEqual([]);
   expect(errors).toEqual([]);
 });
 

@@ -4,8 +4,9 @@ import { CopyButton } from "./copy-button";
 
 /** A new token, shown once, with a request that works as it is. */
 export function CreatedToken({ token, slug, onClose }: { token: string | null; slug?: string; onClose: () => void }) {
-  const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const curl = slug
+  // Only while a token is shown (never during the server render, which has no window).
+  const origin = token === null ? "" : window.location.origin;
+  const curl = token === null ? "" : slug
     ? `curl -s -X POST ${origin}/${slug}/v1/session \\\n  -H "authorization: Bearer ${token}" \\\n  -H "content-type: application/json" \\\n  -d '{"message":"Hello"}'`
     : `curl -s ${origin}/v1/agents -H "authorization: Bearer ${token}"`;
   return (

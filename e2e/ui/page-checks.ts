@@ -1,0 +1,31 @@
+import type { Page } from "@playwright/test";
+
+/** Collects the page's console errors and uncaught exceptions; a journey ends with none. */
+export function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
+/** Every visible control has an accessible name (a label, aria-label or text). */
+export async function unlabelledControls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("button, input, select, textarea, a[href]")]
+      .filter((el) => (el as HTMLInputElement).type !== "hidden" && el.getClientRects().length > 0)
+      .filter((el) => {
+        const labels = (el as HTMLInputElement).labels;
+        const named = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || el.getAttribute("title") || el.textContent?.trim() || (labels && labels.length > 0);
+        return !named;
+      })
+      .map((el) => el.outerHTML.slice(0, 120)),
+  );
+}
+
+/** Tabbing to a control shows a focus outline. */
+export async function focusOutlineAfterTab(page: Page): Promise<string> {
+  await page.keyboard.press("Tab");
+  return page.evaluate(() => (document.activeElement ? getComputedStyle(document.activeElement).outlineStyle : "none"));
+}
