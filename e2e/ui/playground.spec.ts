@@ -72,6 +72,8 @@ test("a message streams a reply and a tool chip; a follow-up continues the sessi
   await expect(raw.locator('[data-type="message.received"]')).toHaveCount(2);
   await expect(raw.locator('[data-type="action.result"]')).toHaveCount(1);
   await expect(raw.locator('[data-type="turn.completed"]')).toHaveCount(2);
+  // The reply arrived as deltas, not in one piece.
+  expect(await raw.locator('[data-type="message.appended"]').count()).toBeGreaterThan(2);
   await snap(page, testInfo, "chat");
 
   const id = await sessionIdOf(page);
@@ -124,6 +126,19 @@ test("a parked refund survives a reload, is approved, and shows its result and w
   await expect(chip).toContainText('"refunded": "A-1001"');
   await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
   await snap(page, testInfo, "approved");
+});
+
+test("a subagent's call nests inside the task chip that started it", async ({ page }, testInfo) => {
+  await send(page, 'Escalate [subagent escalation [call lookup_order {"orderId":"A-1002"}]]');
+  const task = page.locator('[data-testid="tool-chip"][data-tool="task"]');
+  await expect(task).toHaveAttribute("data-state", "done");
+  await expect(task).toContainText("escalation");
+  await expect(task.locator('[data-testid="tool-chip"][data-tool="lookup_order"]')).toHaveAttribute("data-state", "done");
+  await expect(page.getByTestId("tool-chip")).toHaveCount(2);
+  await task.locator("summary").first().click();
+  await expect(task).toContainText("Subagent result");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
+  await snap(page, testInfo, "subagent");
 });
 
 test("a ?sessionId= deep link and Enter on an id in the search box open a session", async ({ page }, testInfo) => {

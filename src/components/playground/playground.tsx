@@ -56,7 +56,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   const actions = usePlaygroundActions({ client, slug, sessionId, onStarted: openSession, onChanged: refreshList });
 
   // A turn that ends changes the session's status in the list.
-  useEffect(refreshList, [isActive, refreshList]);
+  useEffect(() => refreshList(), [isActive, refreshList]);
 
   const [canFollowUp, setCanFollowUp] = useState(true);
   useEffect(() => {
