@@ -78,6 +78,8 @@ test("a message streams a reply and a tool chip; a follow-up continues the sessi
 
   const id = await sessionIdOf(page);
   await expect(page.getByTestId("session-list").locator(`[data-session-id="${id}"]`)).toBeVisible();
+  await expect(page.getByTestId("session-header")).toContainText(id);
+  await expect(page.getByTestId("stream-status")).toHaveAttribute("data-status", "live");
 });
 
 test("a reload mid-turn reconnects and the turn continues without duplicated text", async ({ page }, testInfo) => {
