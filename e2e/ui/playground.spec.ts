@@ -156,6 +156,17 @@ test("a ?sessionId= deep link and Enter on an id in the search box open a sessio
   await expect(page.getByTestId("message-user")).toHaveText(["Remember this [reason off]"]);
   await expect(page.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
 
+  // Another tab has the token field's token but not the continuation token (sessionStorage is
+  // per tab): it shows the session and says why it cannot continue it.
+  const otherTab = await page.context().newPage();
+  otherTab.on("console", (message) => message.type() === "error" && consoleErrors.push(`other tab: ${message.text()}`));
+  otherTab.on("pageerror", (error) => consoleErrors.push(`other tab: ${error.message}`));
+  await otherTab.goto(`/${slug}/playground?sessionId=${id}`);
+  await expect(otherTab.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
+  await expect(otherTab.getByTestId("composer")).toBeDisabled();
+  await expect(otherTab.getByText("This tab has no continuation token for this session")).toBeVisible();
+  await otherTab.close();
+
   await page.getByTestId("new-chat").click();
   await page.getByTestId("session-search").fill(id);
   await page.getByTestId("session-search").press("Enter");
