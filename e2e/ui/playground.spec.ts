@@ -72,10 +72,14 @@ test("a message streams a reply and a tool chip; a follow-up continues the sessi
   await expect(raw.locator('[data-type="message.received"]')).toHaveCount(2);
   await expect(raw.locator('[data-type="action.result"]')).toHaveCount(1);
   await expect(raw.locator('[data-type="turn.completed"]')).toHaveCount(2);
+  // The reply arrived as deltas, not in one piece.
+  expect(await raw.locator('[data-type="message.appended"]').count()).toBeGreaterThan(2);
   await snap(page, testInfo, "chat");
 
   const id = await sessionIdOf(page);
   await expect(page.getByTestId("session-list").locator(`[data-session-id="${id}"]`)).toBeVisible();
+  await expect(page.getByTestId("session-header")).toContainText(id);
+  await expect(page.getByTestId("stream-status")).toHaveAttribute("data-status", "live");
 });
 
 test("a reload mid-turn reconnects and the turn continues without duplicated text", async ({ page }, testInfo) => {
@@ -126,6 +130,19 @@ test("a parked refund survives a reload, is approved, and shows its result and w
   await snap(page, testInfo, "approved");
 });
 
+test("a subagent's call nests inside the task chip that started it", async ({ page }, testInfo) => {
+  await send(page, 'Escalate [subagent escalation [call lookup_order {"orderId":"A-1002"}]]');
+  const task = page.locator('[data-testid="tool-chip"][data-tool="task"]');
+  await expect(task).toHaveAttribute("data-state", "done");
+  await expect(task).toContainText("escalation");
+  await expect(task.locator('[data-testid="tool-chip"][data-tool="lookup_order"]')).toHaveAttribute("data-state", "done");
+  await expect(page.getByTestId("tool-chip")).toHaveCount(2);
+  await task.locator("summary").first().click();
+  await expect(task).toContainText("Subagent result");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
+  await snap(page, testInfo, "subagent");
+});
+
 test("a ?sessionId= deep link and Enter on an id in the search box open a session", async ({ page }, testInfo) => {
   await send(page, "Remember this [reason off]");
   await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
@@ -138,6 +155,17 @@ test("a ?sessionId= deep link and Enter on an id in the search box open a sessio
   await page.goto(`/${slug}/playground?sessionId=${id}`);
   await expect(page.getByTestId("message-user")).toHaveText(["Remember this [reason off]"]);
   await expect(page.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
+
+  // Another tab has the token field's token but not the continuation token (sessionStorage is
+  // per tab): it shows the session and says why it cannot continue it.
+  const otherTab = await page.context().newPage();
+  otherTab.on("console", (message) => message.type() === "error" && consoleErrors.push(`other tab: ${message.text()}`));
+  otherTab.on("pageerror", (error) => consoleErrors.push(`other tab: ${error.message}`));
+  await otherTab.goto(`/${slug}/playground?sessionId=${id}`);
+  await expect(otherTab.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
+  await expect(otherTab.getByTestId("composer")).toBeDisabled();
+  await expect(otherTab.getByText("This tab has no continuation token for this session")).toBeVisible();
+  await otherTab.close();
 
   await page.getByTestId("new-chat").click();
   await page.getByTestId("session-search").fill(id);

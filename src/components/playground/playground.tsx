@@ -7,6 +7,7 @@ import { Composer } from "./composer";
 import { readContinuationToken } from "./continuation-store";
 import { Navbar } from "./navbar";
 import { RawEvents } from "./raw-events";
+import { SessionHeader } from "./session-header";
 import { SessionList } from "./session-list";
 import { TranscriptView } from "./transcript-view";
 import { isTurnActive } from "./transcript-view-model";
@@ -56,12 +57,19 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   const actions = usePlaygroundActions({ client, slug, sessionId, onStarted: openSession, onChanged: refreshList });
 
   // A turn that ends changes the session's status in the list.
-  useEffect(refreshList, [isActive, refreshList]);
+  useEffect(() => refreshList(), [isActive, refreshList]);
 
   const [canFollowUp, setCanFollowUp] = useState(true);
   useEffect(() => {
     setCanFollowUp(!sessionId || readContinuationToken(slug, sessionId) !== undefined);
   }, [slug, sessionId, stream.transcript.lastIndex]);
+
+  const disabledReason =
+    stream.transcript.session?.mode === "task"
+      ? "This is a task session: it takes no follow-ups. Start a new chat to talk to the agent."
+      : canFollowUp
+        ? undefined
+        : missingTokenMessage;
 
   return (
     <div className="flex h-dvh flex-col">
@@ -79,10 +87,10 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
           <SessionList client={client} selectedId={sessionId} refreshKey={listRefresh} onOpen={openSession} onNewChat={() => openSession(undefined)} />
         </aside>
         <main className="flex min-h-0 flex-col">
+          {sessionId ? <SessionHeader sessionId={sessionId} info={stream.transcript.session} status={stream.status} /> : null}
           <div ref={scroller.ref} onScroll={scroller.onScroll} className="min-h-0 flex-1 overflow-y-auto p-4">
             <div className="mx-auto max-w-3xl space-y-3">
               {stream.error ? <ErrorNote testId="stream-error">{stream.error}</ErrorNote> : null}
-              {stream.status === "reconnecting" ? <p className="text-xs text-amber-700 dark:text-amber-300">Reconnecting to the event stream…</p> : null}
               {sessionId && stream.events.length === 0 && !stream.error ? <p className="text-sm text-zinc-500">Loading {sessionId}…</p> : null}
               {!sessionId ? <NewChatHint /> : null}
               <TranscriptView transcript={stream.transcript} onDecide={actions.decide} />
@@ -96,8 +104,8 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
             ) : null}
             <Composer
               isTurnActive={isActive}
-              isDisabled={!canFollowUp}
-              disabledReason={canFollowUp ? undefined : missingTokenMessage}
+              isDisabled={disabledReason !== undefined}
+              disabledReason={disabledReason}
               onSend={actions.send}
               onStop={actions.stop}
             />

@@ -21,7 +21,7 @@ type SessionListProps = {
 
 export function SessionList({ client, selectedId, refreshKey, onOpen, onNewChat }: SessionListProps) {
   const [query, setQuery] = useState("");
-  const { sessions, error } = useSessionList(client, query, refreshKey);
+  const { sessions, error, hasMore, loadMore } = useSessionList(client, query, refreshKey);
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     const id = query.trim();
     // An id opens directly, even when the list has not caught up with it (or cannot show it).
@@ -49,6 +49,13 @@ export function SessionList({ client, selectedId, refreshKey, onOpen, onNewChat 
         {sessions && sessions.length === 0 ? (
           <li className="px-2 py-4 text-sm text-zinc-500">
             {query ? "No session matches. Search by title or by an id like ses_…" : "No sessions yet. Send a message to start one."}
+          </li>
+        ) : null}
+        {hasMore ? (
+          <li>
+            <Button variant="ghost" size="sm" className="w-full" onClick={loadMore}>
+              Load more sessions
+            </Button>
           </li>
         ) : null}
       </ul>

@@ -43,7 +43,7 @@ export function ToolChip({ call, calls, onDecide }: ToolChipProps) {
             </p>
           ))}
           {call.subagent ? <SubagentDetails call={call} /> : null}
-          {call.state === "running" || call.state === "cancelled" ? null : <JsonBlock label={call.state === "error" ? "Error" : "Output"} value={call.output ?? null} />}
+          {hasOwnOutput(call) ? <JsonBlock label={call.state === "error" ? "Error" : "Output"} value={call.output ?? null} /> : null}
         </div>
       </details>
       {call.children.length ? (
@@ -58,6 +58,12 @@ export function ToolChip({ call, calls, onDecide }: ToolChipProps) {
       {call.approval && call.approval.status !== "pending" ? <ApprovalDecided approval={call.approval} /> : null}
     </div>
   );
+}
+
+/** A finished call's output, unless it only repeats the subagent result shown above it. */
+function hasOwnOutput(call: ToolCall): boolean {
+  if (call.state === "running" || call.state === "cancelled") return false;
+  return !(call.subagent?.result !== undefined && call.output === call.subagent.result);
 }
 
 function SubagentDetails({ call }: { call: ToolCall }) {

@@ -56,9 +56,13 @@ export type TurnStatus = {
   endedAt?: string;
 };
 
+/** From session.started: what kind of session this is. */
+export type SessionInfo = { mode: "chat" | "task"; dryRun: boolean; title?: string };
+
 export type Transcript = {
   /** The highest event index folded in; -1 before any. */
   lastIndex: number;
+  session?: SessionInfo;
   items: TranscriptItem[];
   calls: Record<string, ToolCall>;
   turns: Record<string, TurnStatus>;

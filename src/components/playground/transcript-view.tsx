@@ -9,7 +9,7 @@ export function TranscriptView({ transcript, onDecide }: { transcript: Transcrip
   const blocks = transcriptBlocks(transcript);
   const awaiting = new Set(pendingApprovals(transcript).map((call) => call.turnId));
   return (
-    <div className="space-y-3" aria-live="polite">
+    <div className="space-y-3">
       {blocks.map((block) =>
         block.kind === "turn" ? (
           <TurnStatusLine key={block.key} turn={block.turn} isAwaitingApproval={awaiting.has(block.turn.turnId)} />

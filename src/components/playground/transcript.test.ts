@@ -253,6 +253,12 @@ describe("turn status", () => {
   });
 });
 
+it("knows a task session and a dry run from session.started", () => {
+  const { add, events } = log();
+  add("session.started", { channelId: "http", mode: "task", purpose: "live", dryRun: true, title: "Nightly" }, { turnId: null });
+  expect(buildTranscript(events).session).toEqual({ mode: "task", dryRun: true, title: "Nightly" });
+});
+
 it("starts empty", () => {
   expect(emptyTranscript).toMatchObject({ lastIndex: -1, items: [] });
 });

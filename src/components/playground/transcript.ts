@@ -21,6 +21,8 @@ export function buildTranscript(events: readonly SessionEvent[]): Transcript {
 
 function fold(t: Transcript, e: SessionEvent): Transcript {
   switch (e.type) {
+    case "session.started":
+      return { ...t, session: { mode: e.data.mode, dryRun: e.data.dryRun ?? false, title: e.data.title } };
     case "message.received":
       return push(close(t), { kind: "user", key: `user-${e.index}`, turnId: e.turnId, text: e.data.text, at: e.at, isNudge: false });
     case "nudge.delivered":
@@ -84,7 +86,7 @@ function fold(t: Transcript, e: SessionEvent): Transcript {
         subagent: { name: e.data.subagent, prompt: call.subagent?.prompt ?? "", result: e.data.result, isError: e.data.isError },
       }));
     default:
-      // Session lifecycle, agent binding and artifacts show in the raw pane only.
+      // The rest of the session lifecycle, agent binding and artifacts show in the raw pane only.
       return t;
   }
 }

@@ -8,7 +8,8 @@ export function TurnStatusLine({ turn, isAwaitingApproval }: { turn: TurnStatus;
     <p
       data-testid="turn-status"
       data-state={turn.state}
-      role={turn.state === "error" ? "alert" : undefined}
+      // Announced when it changes; the streaming text itself is not, it would be too chatty.
+      role={turn.state === "error" ? "alert" : "status"}
       className={cn(
         "text-xs",
         turn.state === "error" ? "text-rose-700 dark:text-rose-300" : "text-zinc-500",

@@ -1,7 +1,7 @@
 "use client";
 // What the person does to a session, through the same routes a curl user calls: start a chat,
 // follow up with the latest continuation token, stop, and decide a parked call.
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { ApiClient } from "./api-client";
 import { readContinuationToken, saveContinuationToken } from "./continuation-store";
 import type { FollowUpSent, SessionStarted } from "./types";
@@ -13,6 +13,8 @@ export const missingTokenMessage =
 
 export function usePlaygroundActions({ client, slug, sessionId, onStarted, onChanged }: Options) {
   const [error, setError] = useState<string>();
+  // An error belongs to the session it happened in.
+  useEffect(() => setError(undefined), [sessionId]);
   const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
     setError(undefined);
     try {
@@ -58,7 +60,7 @@ export function usePlaygroundActions({ client, slug, sessionId, onStarted, onCha
     [client, sessionId, run],
   );
 
-  return { send, stop, decide, error, clearError: () => setError(undefined) };
+  return { send, stop, decide, error };
 }
 
 /** The first line of the first message, short enough for the sessions list. */

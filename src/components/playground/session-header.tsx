@@ -1,0 +1,30 @@
+import { Badge } from "@/components/ui/badge";
+import type { StreamStatus } from "./follow-session-stream";
+import type { SessionInfo } from "./transcript";
+
+const streamLabel: Record<StreamStatus, { text: string; tone: "good" | "warn" | "bad" | "neutral" } | undefined> = {
+  idle: undefined,
+  connecting: { text: "connecting", tone: "neutral" },
+  live: { text: "live", tone: "good" },
+  reconnecting: { text: "reconnecting", tone: "warn" },
+  ended: { text: "ended", tone: "neutral" },
+  failed: { text: "not connected", tone: "bad" },
+};
+
+/** Which session is open, what kind it is, and whether its stream is connected. */
+export function SessionHeader({ sessionId, info, status }: { sessionId: string; info?: SessionInfo; status: StreamStatus }) {
+  const stream = streamLabel[status];
+  return (
+    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="session-header">
+      <span className="min-w-0 truncate font-medium">{info?.title || "Untitled session"}</span>
+      <code className="text-xs text-zinc-500 select-all">{sessionId}</code>
+      {info?.mode === "task" ? <Badge tone="info">task</Badge> : null}
+      {info?.dryRun ? <Badge tone="warn">dry run: writes are stubbed</Badge> : null}
+      {stream ? (
+        <span data-testid="stream-status" data-status={status} className="ml-auto">
+          <Badge tone={stream.tone}>{stream.text}</Badge>
+        </span>
+      ) : null}
+    </div>
+  );
+}
