@@ -193,7 +193,7 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   await page.getByTestId("signup-email").fill(viewer.email);
   await page.getByTestId("signup-password").fill(viewer.password);
   await page.getByTestId("signup-submit").click();
-  await expect(page.getByTestId("home-agents")).toContainText("Support Desk");
+  await expect(page.getByTestId("home-agents")).toContainText("/support-desk · Ada Labs");
   await page.goto(`/teams/${teamSlug}/agents`);
   await expect(page.getByTestId("agent-support-desk")).toBeVisible();
   await expect(page.getByTestId("upload-panel")).toHaveCount(0);
