@@ -55,6 +55,17 @@ test("a follow-up rotates the continuation token; the old one is stale (409)", a
   expect(events.filter((e) => e.type === "message.received")).toHaveLength(2);
 });
 
+test("resume hands the session to the owner's new client and makes the old token stale", async () => {
+  const other = await api("POST", `/hello/v1/session/${sessionId}/resume`, { token: tokens().other });
+  expect(other.status).toBe(403);
+  const resumed = await api("POST", `/hello/v1/session/${sessionId}/resume`, { token: tokens().owner });
+  expect(resumed.status).toBe(200);
+  expect(resumed.json).toMatchObject({ ok: true, sessionId, continuationToken: expect.stringMatching(/^http:/) });
+  const old = await api("POST", `/hello/v1/session/${sessionId}`, { token: tokens().owner, body: { continuationToken, message: "from the old tab" } });
+  expect(old.json).toMatchObject({ ok: false, error: "stale_continuation_token" });
+  continuationToken = resumed.json.continuationToken;
+});
+
 test("GET session/:id and the list show the session to its owner", async () => {
   const state = await api("GET", `/hello/v1/session/${sessionId}`, { token: tokens().owner });
   expect(state.json).toMatchObject({ ok: true, session: { id: sessionId, title: "Contract", mode: "chat", status: "waiting" } });

@@ -157,21 +157,26 @@ test("a ?sessionId= deep link and Enter on an id in the search box open a sessio
   await expect(page.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
 
   // Another tab has the token field's token but not the continuation token (sessionStorage is
-  // per tab): it shows the session and says why it cannot continue it.
+  // per tab): sending there takes the session over, and the first tab's next send says so.
   const otherTab = await page.context().newPage();
   otherTab.on("console", (message) => message.type() === "error" && consoleErrors.push(`other tab: ${message.text()}`));
   otherTab.on("pageerror", (error) => consoleErrors.push(`other tab: ${error.message}`));
   await otherTab.goto(`/${slug}/playground?sessionId=${id}`);
   await expect(otherTab.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
-  await expect(otherTab.getByTestId("composer")).toBeDisabled();
-  await expect(otherTab.getByText("This tab has no continuation token for this session")).toBeVisible();
+  await send(otherTab, "Continued in another tab [reason off]");
+  await expect(otherTab.getByTestId("message-assistant").last()).toContainText('You said: "Continued in another tab"');
   await otherTab.close();
+  await page.getByTestId("composer").fill("Back here [reason off]");
+  await page.getByTestId("composer").press("Enter");
+  await expect(page.getByText("Another tab or client continued this session since")).toBeVisible();
+  await send(page, "Back here [reason off]");
+  await expect(page.getByTestId("message-assistant").last()).toContainText('You said: "Back here"');
 
   await page.getByTestId("new-chat").click();
   await page.getByTestId("session-search").fill(id);
   await page.getByTestId("session-search").press("Enter");
   await expect(page).toHaveURL(new RegExp(`sessionId=${id}`));
-  await expect(page.getByTestId("message-user")).toHaveCount(1);
+  await expect(page.getByTestId("message-user")).toHaveCount(3);
   await expect(page.getByTestId("session-list").getByTestId("session-item")).toHaveCount(1);
   await snap(page, testInfo, "deep-link");
   await page.emulateMedia({ colorScheme: "dark" });

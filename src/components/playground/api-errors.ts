@@ -3,7 +3,7 @@ const nextSteps: Record<string, string> = {
   unauthorized: "Sign in, or paste a token in the token field.",
   forbidden: "Use a token scoped to this agent with the needed action, or open a session you own.",
   not_found: "Check the agent name and session id, or start a new chat.",
-  stale_continuation_token: "Another tab or client continued this session. Open it where it was last continued, or start a new chat.",
+  stale_continuation_token: "Another tab or client continued this session since. Send again to continue it here.",
   task_session: "Task sessions take no follow-ups. Start a new chat instead.",
   already_resolved: "Someone already decided this call; the transcript shows the decision.",
   conflict: "The agent may have no active version: deploy it, then try again.",

@@ -1,6 +1,6 @@
 // The latest continuation token per session, in sessionStorage: it survives a reload of this
-// tab, and a token another tab rotated would only earn a 409 anyway. The API has no route that
-// gives a token back, so a session opened elsewhere can be read but not continued here.
+// tab. A tab without one (a session opened from a link, or continued elsewhere since) gets a
+// fresh one from POST …/session/:id/resume when it sends.
 const key = (slug: string, sessionId: string) => `agentfold.continuation.${slug}.${sessionId}`;
 
 export function readContinuationToken(slug: string, sessionId: string): string | undefined {
@@ -16,5 +16,13 @@ export function saveContinuationToken(slug: string, sessionId: string, token: st
     window.sessionStorage.setItem(key(slug, sessionId), token);
   } catch {
     // storage disabled: follow-ups work until the page reloads
+  }
+}
+
+export function clearContinuationToken(slug: string, sessionId: string): void {
+  try {
+    window.sessionStorage.removeItem(key(slug, sessionId));
+  } catch {
+    // storage disabled: nothing kept
   }
 }

@@ -4,7 +4,6 @@ import { EmptyState, ErrorNote } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { createApiClient } from "./api-client";
 import { Composer } from "./composer";
-import { readContinuationToken } from "./continuation-store";
 import { Navbar } from "./navbar";
 import { RawEvents } from "./raw-events";
 import { SessionHeader } from "./session-header";
@@ -12,7 +11,7 @@ import { SessionList } from "./session-list";
 import { TranscriptView } from "./transcript-view";
 import { isTurnActive } from "./transcript-view-model";
 import { useAgentName } from "./use-agent-name";
-import { missingTokenMessage, usePlaygroundActions } from "./use-playground-actions";
+import { usePlaygroundActions } from "./use-playground-actions";
 import { useSessionStream } from "./use-session-stream";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { useToken } from "./use-token";
@@ -59,17 +58,10 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   // A turn that ends changes the session's status in the list.
   useEffect(() => refreshList(), [isActive, refreshList]);
 
-  const [canFollowUp, setCanFollowUp] = useState(true);
-  useEffect(() => {
-    setCanFollowUp(!sessionId || readContinuationToken(slug, sessionId) !== undefined);
-  }, [slug, sessionId, stream.transcript.lastIndex]);
-
   const disabledReason =
     stream.transcript.session?.mode === "task"
       ? "This is a task session: it takes no follow-ups. Start a new chat to talk to the agent."
-      : canFollowUp
-        ? undefined
-        : missingTokenMessage;
+      : undefined;
 
   return (
     <div className="flex h-dvh flex-col">

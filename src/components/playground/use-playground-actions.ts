@@ -2,14 +2,11 @@
 // What the person does to a session, through the same routes a curl user calls: start a chat,
 // follow up with the latest continuation token, stop, and decide a parked call.
 import { useCallback, useEffect, useState } from "react";
-import type { ApiClient } from "./api-client";
-import { readContinuationToken, saveContinuationToken } from "./continuation-store";
+import { ApiError, type ApiClient } from "./api-client";
+import { clearContinuationToken, readContinuationToken, saveContinuationToken } from "./continuation-store";
 import type { FollowUpSent, SessionStarted } from "./types";
 
 type Options = { client: ApiClient; slug: string; sessionId?: string; onStarted: (sessionId: string) => void; onChanged: () => void };
-
-export const missingTokenMessage =
-  "This tab has no continuation token for this session, so it cannot send follow-ups here: the API gives the token only to the client that sent the last message. Continue in that tab, or start a new chat.";
 
 export function usePlaygroundActions({ client, slug, sessionId, onStarted, onChanged }: Options) {
   const [error, setError] = useState<string>();
@@ -34,10 +31,18 @@ export function usePlaygroundActions({ client, slug, sessionId, onStarted, onCha
           onStarted(started.sessionId);
           return true;
         }
-        const continuationToken = readContinuationToken(slug, sessionId);
-        if (!continuationToken) throw new Error(missingTokenMessage);
-        const sent = await client.json<FollowUpSent>("POST", `/session/${encodeURIComponent(sessionId)}`, { body: { continuationToken, message } });
-        saveContinuationToken(slug, sessionId, sent.continuationToken);
+        const path = `/session/${encodeURIComponent(sessionId)}`;
+        // No token in this tab: the owner takes the session over (another client's token goes stale).
+        const continuationToken =
+          readContinuationToken(slug, sessionId) ?? (await client.json<{ continuationToken: string }>("POST", `${path}/resume`)).continuationToken;
+        try {
+          const sent = await client.json<FollowUpSent>("POST", path, { body: { continuationToken, message } });
+          saveContinuationToken(slug, sessionId, sent.continuationToken);
+        } catch (failure) {
+          // Continued elsewhere since: the next send here resumes it.
+          if (failure instanceof ApiError && failure.code === "stale_continuation_token") clearContinuationToken(slug, sessionId);
+          throw failure;
+        }
         return true;
       });
       onChanged();
