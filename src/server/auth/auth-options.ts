@@ -6,7 +6,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
-import { authSecret, env } from "@/env";
+import { authSecret, env, type Env } from "@/env";
 import { db } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
 import { linkExternalAccount } from "./link-external-account";
@@ -17,8 +17,8 @@ function clientAddress(headers: Record<string, unknown> | undefined): string | u
   return typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : undefined;
 }
 
-function providers(): Provider[] {
-  const config = env();
+/** Email and password always; GitHub and OIDC when their variables are set. */
+export function providers(config: Env): Provider[] {
   const list: Provider[] = [
     CredentialsProvider({
       name: "Email and password",
@@ -61,7 +61,7 @@ export function authOptions(): NextAuthOptions {
     secret: authSecret(env()),
     session: { strategy: "jwt", maxAge: Math.round(env().AGENTFOLD_SESSION_MAX_AGE_HOURS * 3600) },
     pages: { signIn: "/signin", error: "/signin" },
-    providers: providers(),
+    providers: providers(env()),
     callbacks: {
       // External accounts map onto our users by verified email (see link-external-account.ts).
       async signIn({ user, account }) {
