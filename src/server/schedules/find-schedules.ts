@@ -24,7 +24,7 @@ export async function findSchedules(options: { db: PrismaClient; agentId: string
   return schedules.map((schedule) => {
     const paused = states.find((state) => state.name === schedule.name)?.paused ?? false;
     const last = firings.find((firing) => firing.name === schedule.name);
-    const next = schedule.cron && schedule.mode === "markdown" && !paused ? nextCronRun(schedule.cron, now) : undefined;
+    const next = schedule.cron && !paused ? nextCronRun(schedule.cron, now) : undefined;
     return {
       name: schedule.name,
       cron: schedule.cron ?? null,
