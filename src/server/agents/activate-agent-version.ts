@@ -1,6 +1,7 @@
 // Switches an agent's active version: one UPDATE, so every reader sees the old version or the
 // new one, never a mix. Old versions stay for rollback.
 import type { PrismaClient } from "@prisma/client";
+import type { AgentManifest } from "@/agents/loader/manifest";
 import { AppError } from "@/server/http/app-error";
 import type { AgentVersionSummary } from "./schema";
 import { toVersionSummary, versionSelect } from "./version-summary";
@@ -14,10 +15,14 @@ export async function activateAgentVersion(options: {
   const { db, teamId, slug, versionNumber } = options;
   const version = await db.agentVersion.findFirst({
     where: { number: versionNumber, agent: { slug, teamId } },
-    select: { id: true, agentId: true, status: true },
+    select: { id: true, agentId: true, status: true, manifest: true },
   });
   if (!version) throw new AppError("not_found", `agent '${slug}' has no version ${versionNumber}`);
   if (version.status !== "ready") throw new AppError("conflict", `version ${versionNumber} of '${slug}' has validation errors and cannot be activated`);
-  await db.agent.update({ where: { id: version.agentId }, data: { activeVersionId: version.id } });
+  const manifest = version.manifest as AgentManifest | null;
+  await db.agent.update({
+    where: { id: version.agentId },
+    data: { activeVersionId: version.id, ...(manifest ? { name: manifest.name, description: manifest.description ?? null } : {}) },
+  });
   return toVersionSummary(await db.agentVersion.findUniqueOrThrow({ where: { id: version.id }, select: versionSelect }));
 }

@@ -91,6 +91,8 @@ export async function createAgentVersion(options: {
   } catch (error) {
     // Nothing of a failed upload stays: not its files, and (the transaction rolled back) no rows.
     fs.rmSync(agent.isNew ? agentDir(dataDir, agent.id) : paths.dir, { recursive: true, force: true });
+    // Two uploads of one agent (or of one new slug) racing: the one that committed first wins.
+    if ((error as { code?: string }).code === "P2002") throw new AppError("conflict", `another upload of '${slug}' finished first; upload again`);
     throw error;
   }
 }

@@ -16,13 +16,16 @@ export async function uploadAgentVersion(options: {
   caller: Caller;
   slug: string;
   teamSlug?: string;
-  archive: Buffer;
+  /** Reads the body: only once the caller is known to be allowed, so nobody else makes the
+   * server buffer an archive. */
+  readArchive: () => Promise<Buffer>;
   activate: boolean;
 }) {
-  const { db, runtime, dataDir, caller, slug, archive, activate } = options;
+  const { db, runtime, dataDir, caller, slug, activate } = options;
   const existing = await db.agent.findUnique({ where: { slug }, select: { teamId: true } });
   const teamId = existing?.teamId ?? (await teamOf(db, caller, options.teamSlug));
-  if (!caller.can("agents:deploy", slug, teamId)) throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
+  if (!teamId || !caller.can("agents:deploy", slug, teamId)) throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
+  const archive = await options.readArchive();
   if (archive.byteLength === 0) throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
   const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
   const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate, load: loadAgentInChild });
@@ -30,12 +33,12 @@ export async function uploadAgentVersion(options: {
   return version;
 }
 
-async function teamOf(db: PrismaClient, caller: Caller, teamSlug: string | undefined): Promise<string> {
+/** The team a new agent goes to; an unknown team reads as forbidden, so slugs cannot be probed. */
+async function teamOf(db: PrismaClient, caller: Caller, teamSlug: string | undefined): Promise<string | undefined> {
   if (!teamSlug) {
     if (caller.teamId) return caller.teamId;
     throw new AppError("invalid_input", "a new agent needs ?team=<team slug>");
   }
   const team = await db.team.findUnique({ where: { slug: teamSlug }, select: { id: true } });
-  if (!team) throw new AppError("not_found", `no team '${teamSlug}'`);
-  return team.id;
+  return team?.id;
 }

@@ -23,7 +23,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const ownerCaller = (): Caller => ({ principal: h.owner, can: () => false });
+// The owner decides in their own session through sessions:write alone.
+const ownerCaller = (): Caller => ({ principal: h.owner, can: (action) => action === "sessions:write" });
 const teammate: Caller = { principal: { kind: "app", id: "token:teammate" }, can: (action) => action === "approvals:write" };
 const stranger: Caller = { principal: { kind: "app", id: "token:stranger" }, can: () => false };
 
@@ -75,6 +76,9 @@ describe("parking and deciding", () => {
   it("refuses a principal without rights (403), a second decision (409) and an unknown call (404)", async () => {
     const { sessionId, callIds } = await parked('[call refund {"amount":3}]');
     await expect(decide(agent, sessionId, callIds[0]!, "approve", stranger)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    // The owner reading with read rights only (a member demoted to viewer) decides nothing.
+    const readOnlyOwner: Caller = { principal: h.owner, can: (action) => action === "sessions:read" };
+    await expect(decide(agent, sessionId, callIds[0]!, "approve", readOnlyOwner)).rejects.toMatchObject({ code: "forbidden" });
     await decide(agent, sessionId, callIds[0]!, "approve");
     await expect(decide(agent, sessionId, callIds[0]!, "deny")).rejects.toMatchObject({ code: "already_resolved", status: 409 });
     await expect(decide(agent, sessionId, "call_nope", "approve")).rejects.toMatchObject({ code: "not_found", status: 404 });
@@ -146,6 +150,6 @@ describe("expiry", () => {
     expect(ofType(log, "action.approval_resolved")[0]!.data).toEqual({ callId, decision: "denied", reason: "expired" });
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: true, output: expect.stringContaining("expired") });
     const principal: Principal = short.owner;
-    await expect(decideApproval({ db: short.db, runtime: short.runtime, agent: shortAgent, sessionId: started.sessionId, callId, caller: { principal, can: () => false }, body: { decision: "approve" } })).rejects.toMatchObject({ code: "already_resolved" });
+    await expect(decideApproval({ db: short.db, runtime: short.runtime, agent: shortAgent, sessionId: started.sessionId, callId, caller: { principal, can: (action) => action === "sessions:write" }, body: { decision: "approve" } })).rejects.toMatchObject({ code: "already_resolved" });
   });
 });

@@ -1,5 +1,6 @@
 // POST /<slug>/v1/session/:id/approvals/:callId: a human decision on a parked call. Who may
-// decide: the session's owner, and callers of the agent's team allowed `approvals:write` on it.
+// decide: the session's owner (with sessions:write), and callers of the agent's team allowed
+// `approvals:write` on it.
 // The decision and its `action.approval_resolved` commit together, first come first served; then
 // the waiting turn's awakeable is resolved. If the engine cannot be reached the decision still
 // stands, and a later call for the same approval delivers it (answering 409 all the same).
@@ -26,7 +27,10 @@ export async function decideApproval(options: {
   const { db, runtime, agent, sessionId, callId, caller, body } = options;
   const session = await db.session.findFirst({ where: { id: sessionId, agentId: agent.id }, select: { ownerKind: true, ownerId: true } });
   if (!session) throw new AppError("not_found", `no session ${sessionId}`);
-  if (!isOwner(caller.principal, session) && !caller.can("approvals:write", agent.slug, agent.teamId)) {
+  // Deciding runs (or refuses) a tool, so the owner needs write rights too (a member demoted to
+  // viewer keeps reading their sessions but decides nothing).
+  const mayAsOwner = isOwner(caller.principal, session) && caller.can("sessions:write", agent.slug, agent.teamId);
+  if (!mayAsOwner && !caller.can("approvals:write", agent.slug, agent.teamId)) {
     throw new AppError("forbidden", "only the session's owner or a teammate allowed approvals:write may decide");
   }
   const decision = body.decision === "approve" ? "approved" : "denied";

@@ -12,9 +12,11 @@ import { AppError } from "@/server/http/app-error";
 import { linkExternalAccount } from "./link-external-account";
 import { signInWithPassword } from "./sign-in-with-password";
 
+/** The address the nearest proxy (or Next itself) saw: the last X-Forwarded-For entry. Entries
+ * to its left come from the client and prove nothing. */
 function clientAddress(headers: Record<string, unknown> | undefined): string | undefined {
   const forwarded = headers?.["x-forwarded-for"];
-  return typeof forwarded === "string" ? forwarded.split(",")[0]!.trim() : undefined;
+  return typeof forwarded === "string" ? forwarded.split(",").at(-1)!.trim() || undefined : undefined;
 }
 
 /** Email and password always; GitHub and OIDC when their variables are set. */
@@ -38,7 +40,24 @@ export function providers(config: Env): Provider[] {
       },
     }),
   ];
-  if (config.GITHUB_ID && config.GITHUB_SECRET) list.push(GitHubProvider({ clientId: config.GITHUB_ID, clientSecret: config.GITHUB_SECRET }));
+  if (config.GITHUB_ID && config.GITHUB_SECRET) {
+    list.push(
+      GitHubProvider({
+        clientId: config.GITHUB_ID,
+        clientSecret: config.GITHUB_SECRET,
+        // An email links a GitHub sign-in to an Agentfold user: only the primary, verified one.
+        userinfo: {
+          url: "https://api.github.com/user",
+          async request({ client, tokens }) {
+            const profile = await client.userinfo(tokens.access_token!);
+            const response = await fetch("https://api.github.com/user/emails", { headers: { Authorization: `token ${tokens.access_token}` } });
+            const emails = response.ok ? ((await response.json()) as { email: string; primary: boolean; verified: boolean }[]) : [];
+            return { ...profile, email: emails.find((e) => e.primary && e.verified)?.email };
+          },
+        },
+      }),
+    );
+  }
   if (config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET) {
     list.push({
       id: "oidc",
@@ -50,7 +69,12 @@ export function providers(config: Env): Provider[] {
       authorization: { params: { scope: "openid email profile" } },
       idToken: true,
       checks: ["pkce", "state"],
-      profile: (profile: { sub: string; email?: string; name?: string }) => ({ id: profile.sub, email: profile.email, name: profile.name }),
+      // An email the identity provider has not verified never links to an Agentfold user.
+      profile: (profile: { sub: string; email?: string; email_verified?: boolean; name?: string }) => ({
+        id: profile.sub,
+        email: profile.email_verified === true ? profile.email : null,
+        name: profile.name,
+      }),
     });
   }
   return list;

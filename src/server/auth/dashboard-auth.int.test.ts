@@ -47,9 +47,11 @@ describe("accounts and teams", () => {
     expect(user).toEqual({ email: "ada@example.com", isInstanceAdmin: true, memberships: [{ role: "owner" }] });
   });
 
-  it("closes open sign-up after the first account, and refuses a taken email or a short password", async () => {
+  it("closes open sign-up after the first account, without telling which emails exist, and refuses a short password", async () => {
     await expect(signUp({ db, email: "eve@example.com", password })).rejects.toMatchObject({ code: "forbidden", message: /invite/ });
-    await expect(signUp({ db, email: "ada@example.com", password })).rejects.toMatchObject({ code: "conflict" });
+    await expect(signUp({ db, email: "ada@example.com", password })).rejects.toMatchObject({ code: "forbidden", message: /invite/ });
+    const invite = await createInvite({ db, teamId, actorRole: "owner", role: "member", createdById: ownerId });
+    await expect(signUp({ db, email: "ada@example.com", password, inviteToken: invite.token })).rejects.toMatchObject({ code: "conflict" });
     await expect(signUp({ db, email: "bob@example.com", password: "short" })).rejects.toMatchObject({ code: "invalid_input", message: /10 characters/ });
   });
 
@@ -81,6 +83,8 @@ describe("accounts and teams", () => {
     const token = await encode({ token: { sub: ownerId }, secret: authSecret(env()) });
     const headers = (cookie: string) => new Headers({ cookie });
     expect(await readSessionUserId(headers(`other=1; next-auth.session-token=${token}`))).toBe(ownerId);
+    expect(await readSessionUserId(headers(`tracker=100%; next-auth.session-token=${token}`))).toBe(ownerId);
+    expect(await readSessionUserId(headers(`next-auth.session-token=%E0%A4%A`))).toBeNull();
     expect(await readSessionUserId(headers(`next-auth.session-token=${token.slice(0, -4)}abcd`))).toBeNull();
     const foreign = await encode({ token: { sub: ownerId }, secret: "another-secret-of-at-least-32-characters" });
     expect(await readSessionUserId(headers(`next-auth.session-token=${foreign}`))).toBeNull();
@@ -116,6 +120,27 @@ describe("accounts and teams", () => {
     await expect(caller(null).teams.mine()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(caller(member.userId).teams.members({ teamSlug: "no-such-team" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller(ownerId, true).teams.create({ name: "Evil" })).rejects.toMatchObject({ code: "FORBIDDEN", message: /cross-site/ });
+  });
+
+  it("takes tokens and invites away with the rights that made them", async () => {
+    const admin = await join("adam@example.com", "admin", teamId, ownerId);
+    const asAdmin = caller(admin.userId);
+    const deployer = await asAdmin.tokens.create({ teamSlug, name: "deployer", actions: ["agents:deploy"], agentSlugs: [], expiresInDays: 1 });
+    const reader = await asAdmin.tokens.create({ teamSlug, name: "reader", actions: ["sessions:read"], agentSlugs: [], expiresInDays: 1 });
+    const invite = await asAdmin.teams.invite({ teamSlug, role: "member" });
+    await caller(ownerId).teams.setRole({ teamSlug, userId: admin.userId, role: "member" });
+    const revoked = async (id: string) => (await db.apiToken.findUniqueOrThrow({ where: { id } })).revokedAt !== null;
+    expect(await revoked(deployer.id)).toBe(true);
+    expect(await revoked(reader.id)).toBe(false);
+    await expect(caller(null).teams.inviteInfo({ token: invite.url.split("invite=")[1]! })).resolves.toEqual({ isOpen: false });
+    await caller(ownerId).teams.removeMember({ teamSlug, userId: admin.userId });
+    expect(await revoked(reader.id)).toBe(true);
+  });
+
+  it("lets only the instance admin open teams", async () => {
+    const member = await join("max@example.com", "member", teamId, ownerId);
+    await expect(caller(member.userId).teams.create({ name: "Side project" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(ownerId).teams.create({ name: "Side project" })).resolves.toMatchObject({ slug: "side-project" });
   });
 
   it("keeps at least one owner", async () => {

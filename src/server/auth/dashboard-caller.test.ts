@@ -14,5 +14,6 @@ describe("cookie-authenticated requests", () => {
     expect(() => assertSameOrigin(request("POST", { origin: "https://evil.example" }))).toThrow(/cross-origin/);
     expect(() => assertSameOrigin(request("DELETE", { "sec-fetch-site": "cross-site" }))).toThrow(/cross-site/);
     expect(() => assertSameOrigin(request("POST", { "sec-fetch-site": "same-site", origin: "http://127.0.0.1:3001" }))).toThrow(/cross-site/);
+    expect(() => assertSameOrigin(request("POST", { origin: "null" }))).toThrow(/cross-origin/);
   });
 });

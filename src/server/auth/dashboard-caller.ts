@@ -31,5 +31,13 @@ export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in; send a bearer token");
-  if (origin && new URL(origin).host !== request.headers.get("host")) throw new AppError("forbidden", "cross-origin requests cannot use the dashboard sign-in; send a bearer token");
+  if (origin && originHost(origin) !== request.headers.get("host")) throw new AppError("forbidden", "cross-origin requests cannot use the dashboard sign-in; send a bearer token");
+}
+
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined; // "null" (sandboxed frames, file:) or junk: never our own origin
+  }
 }

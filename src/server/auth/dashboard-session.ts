@@ -9,7 +9,7 @@ function parseCookies(header: string | null): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const part of (header ?? "").split(";")) {
     const at = part.indexOf("=");
-    if (at > 0) cookies.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
+    if (at > 0) cookies.set(part.slice(0, at).trim(), part.slice(at + 1).trim());
   }
   return cookies;
 }
@@ -31,12 +31,12 @@ export function hasSessionCookie(headers: Headers): boolean {
 
 /** The signed-in user's id, or null when there is no valid, unexpired sign-in. */
 export async function readSessionUserId(headers: Headers): Promise<string | null> {
-  const token = sessionCookie(parseCookies(headers.get("cookie")));
-  if (!token) return null;
+  const raw = sessionCookie(parseCookies(headers.get("cookie")));
+  if (!raw) return null;
   try {
-    const payload = await decode({ token, secret: authSecret(env()) });
+    const payload = await decode({ token: decodeURIComponent(raw), secret: authSecret(env()) });
     return typeof payload?.sub === "string" ? payload.sub : null;
   } catch {
-    return null; // tampered, or signed with another secret
+    return null; // tampered, mangled, or sealed with another secret
   }
 }

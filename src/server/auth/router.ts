@@ -2,18 +2,17 @@
 import { z } from "zod";
 import { env } from "@/env";
 import { publicProcedure, router } from "@/server/trpc/init";
+import { providers } from "./auth-options";
 import { isInstanceEmpty, signUp } from "./sign-up";
 
 export const authRouter = router({
   status: publicProcedure.query(async ({ ctx }) => {
-    const config = env();
     return {
       isEmpty: await isInstanceEmpty(ctx.db),
       isSignedIn: ctx.userId !== null,
-      providers: [
-        ...(config.GITHUB_ID && config.GITHUB_SECRET ? [{ id: "github", name: "GitHub" }] : []),
-        ...(config.OIDC_ISSUER && config.OIDC_CLIENT_ID ? [{ id: "oidc", name: config.OIDC_NAME }] : []),
-      ],
+      providers: providers(env())
+        .filter((provider) => provider.id !== "credentials")
+        .map((provider) => ({ id: provider.id, name: provider.name })),
     };
   }),
   signUp: publicProcedure

@@ -14,13 +14,13 @@ export async function signInWithPassword(options: { db: PrismaClient; email: str
   const { db, password, ip } = options;
   const email = options.email.trim().toLowerCase();
   await assertSignInAllowed({ db, keys: { email, ip } });
+  // Counted before the slow compare, so parallel guesses cannot all slip under the limit; a
+  // success clears the count again.
+  await recordSignInFailure({ db, keys: { email, ip } });
   const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });
   decoyHash ??= hashPassword("decoy-password-for-timing");
   const isValid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-  if (!user || !user.passwordHash || !isValid) {
-    await recordSignInFailure({ db, keys: { email, ip } });
-    throw new AppError("unauthorized", "wrong email or password");
-  }
+  if (!user || !user.passwordHash || !isValid) throw new AppError("unauthorized", "wrong email or password");
   await clearSignInFailures({ db, email });
   return { id: user.id, email: user.email!, name: user.name };
 }

@@ -23,14 +23,17 @@ export async function signUp(options: {
   const name = options.name?.trim() || null;
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("invalid_input", "enter a valid email address");
   if (password.length < minPasswordLength) throw new AppError("invalid_input", `the password must be at least ${minPasswordLength} characters`);
+  // Without an invite there is nothing to try once the first account exists: refuse before the
+  // slow hash, and before saying anything about which emails have accounts.
+  if (!inviteToken && !(await isInstanceEmpty(db))) throw closed();
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('agentfold:sign-up'))`;
+    const isFirst = (await tx.user.count()) === 0;
+    if (!isFirst && !inviteToken) throw closed();
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
       throw new AppError("conflict", "an account with this email exists; sign in instead");
     }
-    const isFirst = (await tx.user.count()) === 0;
-    if (!isFirst && !inviteToken) throw new AppError("forbidden", "sign-up needs an invite link from a team admin");
     const user = await tx.user.create({ data: { email, name, passwordHash, isInstanceAdmin: isFirst }, select: { id: true } });
     if (inviteToken) {
       const joined = await claimInvite({ db: tx, token: inviteToken, userId: user.id, email });
@@ -39,6 +42,10 @@ export async function signUp(options: {
     const team = await createTeam({ db: tx, name: options.teamName?.trim() || `${name ?? email.split("@")[0]}'s team`, ownerId: user.id });
     return { userId: user.id, teamSlug: team.slug, isInstanceAdmin: true };
   });
+}
+
+function closed(): AppError {
+  return new AppError("forbidden", "sign-up needs an invite link from a team admin");
 }
 
 /** Whether nobody has signed up yet: the sign-in page then offers to create the first account. */

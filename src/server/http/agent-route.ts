@@ -48,6 +48,11 @@ export function requestedSlug(request: Request): string {
  */
 async function authenticateForAgent(request: Request): Promise<Caller> {
   const credentials = await authenticateCredentials(request);
+  if (credentials?.principal.kind === "user") {
+    // A signed-in person from another team is, on a public demo agent, just another visitor.
+    const agent = await findAgentBySlug(db(), requestedSlug(request));
+    if (agent?.allowAnonymous && !credentials.can("agents:read", agent.slug, agent.teamId)) return anonymousCaller(agent);
+  }
   if (credentials) return credentials;
   const slug = requestedSlug(request);
   const config = env();

@@ -11,7 +11,7 @@ export async function claimInvite(options: { db: Prisma.TransactionClient; token
   if (invite.acceptedAt) throw new AppError("conflict", "this invite link was already used; ask a team admin for a new one");
   if (invite.expiresAt <= now) throw new AppError("conflict", "this invite link has expired; ask a team admin for a new one");
   if (invite.email && invite.email.toLowerCase() !== email.toLowerCase()) throw new AppError("forbidden", `this invite is for ${invite.email}`);
-  const { count } = await db.invite.updateMany({ where: { id: invite.id, acceptedAt: null }, data: { acceptedAt: now, acceptedBy: userId } });
+  const { count } = await db.invite.updateMany({ where: { id: invite.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { acceptedAt: now, acceptedBy: userId } });
   if (count === 0) throw new AppError("conflict", "this invite link was already used; ask a team admin for a new one");
   await db.membership.upsert({
     where: { teamId_userId: { teamId: invite.teamId, userId } },

@@ -2,7 +2,8 @@
 // least one owner, so a team can never lock itself out.
 import type { PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
-import { canAssign } from "./roles";
+import { isTokenAction } from "@/server/tokens/scopes";
+import { canAssign, isAtLeast, roleGrants } from "./roles";
 
 export async function findMembers({ db, teamId, now = new Date() }: { db: PrismaClient; teamId: string; now?: Date }) {
   const [members, invites] = await Promise.all([
@@ -34,7 +35,14 @@ export async function setMemberRole(options: { db: PrismaClient; teamId: string;
   if (!current) throw new AppError("not_found", "no such member in this team");
   if (!canAssign(actorRole, role) || !canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot change a ${current.role} to ${role}`);
   if (current.role === "owner" && role !== "owner") await assertOwnerRemains(db, teamId, userId);
-  await db.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+  await db.$transaction(async (tx) => {
+    await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+    // Tokens never carry more than their creator's role: those that now would are revoked.
+    const tokens = await tx.apiToken.findMany({ where: { teamId, createdById: userId, revokedAt: null }, select: { id: true, actions: true } });
+    const beyond = tokens.filter((t) => t.actions.some((a) => a === "*" || !isTokenAction(a) || !roleGrants(role, a)));
+    if (beyond.length > 0) await tx.apiToken.updateMany({ where: { id: { in: beyond.map((t) => t.id) } }, data: { revokedAt: new Date() } });
+    if (!isAtLeast(role, "admin")) await tx.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+  });
 }
 
 export async function removeMember(options: { db: PrismaClient; teamId: string; actorRole: Role; userId: string }): Promise<void> {
@@ -43,7 +51,13 @@ export async function removeMember(options: { db: PrismaClient; teamId: string; 
   if (!current) throw new AppError("not_found", "no such member in this team");
   if (!canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot remove a ${current.role}`);
   if (current.role === "owner") await assertOwnerRemains(db, teamId, userId);
-  await db.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+  // Someone who leaves takes their tokens and open invites along.
+  const now = new Date();
+  await db.$transaction([
+    db.membership.delete({ where: { teamId_userId: { teamId, userId } } }),
+    db.apiToken.updateMany({ where: { teamId, createdById: userId, revokedAt: null }, data: { revokedAt: now } }),
+    db.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } }),
+  ]);
 }
 
 export async function revokeInvite({ db, teamId, inviteId }: { db: PrismaClient; teamId: string; inviteId: string }): Promise<void> {

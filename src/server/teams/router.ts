@@ -1,5 +1,6 @@
 // tRPC: teams, members and invites.
 import { z } from "zod";
+import { AppError } from "@/server/http/app-error";
 import { authedProcedure, publicProcedure, router, teamProcedure } from "@/server/trpc/init";
 import { hashToken } from "@/server/tokens/token-secret";
 import { claimInvite } from "./claim-invite";
@@ -13,9 +14,15 @@ const roleSchema = z.enum(roles);
 
 export const teamsRouter = router({
   mine: authedProcedure.query(({ ctx }) => findTeamsOfUser({ db: ctx.db, userId: ctx.userId })),
+  // Only the instance admin opens teams: anyone who could would also mint invites, and invites
+  // are the only way in after the first account.
   create: authedProcedure
     .input(z.object({ name: z.string().trim().min(1, "a team needs a name").max(80) }))
-    .mutation(({ ctx, input }) => createTeam({ db: ctx.db, name: input.name, ownerId: ctx.userId })),
+    .mutation(async ({ ctx, input }) => {
+      const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { isInstanceAdmin: true } });
+      if (!user.isInstanceAdmin) throw new AppError("forbidden", "only the instance admin can create teams");
+      return createTeam({ db: ctx.db, name: input.name, ownerId: ctx.userId });
+    }),
   members: teamProcedure("viewer").query(({ ctx }) => findMembers({ db: ctx.db, teamId: ctx.team.id })),
   invite: teamProcedure("admin")
     .input(z.object({ role: roleSchema, email: z.email().optional() }))

@@ -15,10 +15,13 @@ const trpcCodes: Partial<Record<number, TRPCError["code"]>> = {
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
   404: "NOT_FOUND",
+  405: "METHOD_NOT_SUPPORTED",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
   422: "UNPROCESSABLE_CONTENT",
   429: "TOO_MANY_REQUESTS",
+  503: "SERVICE_UNAVAILABLE",
 };
 
 const t = initTRPC.context<Context>().create({
@@ -44,8 +47,10 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-export const authedProcedure = publicProcedure.use(({ ctx, type, next }) => {
+export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.userId) throw new AppError("unauthorized", "sign in to continue");
+  // A valid cookie can outlive its user (deleted by an admin).
+  if (!(await ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true } }))) throw new AppError("unauthorized", "this account no longer exists; sign in again");
   // The sign-in cookie rides along on cross-site requests too: changes must come from our pages.
   if (type === "mutation" && ctx.isCrossSite) throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in");
   return next({ ctx: { ...ctx, userId: ctx.userId } });

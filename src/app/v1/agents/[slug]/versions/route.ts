@@ -15,7 +15,6 @@ export const POST = defineRoute({
   params: z.object({ slug: z.string().min(1) }),
   query: z.object({ team: z.string().min(1).optional(), activate: z.enum(["true", "false"]).default("true") }),
   handler: async ({ request, principal, params, query }) => {
-    const archive = await readBodyBytes(request, defaultUploadLimits.maxArchiveBytes);
     const version = await uploadAgentVersion({
       db: db(),
       runtime: durableRuntime(),
@@ -23,7 +22,7 @@ export const POST = defineRoute({
       caller: principal!,
       slug: params.slug,
       teamSlug: query.team,
-      archive,
+      readArchive: () => readBodyBytes(request, defaultUploadLimits.maxArchiveBytes),
       activate: query.activate === "true",
     });
     return { ok: true, version };
