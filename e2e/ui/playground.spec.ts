@@ -143,6 +143,15 @@ test("a subagent's call nests inside the task chip that started it", async ({ pa
   await snap(page, testInfo, "subagent");
 });
 
+test("a reminder the agent sets shows on the session and can be cancelled", async ({ page }) => {
+  await send(page, "Follow up later [remind 1h: Check on order A-1001] [reason off]");
+  await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
+  const reminder = page.getByTestId("reminder");
+  await expect(reminder).toContainText("Check on order A-1001");
+  await reminder.getByRole("button", { name: "Cancel reminder" }).click();
+  await expect(page.getByTestId("reminder")).toHaveCount(0);
+});
+
 test("a ?sessionId= deep link and Enter on an id in the search box open a session", async ({ page }, testInfo) => {
   await send(page, "Remember this [reason off]");
   await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");

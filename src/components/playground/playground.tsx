@@ -6,6 +6,7 @@ import { createApiClient } from "./api-client";
 import { Composer } from "./composer";
 import { Navbar } from "./navbar";
 import { RawEvents } from "./raw-events";
+import { PendingReminders } from "./pending-reminders";
 import { SessionHeader } from "./session-header";
 import { SessionList } from "./session-list";
 import { TranscriptView } from "./transcript-view";
@@ -80,6 +81,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
         </aside>
         <main className="flex min-h-0 flex-col">
           {sessionId ? <SessionHeader sessionId={sessionId} info={stream.transcript.session} status={stream.status} /> : null}
+          {sessionId ? <PendingReminders client={client} sessionId={sessionId} version={`${Object.keys(stream.transcript.turns).length}:${isActive}`} /> : null}
           <div ref={scroller.ref} onScroll={scroller.onScroll} className="min-h-0 flex-1 overflow-y-auto p-4">
             <div className="mx-auto max-w-3xl space-y-3">
               {stream.error ? <ErrorNote testId="stream-error">{stream.error}</ErrorNote> : null}
