@@ -29,7 +29,15 @@ test("the first account signs up and becomes the admin of its team", async ({ pa
   expect(await unlabelledControls(page)).toEqual([]);
   expect(await focusOutlineAfterTab(page)).not.toBe("none");
   await expect(page.getByTestId("team-switcher")).toContainText("Ada Labs (owner)");
+  await expect(page.getByTestId("signed-in-as")).toHaveText("Ada");
   teamSlug = "ada-labs";
+
+  // The instance admin opens another team and owns it.
+  await page.getByTestId("new-team").click();
+  await page.getByTestId("new-team-name").fill("Zeta Ops");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(/\/teams\/zeta-ops\/members$/);
+  await expect(page.getByTestId(`member-${admin.email}`)).toContainText("owner");
   expect(errors).toEqual([]);
 });
 

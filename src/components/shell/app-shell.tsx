@@ -7,6 +7,7 @@ import { usePathname, useRouter } from "next/navigation";
 import type { ReactNode } from "react";
 import { useTRPC } from "@/components/trpc/provider";
 import { cn } from "@/components/ui/cn";
+import { NewTeamButton } from "./new-team";
 
 const sections = [
   { path: "agents", label: "Agents" },
@@ -18,6 +19,7 @@ const sections = [
 export function AppShell({ teamSlug: pageTeam, children }: { teamSlug?: string; children: ReactNode }) {
   const trpc = useTRPC();
   const teams = useQuery(trpc.teams.mine.queryOptions());
+  const me = useQuery(trpc.teams.me.queryOptions());
   // Pages outside a team (home) link to the first team's sections.
   const teamSlug = pageTeam ?? teams.data?.[0]?.slug;
   const pathname = usePathname();
@@ -65,7 +67,11 @@ export function AppShell({ teamSlug: pageTeam, children }: { teamSlug?: string; 
               ))}
             </ul>
           ) : null}
-          <button type="button" onClick={() => signOut({ callbackUrl: "/signin" })} className="ml-auto text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100" data-testid="sign-out">
+          <span className="ml-auto flex items-center gap-3 text-sm text-zinc-500">
+            {me.data?.isInstanceAdmin ? <NewTeamButton /> : null}
+            <span data-testid="signed-in-as">{me.data?.name ?? me.data?.email}</span>
+          </span>
+          <button type="button" onClick={() => signOut({ callbackUrl: "/signin" })} className=" text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100" data-testid="sign-out">
             Sign out
           </button>
         </nav>

@@ -14,6 +14,8 @@ const roleSchema = z.enum(roles);
 
 export const teamsRouter = router({
   mine: authedProcedure.query(({ ctx }) => findTeamsOfUser({ db: ctx.db, userId: ctx.userId })),
+  /** Who is signed in, for the navbar. */
+  me: authedProcedure.query(({ ctx }) => ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { email: true, name: true, isInstanceAdmin: true } })),
   // Only the instance admin opens teams: anyone who could would also mint invites, and invites
   // are the only way in after the first account.
   create: authedProcedure
