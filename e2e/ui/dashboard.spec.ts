@@ -1,7 +1,9 @@
 // The dashboard in Chromium: the first account signs up and becomes admin, uploads the support
 // desk by folder, creates and revokes a token that a client then uses, and invites a viewer who
 // cannot upload (hidden in the UI, refused by the server) nor read the admin's sessions.
+import fs from "node:fs";
 import path from "node:path";
+import { zipFiles } from "../../src/testing/archives";
 import { test, expect } from "../fixtures";
 import { focusOutlineAfterTab, unlabelledControls, watchConsole } from "./page-checks";
 
@@ -71,6 +73,26 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await expect(digest.getByRole("link")).toBeVisible(); // the last run's task session
   await page.screenshot({ path: testInfo.outputPath("agent.png"), fullPage: true });
   expect(await unlabelledControls(page)).toEqual([]);
+
+  // A second version dropped as a .zip onto the agent page, then a rollback to the first.
+  const files = Object.fromEntries(listFiles(deskFolder).map((file) => [file, fs.readFileSync(path.join(deskFolder, file), "utf8")]));
+  files["bot/instructions.md"] += "\nAlways sign off as the Support Desk.\n";
+  const zip = (await zipFiles(files)).toString("base64");
+  const drop = await page.evaluateHandle((base64) => {
+    const transfer = new DataTransfer();
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    transfer.items.add(new File([bytes], "support-desk-v2.zip", { type: "application/zip" }));
+    return transfer;
+  }, zip);
+  await page.getByTestId("dropzone").dispatchEvent("drop", { dataTransfer: drop });
+  await expect(page.getByTestId("picked")).toContainText("support-desk-v2.zip");
+  await page.getByTestId("upload-submit").click();
+  await expect(page.getByTestId("upload-result")).toHaveAttribute("data-status", "ready", { timeout: 60_000 });
+  await page.getByTestId("activate-uploaded").click();
+  await expect(page.getByTestId("version-2")).toContainText("active");
+  await page.getByTestId("version-1").getByRole("button", { name: "Roll back to this" }).click();
+  await expect(page.getByTestId("version-1")).toContainText("active");
+  await expect(page.getByTestId("version-2")).not.toContainText("active");
   expect(errors).toEqual([]);
 });
 
@@ -215,6 +237,14 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
   expect(chat.status()).toBe(403);
 });
+
+/** The files of a folder, relative to it. */
+function listFiles(dir: string, prefix = ""): string[] {
+  return fs.readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    return entry.isDirectory() ? listFiles(dir, relative) : [relative];
+  });
+}
 
 async function send(page: import("@playwright/test").Page, message: string) {
   await page.getByTestId("composer").fill(message);
