@@ -75,7 +75,7 @@ describe("a worker killed mid-turn", () => {
     const callId = ofType(parked, "action.approval_requested")[0]!.data.callId;
     await h.crashWorker();
     await h.restartRestate();
-    const decided = await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: started.sessionId, callId, caller: { principal: h.owner, can: () => false }, body: { decision: "approve" } });
+    const decided = await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: started.sessionId, callId, caller: { principal: h.owner, can: (action) => action === "sessions:write" }, body: { decision: "approve" } });
     expect(decided.delivered).toBe(true);
     const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
     expectCleanLog(log);
