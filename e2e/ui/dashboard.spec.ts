@@ -133,6 +133,7 @@ test("a parked refund is approved after a reload, and the inbox shows who decide
   await expect(chip.getByTestId("approve")).toBeVisible();
   await page.goto(`/teams/${teamSlug}/approvals`);
   await expect(page.getByTestId("approval-pending")).toContainText("issue_refund");
+  await expect(page.getByTestId("approval-pending")).toContainText("asked by Ada");
   await page.screenshot({ path: testInfo.outputPath("approvals-pending.png"), fullPage: true });
   await page.goBack();
   await page.reload();

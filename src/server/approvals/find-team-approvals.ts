@@ -24,6 +24,16 @@ export async function findTeamApprovals(options: { db: PrismaClient; teamId: str
     db.approval.findMany({ where: { status: "pending", session }, orderBy: { createdAt: "desc" }, take: limit, select }),
     db.approval.findMany({ where: { status: { not: "pending" }, session }, orderBy: { decidedAt: "desc" }, take: limit, select }),
   ]);
+  // Sessions record their owner as { kind, id }: put people's names to them for the inbox.
+  const userIds = [...pending, ...decided].flatMap((row) => {
+    const principal = row.requestedBy as Principal;
+    return principal.kind === "user" ? [principal.id] : [];
+  });
+  const users = await db.user.findMany({ where: { id: { in: [...new Set(userIds)] } }, select: { id: true, name: true, email: true } });
+  const named = (principal: Principal): Principal => {
+    const user = principal.kind === "user" ? users.find((u) => u.id === principal.id) : undefined;
+    return user ? { ...principal, attributes: { ...principal.attributes, ...(user.name ? { name: user.name } : {}), ...(user.email ? { email: user.email } : {}) } } : principal;
+  };
   const shape = (row: (typeof pending)[number]) => ({
     callId: row.callId,
     toolName: row.toolName,
@@ -31,7 +41,7 @@ export async function findTeamApprovals(options: { db: PrismaClient; teamId: str
     status: row.status,
     reason: row.reason,
     decidedBy: row.decidedBy as Principal | null,
-    requestedBy: row.requestedBy as Principal,
+    requestedBy: named(row.requestedBy as Principal),
     decidedAt: row.decidedAt,
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
