@@ -237,6 +237,13 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   expect(other.status()).toBe(403);
   const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
   expect(chat.status()).toBe(403);
+
+  // Signing out ends it: dashboard pages send the visitor to sign in, the API answers 401.
+  await page.getByTestId("sign-out").click();
+  await expect(page.getByTestId("auth-title")).toHaveText("Sign in");
+  await page.goto(`/teams/${teamSlug}/agents`);
+  await expect(page).toHaveURL(/\/signin\?next=/);
+  expect((await page.request.get("/support-desk/v1/session")).status()).toBe(401);
 });
 
 /** The files of a folder, relative to it. */
