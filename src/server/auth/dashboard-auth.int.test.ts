@@ -145,5 +145,20 @@ describe("accounts and teams", () => {
 
   it("keeps at least one owner", async () => {
     await expect(caller(ownerId).teams.setRole({ teamSlug, userId: ownerId, role: "admin" })).rejects.toMatchObject({ code: "CONFLICT", message: /at least one owner/ });
+    // Two owners stepping down at the same moment: one of them stays owner.
+    const team = await caller(ownerId).teams.create({ name: "Pair" });
+    const other = await join("otto@example.com", "member", team.id, ownerId);
+    await caller(ownerId).teams.setRole({ teamSlug: team.slug, userId: other.userId, role: "owner" });
+    await db.user.update({ where: { id: ownerId }, data: { isInstanceAdmin: false } }); // act as a plain owner
+    try {
+      const results = await Promise.allSettled([
+        caller(ownerId).teams.setRole({ teamSlug: team.slug, userId: ownerId, role: "admin" }),
+        caller(other.userId).teams.setRole({ teamSlug: team.slug, userId: other.userId, role: "admin" }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expect(await db.membership.count({ where: { teamId: team.id, role: "owner" } })).toBe(1);
+    } finally {
+      await db.user.update({ where: { id: ownerId }, data: { isInstanceAdmin: true } });
+    }
   });
 });

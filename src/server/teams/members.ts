@@ -1,6 +1,6 @@
 // A team's members and open invites, and the changes admins make to them. Every change keeps at
 // least one owner, so a team can never lock itself out.
-import type { PrismaClient, Role } from "@prisma/client";
+import type { Prisma, PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
 import { isTokenAction } from "@/server/tokens/scopes";
 import { canAssign, isAtLeast, roleGrants } from "./roles";
@@ -24,8 +24,13 @@ export async function findMembers({ db, teamId, now = new Date() }: { db: Prisma
   };
 }
 
-async function assertOwnerRemains(db: PrismaClient, teamId: string, userId: string): Promise<void> {
-  const owners = await db.membership.count({ where: { teamId, role: "owner", userId: { not: userId } } });
+type Tx = Prisma.TransactionClient;
+
+/** Inside the change's transaction, under the team row's lock: two owners demoting each other at
+ * the same moment are ordered, and the second finds no other owner left. */
+async function assertOwnerRemains(tx: Tx, teamId: string, userId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM "Team" WHERE id = ${teamId} FOR UPDATE`;
+  const owners = await tx.membership.count({ where: { teamId, role: "owner", userId: { not: userId } } });
   if (owners === 0) throw new AppError("conflict", "a team needs at least one owner; make someone else owner first");
 }
 
@@ -34,8 +39,8 @@ export async function setMemberRole(options: { db: PrismaClient; teamId: string;
   const current = await db.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true } });
   if (!current) throw new AppError("not_found", "no such member in this team");
   if (!canAssign(actorRole, role) || !canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot change a ${current.role} to ${role}`);
-  if (current.role === "owner" && role !== "owner") await assertOwnerRemains(db, teamId, userId);
   await db.$transaction(async (tx) => {
+    if (current.role === "owner" && role !== "owner") await assertOwnerRemains(tx, teamId, userId);
     await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
     // Tokens never carry more than their creator's role: those that now would are revoked.
     const tokens = await tx.apiToken.findMany({ where: { teamId, createdById: userId, revokedAt: null }, select: { id: true, actions: true } });
@@ -50,14 +55,14 @@ export async function removeMember(options: { db: PrismaClient; teamId: string; 
   const current = await db.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true } });
   if (!current) throw new AppError("not_found", "no such member in this team");
   if (!canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot remove a ${current.role}`);
-  if (current.role === "owner") await assertOwnerRemains(db, teamId, userId);
   // Someone who leaves takes their tokens and open invites along.
   const now = new Date();
-  await db.$transaction([
-    db.membership.delete({ where: { teamId_userId: { teamId, userId } } }),
-    db.apiToken.updateMany({ where: { teamId, createdById: userId, revokedAt: null }, data: { revokedAt: now } }),
-    db.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } }),
-  ]);
+  await db.$transaction(async (tx) => {
+    if (current.role === "owner") await assertOwnerRemains(tx, teamId, userId);
+    await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+    await tx.apiToken.updateMany({ where: { teamId, createdById: userId, revokedAt: null }, data: { revokedAt: now } });
+    await tx.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+  });
 }
 
 export async function revokeInvite({ db, teamId, inviteId }: { db: PrismaClient; teamId: string; inviteId: string }): Promise<void> {
