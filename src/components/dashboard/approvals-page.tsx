@@ -4,19 +4,17 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { createApiClient } from "@/components/playground/api-client";
 import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote } from "@/components/ui/card";
 import { ageOf, principalName } from "./principal-name";
 
-async function decide(item: { agentSlug: string; sessionId: string; callId: string }, decision: "approve" | "deny") {
-  const response = await fetch(`/${item.agentSlug}/v1/session/${item.sessionId}/approvals/${encodeURIComponent(item.callId)}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ decision }),
-  });
-  if (!response.ok) throw new Error(((await response.json().catch(() => ({}))) as { message?: string }).message ?? `HTTP ${response.status}`);
+function decide(item: { agentSlug: string; sessionId: string; callId: string }, decision: "approve" | "deny") {
+  // The sign-in cookie is the credential: no token.
+  const client = createApiClient(item.agentSlug, "");
+  return client.json("POST", `/session/${encodeURIComponent(item.sessionId)}/approvals/${encodeURIComponent(item.callId)}`, { body: { decision } });
 }
 
 export function ApprovalsPage({ teamSlug }: { teamSlug: string }) {

@@ -3,6 +3,8 @@
 // (with its session), and for admins Run now and Pause / Resume.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useMemo } from "react";
+import { createApiClient } from "@/components/playground/api-client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
@@ -17,21 +19,16 @@ type Schedule = {
   lastRun: { sessionId: string | null; firedAt: string; manual: boolean; missed: number } | null;
 };
 
-async function call<T>(url: string, init?: RequestInit): Promise<T> {
-  const response = await fetch(url, { ...init, headers: { "content-type": "application/json", ...init?.headers } });
-  const body = (await response.json().catch(() => ({}))) as T & { message?: string };
-  if (!response.ok) throw new Error(body.message ?? `HTTP ${response.status}`);
-  return body;
-}
-
 export function SchedulesPanel({ slug, canManage }: { slug: string; canManage: boolean }) {
   const queryClient = useQueryClient();
+  // The sign-in cookie is the credential: no token.
+  const client = useMemo(() => createApiClient(slug, ""), [slug]);
   const key = ["schedules", slug];
-  const schedules = useQuery({ queryKey: key, queryFn: () => call<{ schedules: Schedule[] }>(`/${slug}/v1/schedules`).then((b) => b.schedules), refetchInterval: 10_000 });
+  const schedules = useQuery({ queryKey: key, queryFn: () => client.json<{ schedules: Schedule[] }>("GET", "/schedules").then((b) => b.schedules), refetchInterval: 10_000 });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
-  const runNow = useMutation({ mutationFn: (name: string) => call(`/${slug}/v1/dev/schedules/${encodeURIComponent(name)}`, { method: "POST" }), onSettled: refresh });
+  const runNow = useMutation({ mutationFn: (name: string) => client.json("POST", `/dev/schedules/${encodeURIComponent(name)}`), onSettled: refresh });
   const setPaused = useMutation({
-    mutationFn: ({ name, paused }: { name: string; paused: boolean }) => call(`/${slug}/v1/schedules/${encodeURIComponent(name)}`, { method: "PATCH", body: JSON.stringify({ paused }) }),
+    mutationFn: ({ name, paused }: { name: string; paused: boolean }) => client.json("PATCH", `/schedules/${encodeURIComponent(name)}`, { body: { paused } }),
     onSettled: refresh,
   });
   if (!schedules.data || schedules.data.length === 0) return null;

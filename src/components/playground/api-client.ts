@@ -1,6 +1,6 @@
-// The playground's only way to the server: the public /<slug>/v1 API, exactly as a curl user
-// calls it. Same-origin cookies ride along (a dashboard sign-in), and the token from the
-// navbar's token field goes as a bearer token when one is set.
+// The browser's way to an agent's public /<slug>/v1 API, exactly as a curl user calls it: the
+// playground, and the dashboard's approvals inbox and schedules panel. Same-origin cookies ride
+// along (a dashboard sign-in), and the playground's token field goes as a bearer token when set.
 import { apiErrorMessage } from "./api-errors";
 
 export class ApiError extends Error {
@@ -15,7 +15,7 @@ export class ApiError extends Error {
 }
 
 export type ApiClient = {
-  json<T>(method: "GET" | "POST" | "DELETE", path: string, options?: { body?: unknown; signal?: AbortSignal }): Promise<T>;
+  json<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, options?: { body?: unknown; signal?: AbortSignal }): Promise<T>;
   /** Opens an NDJSON response; the caller reads the body. Errors before the first byte throw. */
   stream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
 };
