@@ -3,6 +3,7 @@
 // validation found; activate any valid version (a rollback is activating an older one).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { isAtLeast } from "@/server/teams/roles";
 import { useTeam } from "@/components/shell/app-shell";
 import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
@@ -44,7 +45,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
   const team = useTeam(teamSlug);
   const agent = useQuery(trpc.agents.get.queryOptions({ teamSlug, slug }));
   const activate = useMutation(trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
-  const canDeploy = team && (team.role === "admin" || team.role === "owner");
+  const canDeploy = team !== undefined && isAtLeast(team.role, "admin");
   if (agent.error) return <ErrorNote>{errorMessage(agent.error)}</ErrorNote>;
   if (!agent.data) return <p className="text-sm text-zinc-500">Loading…</p>;
   const { surface, versions } = agent.data;
@@ -74,7 +75,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
           <p className="mt-2 text-sm text-zinc-500">No active version: activate a valid version below.</p>
         )}
       </Card>
-      {surface ? <SchedulesPanel slug={slug} canManage={Boolean(canDeploy)} /> : null}
+      {surface ? <SchedulesPanel slug={slug} canManage={canDeploy} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
       <Card aria-label="Versions">
         <h2 className="font-semibold">Versions</h2>

@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { isAtLeast } from "@/server/teams/roles";
 import { useTeam } from "@/components/shell/app-shell";
 import { useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
@@ -14,7 +15,7 @@ export function AgentsPage({ teamSlug }: { teamSlug: string }) {
   const trpc = useTRPC();
   const team = useTeam(teamSlug);
   const agents = useQuery(trpc.agents.list.queryOptions({ teamSlug }));
-  const canDeploy = team && (team.role === "admin" || team.role === "owner");
+  const canDeploy = team !== undefined && isAtLeast(team.role, "admin");
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Agents</h1>

@@ -4,6 +4,7 @@
 import type { Role } from "@prisma/client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import { canAssign, isAtLeast } from "@/server/teams/roles";
 import { useTeam } from "@/components/shell/app-shell";
 import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
@@ -30,7 +31,7 @@ export function MembersPage({ teamSlug }: { teamSlug: string }) {
   const remove = useMutation(trpc.teams.removeMember.mutationOptions({ onSuccess: refresh }));
   const revokeInvite = useMutation(trpc.teams.revokeInvite.mutationOptions({ onSuccess: refresh }));
   const [link, setLink] = useState<string | null>(null);
-  const isAdmin = team?.role === "admin" || team?.role === "owner";
+  const isAdmin = team !== undefined && isAtLeast(team.role, "admin");
   const error = invite.error ?? setRole.error ?? remove.error ?? revokeInvite.error;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -53,7 +54,7 @@ export function MembersPage({ teamSlug }: { teamSlug: string }) {
             </Field>
             <Field label="Role">
               <Select name="role" defaultValue="member" data-testid="invite-role">
-                {roleOptions.filter((o) => o.role !== "owner" || team?.role === "owner").map((o) => <option key={o.role} value={o.role}>{o.role}: {o.what}</option>)}
+                {roleOptions.filter((o) => team !== undefined && canAssign(team.role, o.role)).map((o) => <option key={o.role} value={o.role}>{o.role}: {o.what}</option>)}
               </Select>
             </Field>
             <Button type="submit" disabled={invite.isPending} data-testid="invite-create">Create invite link</Button>

@@ -15,8 +15,11 @@ export const agentsRouter = router({
   // Public so a playground opened with a token only (no sign-in) gets null, not an error.
   locate: publicProcedure.input(z.object({ slug: agentSlugSchema })).query(async ({ ctx, input }) => {
     if (!ctx.userId) return null;
-    const agent = await ctx.db.agent.findUnique({ where: { slug: input.slug }, select: { teamId: true } });
-    const team = agent && (await findTeamsOfUser({ db: ctx.db, userId: ctx.userId })).find((t) => t.id === agent.teamId);
+    const [agent, user] = await Promise.all([
+      ctx.db.agent.findUnique({ where: { slug: input.slug }, select: { teamId: true } }),
+      ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true, isInstanceAdmin: true } }),
+    ]);
+    const team = agent && user && (await findTeamsOfUser({ db: ctx.db, user })).find((t) => t.id === agent.teamId);
     return team ? { teamSlug: team.slug, teamName: team.name, role: team.role } : null;
   }),
   list: teamProcedure("viewer").query(({ ctx }) => findTeamAgents({ db: ctx.db, teamId: ctx.team.id })),

@@ -7,9 +7,9 @@ import { roleGrants } from "@/server/teams/roles";
 import type { Caller } from "./principal";
 
 export async function dashboardCaller({ db, userId }: { db: PrismaClient; userId: string }): Promise<Caller> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true } });
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, isInstanceAdmin: true } });
   if (!user) throw new AppError("unauthorized", "this sign-in is no longer valid; sign in again");
-  const roles = new Map((await findTeamsOfUser({ db, userId })).map((team) => [team.id, team.role]));
+  const roles = new Map((await findTeamsOfUser({ db, user })).map((team) => [team.id, team.role]));
   const attributes: Record<string, string> = {};
   if (user.email) attributes.email = user.email;
   if (user.name) attributes.name = user.name;

@@ -4,10 +4,11 @@ import type { PrismaClient, Role } from "@prisma/client";
 
 export type TeamOfUser = { id: string; slug: string; name: string; role: Role };
 
-export async function findTeamsOfUser({ db, userId }: { db: PrismaClient; userId: string }): Promise<TeamOfUser[]> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { isInstanceAdmin: true } });
-  if (!user) return [];
-  const memberships = await db.membership.findMany({ where: { userId }, select: { role: true, team: { select: { id: true, slug: true, name: true } } } });
+export type SignedInUser = { id: string; isInstanceAdmin: boolean };
+
+/** `user` comes from the caller's own lookup of the signed-in user (one per request). */
+export async function findTeamsOfUser({ db, user }: { db: PrismaClient; user: SignedInUser }): Promise<TeamOfUser[]> {
+  const memberships = await db.membership.findMany({ where: { userId: user.id }, select: { role: true, team: { select: { id: true, slug: true, name: true } } } });
   const teams = new Map<string, TeamOfUser>(memberships.map((m) => [m.team.id, { ...m.team, role: m.role }]));
   if (user.isInstanceAdmin) {
     for (const team of await db.team.findMany({ select: { id: true, slug: true, name: true } })) teams.set(team.id, { ...team, role: "owner" });

@@ -13,7 +13,7 @@ import { roles } from "./roles";
 const roleSchema = z.enum(roles);
 
 export const teamsRouter = router({
-  mine: authedProcedure.query(({ ctx }) => findTeamsOfUser({ db: ctx.db, userId: ctx.userId })),
+  mine: authedProcedure.query(({ ctx }) => findTeamsOfUser({ db: ctx.db, user: ctx.user })),
   /** Who is signed in, for the navbar. */
   me: authedProcedure.query(({ ctx }) => ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { email: true, name: true, isInstanceAdmin: true } })),
   // Only the instance admin opens teams: anyone who could would also mint invites, and invites
@@ -21,8 +21,7 @@ export const teamsRouter = router({
   create: authedProcedure
     .input(z.object({ name: z.string().trim().min(1, "a team needs a name").max(80) }))
     .mutation(async ({ ctx, input }) => {
-      const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { isInstanceAdmin: true } });
-      if (!user.isInstanceAdmin) throw new AppError("forbidden", "only the instance admin can create teams");
+      if (!ctx.user.isInstanceAdmin) throw new AppError("forbidden", "only the instance admin can create teams");
       return createTeam({ db: ctx.db, name: input.name, ownerId: ctx.userId });
     }),
   members: teamProcedure("viewer").query(({ ctx }) => findMembers({ db: ctx.db, teamId: ctx.team.id })),

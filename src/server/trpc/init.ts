@@ -50,10 +50,11 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.userId) throw new AppError("unauthorized", "sign in to continue");
   // A valid cookie can outlive its user (deleted by an admin).
-  if (!(await ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true } }))) throw new AppError("unauthorized", "this account no longer exists; sign in again");
+  const user = await ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true, isInstanceAdmin: true } });
+  if (!user) throw new AppError("unauthorized", "this account no longer exists; sign in again");
   // The sign-in cookie rides along on cross-site requests too: changes must come from our pages.
   if (type === "mutation" && ctx.isCrossSite) throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in");
-  return next({ ctx: { ...ctx, userId: ctx.userId } });
+  return next({ ctx: { ...ctx, userId: ctx.userId, user } });
 });
 
 export const teamInput = z.object({ teamSlug: z.string().min(1) });
@@ -61,7 +62,7 @@ export const teamInput = z.object({ teamSlug: z.string().min(1) });
 /** A procedure on one team (input `teamSlug`) for callers with at least `least` role there. */
 export function teamProcedure(least: Role) {
   return authedProcedure.input(teamInput).use(async ({ ctx, input, next }) => {
-    const team = (await findTeamsOfUser({ db: ctx.db, userId: ctx.userId })).find((t) => t.slug === input.teamSlug);
+    const team = (await findTeamsOfUser({ db: ctx.db, user: ctx.user })).find((t) => t.slug === input.teamSlug);
     if (!team) throw new AppError("not_found", `no team '${input.teamSlug}' among yours`);
     if (!isAtLeast(team.role, least)) throw new AppError("forbidden", `this needs the ${least} role in ${team.name}; you are ${team.role}`);
     return next({ ctx: { ...ctx, team } });
