@@ -23,9 +23,12 @@ export type SubagentRef = {
   instructions?: InstructionsRef;
 };
 
+/** The folders that hold an agent inside an uploaded folder: `bot`, or the legacy `agent`. */
+export const agentRootFolders = ["bot", "agent"] as const;
+
 export type AgentLayout = {
   /** `bot` or `agent`: the folder that holds the agent, inside the uploaded folder. */
-  root: "bot" | "agent";
+  root: (typeof agentRootFolders)[number];
   name: string;
   agentFile?: string;
   instructions?: InstructionsRef;

@@ -44,5 +44,11 @@ describe("createEntryTree", () => {
     const singleFile = createEntryTree();
     singleFile.add("agent.md", "file");
     expect(singleFile.wrapperFolder()).toBeUndefined();
+
+    // Only bot/ at the top: the agent folder itself, which must keep its bot/.
+    const onlyBot = createEntryTree();
+    onlyBot.add("bot/instructions.md", "file");
+    onlyBot.add("bot/tools/lookup.ts", "file");
+    expect(onlyBot.wrapperFolder()).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 // The folder tree an archive describes, built entry by entry: rejects a path given twice (or as
 // both a file and a folder) and finds the single wrapping folder that zipping a folder adds.
+import { agentRootFolders } from "@/agents/loader/layout";
 import { AppError } from "@/server/http/app-error";
 
 type Kind = "file" | "directory";
@@ -37,6 +38,8 @@ export function createEntryTree(): EntryTree {
       const topLevel = new Set([...kinds.keys()].map((path) => path.split("/")[0] ?? path));
       if (topLevel.size !== 1) return undefined;
       const [name] = topLevel;
+      // An archive of only `bot/` is an agent folder at its smallest, not a wrapped one.
+      if ((agentRootFolders as readonly string[]).includes(name ?? "")) return undefined;
       return name !== undefined && kinds.get(name) === "directory" ? name : undefined;
     },
   };
