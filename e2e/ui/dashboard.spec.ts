@@ -63,7 +63,17 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await page.getByTestId("activate-uploaded").click();
   await expect(page.getByTestId("activate-uploaded")).toHaveText("Version 1 is active");
   await expect(page.getByTestId("agent-support-desk")).toContainText("v1 active");
-  await page.getByRole("link", { name: "Versions (1)" }).click();
+
+  // A folder with a mistake: its diagnostics (file and message) show, and nothing can be activated.
+  await dropZip(page, "broken.zip", { "bot/instructions.md": "Help.", "bot/tools/bad.ts": "export default 42;\n" });
+  await expect(page.getByTestId("upload-slug")).toHaveValue("broken");
+  await page.getByTestId("upload-submit").click();
+  await expect(page.getByTestId("upload-result")).toHaveAttribute("data-status", "invalid", { timeout: 60_000 });
+  await expect(page.getByTestId("diagnostics")).toContainText("bot/tools/bad.ts");
+  await expect(page.getByTestId("diagnostics")).toContainText("defineTool");
+  await expect(page.getByTestId("activate-uploaded")).toHaveCount(0);
+  await expect(page.getByTestId("agent-broken")).toContainText("no active version");
+  await page.getByTestId("agent-support-desk").getByRole("link", { name: "Versions (1)" }).click();
   await expect(page.getByTestId("surface")).toContainText("issue_refund");
   await expect(page.getByTestId("surface")).toContainText("escalation");
   await expect(page.getByTestId("version-1")).toContainText("by Ada");
@@ -77,14 +87,7 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   // A second version dropped as a .zip onto the agent page, then a rollback to the first.
   const files = Object.fromEntries(listFiles(deskFolder).map((file) => [file, fs.readFileSync(path.join(deskFolder, file), "utf8")]));
   files["bot/instructions.md"] += "\nAlways sign off as the Support Desk.\n";
-  const zip = (await zipFiles(files)).toString("base64");
-  const drop = await page.evaluateHandle((base64) => {
-    const transfer = new DataTransfer();
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    transfer.items.add(new File([bytes], "support-desk-v2.zip", { type: "application/zip" }));
-    return transfer;
-  }, zip);
-  await page.getByTestId("dropzone").dispatchEvent("drop", { dataTransfer: drop });
+  await dropZip(page, "support-desk-v2.zip", files);
   await expect(page.getByTestId("picked")).toContainText("support-desk-v2.zip");
   await page.getByTestId("upload-submit").click();
   await expect(page.getByTestId("upload-result")).toHaveAttribute("data-status", "ready", { timeout: 60_000 });
@@ -245,6 +248,21 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   await expect(page).toHaveURL(/\/signin\?next=/);
   expect((await page.request.get("/support-desk/v1/session")).status()).toBe(401);
 });
+
+/** Drops a .zip of `files` on the page's upload area, as a person dragging it from their desktop. */
+async function dropZip(page: import("@playwright/test").Page, name: string, files: Record<string, string>) {
+  const zip = (await zipFiles(files)).toString("base64");
+  const transfer = await page.evaluateHandle(
+    ([base64, fileName]) => {
+      const data = new DataTransfer();
+      data.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], fileName, { type: "application/zip" }));
+      return data;
+    },
+    [zip, name] as const,
+  );
+  await page.getByTestId("dropzone").dispatchEvent("drop", { dataTransfer: transfer });
+  await expect(page.getByTestId("picked")).toContainText(name);
+}
 
 /** The files of a folder, relative to it. */
 function listFiles(dir: string, prefix = ""): string[] {
