@@ -6,9 +6,11 @@ import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-mode
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
 import type { TurnCancellations } from "@/server/turns/cancellation";
+import { queueTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
 import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
+import { turnJournal } from "@/server/turns/step-journal";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
@@ -62,8 +64,9 @@ export function sessionObject(deps: WorkerDeps) {
           // The step body now running: a cancellation waits for it to settle before recording
           // the end, so no delta lands after turn.failed.
           let inflight: Promise<unknown> = Promise.resolve();
+          const journal = turnJournal(deps.db, current);
           const step: Step = (name, action) =>
-            ctx.run(name, () => {
+            journal.step(name, () => {
               const running = action();
               inflight = running.catch(() => undefined);
               return running;
@@ -80,25 +83,31 @@ export function sessionObject(deps: WorkerDeps) {
             },
           };
           try {
-            turn = await runTurn({ ...deps, ...durable, approvals, step, signal: tracked.signal }, current);
+            turn = await runTurn({ ...deps, ...durable, approvals, step, earlier: journal.earlier, signal: tracked.signal }, current);
+            if (tracked.signal.aborted) {
+              // Stopped or preempted, and the turn saw it first: it recorded its own end.
+              // Restate's cancellation of this invocation is on its way, so sends coalesced
+              // meanwhile run in a new invocation, queued through the ingress where that
+              // cancellation cannot reach them.
+              const leftover = turn ?? (await step(`${current.turnId}:leftover`, () => leftoverTurn(deps, current.sessionId)));
+              if (leftover) await step(`${leftover.turnId}:queued`, () => queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }));
+              return;
+            }
           } catch (error) {
             if (!(error instanceof restate.CancelledError)) throw error;
             tracked.abort();
             await inflight;
             const cancelled = current;
             const leftover = await ctx.run(`${cancelled.turnId}:cancelled`, async () => {
-              const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true, agentId: true } });
+              const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true } });
               if (!session) return undefined;
               await finishTurn({ db: deps.db, sessionId: cancelled.sessionId, turnId: cancelled.turnId, mode: session.mode, end: { kind: "cancelled" } });
-              return startLeftoverTurn({ db: deps.db, sessionId: cancelled.sessionId, workspaceDir: workspaceDir(deps.dataDir, session.agentId, cancelled.sessionId) });
+              return leftoverTurn(deps, cancelled.sessionId);
             });
             await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, action), ...durable }, cancelled.sessionId, cancelled.turnId);
             // Sends coalesced while this turn wound down run in a new invocation: this one is
             // being cancelled.
-            if (leftover) {
-              const invocationId = await ctx.objectSendClient(sessionDefinition, leftover.sessionId).runTurn(leftover).invocationId;
-              await ctx.run(`${leftover.turnId}:invocation`, () => recordInvocation(deps.db, leftover.sessionId, leftover.turnId, invocationId));
-            }
+            if (leftover) await sendFollowUp(ctx, deps, leftover);
             return;
           } finally {
             tracked.release();
@@ -106,9 +115,26 @@ export function sessionObject(deps: WorkerDeps) {
         }
       },
     },
-    // Model steps stream for a long time inside one ctx.run: let them.
+    // A turn's steps are journaled in Postgres, not in Restate: a long model stream or tool adds
+    // nothing to Restate's journal for a long time. Let it.
     options: { inactivityTimeout: { minutes: 15 }, abortTimeout: { minutes: 30 } },
   });
+}
+
+/** Sends coalesced while a cancelled turn wound down, as one new turn (see startLeftoverTurn). */
+async function leftoverTurn(deps: WorkerDeps, sessionId: string): Promise<TurnRequest | undefined> {
+  const session = await deps.db.session.findUnique({ where: { id: sessionId }, select: { agentId: true } });
+  return session ? startLeftoverTurn({ db: deps.db, sessionId, workspaceDir: workspaceDir(deps.dataDir, session.agentId, sessionId) }) : undefined;
+}
+
+function runtimeOf(deps: WorkerDeps): DurableRuntime {
+  if (!deps.runtime) throw new Error("the worker needs its DurableRuntime to queue a turn");
+  return deps.runtime;
+}
+
+async function sendFollowUp(ctx: restate.ObjectContext, deps: WorkerDeps, turn: TurnRequest): Promise<void> {
+  const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
+  await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
 }
 
 /** Direct tool calls (spec §5.5): one call, no turn, in the worker's sandboxes. A worker that

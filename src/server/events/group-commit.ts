@@ -104,7 +104,7 @@ const groupAppendSql = `
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
       WITH ORDINALITY AS t(session_id, type, turn_id, data, key, at, ord)
   ), locked AS (
-    SELECT id, "nextIndex" AS base FROM sessions WHERE id IN (SELECT session_id FROM input) ORDER BY id FOR UPDATE
+    SELECT id, "nextIndex" AS base FROM sessions WHERE id IN (SELECT session_id FROM input) ORDER BY id FOR NO KEY UPDATE
   ), existing AS (
     SELECT e."sessionId", e.index, e.type, e."turnId", e.at AT TIME ZONE 'UTC' AS at, e.data, i.ord
       FROM session_events e JOIN input i ON e."sessionId" = i.session_id AND e."idempotencyKey" = i.key

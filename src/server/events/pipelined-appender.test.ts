@@ -22,6 +22,26 @@ describe("pipelinedAppender", () => {
     expect(batches).toEqual([["0"], ["1", "2", "3", "4"]]);
   });
 
+  it("with lingerMs, holds the first append for what follows it, until the time is up or flush", async () => {
+    const batches: string[][] = [];
+    const out = pipelinedAppender(async (events) => void batches.push(events.map((e) => (e.data as { delta: string }).delta)), { lingerMs: 30 });
+    out.push(delta(0));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    out.push(delta(1));
+    expect(batches).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(batches).toEqual([["0", "1"]]);
+    // Later appends do not linger.
+    out.push(delta(2));
+    await out.flush();
+    expect(batches).toEqual([["0", "1"], ["2"]]);
+
+    const quick = pipelinedAppender(async (events) => void batches.push(events.map((e) => (e.data as { delta: string }).delta)), { lingerMs: 60_000 });
+    quick.push(delta(3), delta(4));
+    await quick.flush();
+    expect(batches.at(-1)).toEqual(["3", "4"]);
+  });
+
   it("reports a failed append from flush and refuses further pushes", async () => {
     const out = pipelinedAppender(async () => {
       throw new Error("database gone");

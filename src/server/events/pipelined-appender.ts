@@ -1,7 +1,9 @@
 // Appends a stream of events in order without making the producer wait on each one: while an
 // append is in flight, later events queue up and go out together in the next append. A model
 // streaming fast thus costs a few appends per step instead of one per delta, and the first delta
-// still goes out at once.
+// still goes out at once — or, with `lingerMs`, a moment later with whatever followed it: a step
+// whose model answers at once then costs one append, and a slow model shows its start a few
+// milliseconds late.
 import type { NewEvent } from "./append-events";
 
 export type PipelinedAppender = {
@@ -10,18 +12,32 @@ export type PipelinedAppender = {
   flush: () => Promise<void>;
 };
 
-export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknown>): PipelinedAppender {
+export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknown>, options: { lingerMs?: number } = {}): PipelinedAppender {
   let pending: NewEvent[] = [];
   let chain: Promise<void> = Promise.resolve();
   let isScheduled = false;
   let failure: { error: unknown } | undefined;
+  // The first append waits up to lingerMs for more events; flush ends the wait.
+  let hasLingered = !options.lingerMs;
+  let endLinger: (() => void) | undefined;
   return {
     push(...events) {
       if (failure) throw failure.error;
       pending.push(...events);
       if (isScheduled) return;
       isScheduled = true;
+      const linger = hasLingered
+        ? undefined
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, options.lingerMs);
+            endLinger = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+      hasLingered = true;
       chain = chain.then(async () => {
+        if (linger) await linger;
         isScheduled = false;
         const batch = pending;
         pending = [];
@@ -34,6 +50,7 @@ export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknow
       });
     },
     async flush() {
+      endLinger?.();
       await chain;
       if (failure) throw failure.error;
     },

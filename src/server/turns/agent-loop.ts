@@ -13,6 +13,7 @@ import { gateApprovals, type ApprovalWaits } from "@/server/approvals/gate-appro
 import { addUsage, runModelStep, zeroUsage } from "./model-step";
 import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
 import { toModelOutput } from "./tool-output";
+import type { EarlierRun } from "./step-journal";
 import type { ToolSpec } from "./turn-tools";
 import type { TurnSetup } from "./turn-setup";
 
@@ -21,6 +22,8 @@ export type Step = <T>(name: string, action: () => Promise<T>) => Promise<T>;
 export type LoopEnv = {
   db: PrismaClient;
   step: Step;
+  /** What an earlier run of this turn recorded, for steps that were cut off (step-journal.ts). */
+  earlier: EarlierRun;
   setup: TurnSetup;
   turnId: string;
   signal: AbortSignal;
@@ -45,7 +48,7 @@ export type LoopOptions = {
   /** Recorded with the first step's start (turn.started). */
   leading?: NewEvent[];
   /** At each tool boundary, the messages to steer into the turn (nudges); see runModelStep. */
-  steer?: (step: number) => Promise<ModelMessage[]>;
+  steer?: (step: number, stored: () => Promise<void>) => Promise<ModelMessage[]>;
 };
 
 export type Spend = { usage: Usage; costUsd: number | null };
@@ -74,6 +77,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     const outcome = await step(`${options.keyPrefix}:model:${n}`, () =>
       runModelStep({
         db,
+        earlier: env.earlier,
         sessionId: setup.session.id,
         turnId,
         keyPrefix: options.keyPrefix,
@@ -86,7 +90,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
         parentCallId: options.parentCallId,
         repair: n === options.firstStep ? options.repair : undefined,
         leading,
-        steer: n > options.firstStep && options.steer ? () => options.steer!(n) : undefined,
+        steer: n > options.firstStep && options.steer ? (stored) => options.steer!(n, stored) : undefined,
       }),
     );
     if (outcome.kind !== "ok") return { ...outcome, ...spend, nextStep: n + 1 };

@@ -6,9 +6,9 @@ import type { PrismaClient } from "@prisma/client";
 import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
-import { poolOf } from "@/server/db";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { pipelinedAppender } from "@/server/events/pipelined-appender";
+import type { EarlierRun } from "./step-journal";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
 
@@ -19,6 +19,8 @@ export type ModelStepOutcome =
 
 export type ModelStepOptions = {
   db: PrismaClient;
+  /** What an earlier run of the turn recorded (a re-run step is a new attempt). */
+  earlier: EarlierRun;
   sessionId: string;
   turnId: string;
   /** Prefix of this step's idempotency keys: the turn, or the turn and a subagent call. */
@@ -35,9 +37,13 @@ export type ModelStepOptions = {
   /** Events recorded first, in the same append (turn.started; the previous batch's close). */
   leading?: NewEvent[];
   /** Messages steered into the turn before this step (coalesced sends, spec §4.4), including
-   * those an attempt cut off by a crash already took. Called after the leading events are stored. */
-  steer?: () => Promise<ModelMessage[]>;
+   * those an attempt cut off by a crash already took. Before recording a nudge it awaits
+   * `stored`: the leading events go first in the log. */
+  steer?: (stored: () => Promise<void>) => Promise<ModelMessage[]>;
 };
+
+/** How long a step's first events wait for more before they are appended. */
+const firstAppendLingerMs = 5;
 
 export function toolSet(specs: ToolSpec[]): ToolSet {
   return Object.fromEntries(specs.map((spec) => [spec.name, tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as never) })]));
@@ -49,20 +55,17 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   // Decided inside the journaled step, so a re-run after a stop cannot carry on.
   if (signal.aborted) return { kind: "cancelled" };
   const stepKey = `${options.keyPrefix}:s${step}`;
-  const attempt = 1 + (await startedAttempts(db, sessionId, stepKey));
+  const attempt = 1 + (await options.earlier.startedAttempts(stepKey));
   const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
   // root agent's text streams as the reply.
   const isRoot = parentCallId === undefined;
-  // Everything this step records goes through one ordered pipeline; the step waits for it at the end.
-  const out = pipelinedAppender(append);
-  let steered: ModelMessage[] = [];
+  // Everything this step records goes through one ordered pipeline; the step waits for it at the
+  // end. Its first append lingers a moment: a model that answers at once costs one append.
+  const out = pipelinedAppender(append, { lingerMs: firstAppendLingerMs });
   if (options.leading?.length) out.push(...options.leading);
-  if (options.steer) {
-    await out.flush();
-    steered = await options.steer();
-  }
+  const steered = options.steer ? await options.steer(() => out.flush()) : [];
   out.push({
     type: "step.started",
     data: { step, ...(attempt > 1 ? { attempt } : {}), ...(options.repair ? { repair: options.repair } : {}), ...(parentCallId ? { parentCallId } : {}) },
@@ -155,13 +158,3 @@ export function addUsage(total: Usage, more: Usage): Usage {
 }
 
 export const zeroUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-
-/** How many attempts of this step have started before (more than none only after a crash). */
-async function startedAttempts(db: PrismaClient, sessionId: string, stepKey: string): Promise<number> {
-  const { rows } = await poolOf(db).query<{ n: number }>({
-    name: "agentfold-step-attempts",
-    text: `SELECT count(*)::int AS n FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" LIKE $2 AND type = 'step.started'`,
-    values: [sessionId, `${stepKey.replace(/[\\%_]/g, "\\$&")}.%:started`],
-  });
-  return rows[0]?.n ?? 0;
-}

@@ -24,6 +24,7 @@ import { finishTurn, type TurnEnd } from "./finish-turn";
 import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup, sessionInfo, type TurnSetup } from "./turn-setup";
+import type { EarlierRun } from "./step-journal";
 import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
@@ -34,6 +35,8 @@ export type TurnDeps = {
   /** The data directory: agent versions' files and session workspaces live under it. */
   dataDir: string;
   step: Step;
+  /** What an earlier run of this turn recorded, for steps that were cut off. */
+  earlier: EarlierRun;
   models: ModelProviderSettings;
   defaultModel: string;
   sandboxes: SandboxPool;
@@ -56,9 +59,12 @@ export const maxRepairs = 2;
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
-  // One step for everything before the model runs (the web marked the session running).
+  // One step for everything before the model runs (the web marked the session running). Its
+  // reads start at once, alongside the journal's; a replay drops them for the recorded setup.
+  const reading = loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel });
+  reading.catch(() => undefined);
   const setup = await step(`${turnId}:prepare`, async () => {
-    const loaded = await loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel });
+    const loaded = await reading;
     prepareSessionWorkspace(deps.dataDir, loaded, turn);
     return loaded;
   });
@@ -91,7 +97,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
     return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir });
   };
-  const env: LoopEnv = { db, step, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
+  const env: LoopEnv = { db, step, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;
@@ -111,7 +117,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       repair,
       // turn.started goes out with the first step's start.
       leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
-      steer: (n) => deliverNudges(db, setup, turnId, n),
+      steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId }, n, stored),
     });
     spent = {
       usage: addUsage(spent.usage, outcome.usage),
@@ -155,17 +161,23 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
  * Coalesced sends that arrived during the turn, steered in at a tool boundary (spec §4.4). A
  * re-run after a crash also gets back those its cut-off attempt already took.
  */
-async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string, step: number): Promise<ModelMessage[]> {
+async function deliverNudges(
+  { db, earlier, setup, turnId }: { db: PrismaClient; earlier: EarlierRun; setup: TurnSetup; turnId: string },
+  step: number,
+  stored: () => Promise<void>,
+): Promise<ModelMessage[]> {
   const sessionId = setup.session.id;
   const keyPrefix = `${turnId}:nudge:${step}:`;
-  // Nudges an earlier attempt took are always read back: an attempt cut off before its
+  // Nudges an earlier attempt took are always given back: an attempt cut off before its
   // step.started was stored does not count as one, yet its nudges are in the log. Nearly always
-  // nothing waits: two cheap reads (together) instead of a locking transaction. A send that lands
-  // just after is steered in at the next boundary or drained when the turn ends.
-  const [earlier, { rows: waiting }] = await Promise.all([
-    steeredBefore(db, sessionId, keyPrefix),
+  // nothing waits: one cheap read instead of a locking transaction. A send that lands just after
+  // is steered in at the next boundary or drained when the turn ends.
+  const [taken, { rows: waiting }] = await Promise.all([
+    earlier.nudges(keyPrefix),
     poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
   ]);
+  // The step's leading events (the previous batch's close) go before any nudge in the log.
+  if (waiting.length > 0) await stored();
   const claimed = waiting.length === 0 ? [] : await pgTransaction(db, async (client) => {
     const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
     if (rows[0]?.runningTurnId !== turnId) return [];
@@ -177,16 +189,8 @@ async function deliverNudges(db: PrismaClient, setup: TurnSetup, turnId: string,
     });
     return taken.map((delivery) => delivery.text);
   });
-  const texts = [...earlier, ...claimed];
+  const texts = [...taken, ...claimed];
   return texts.length === 0 ? [] : [{ role: "user", content: texts.join("\n\n") }];
-}
-
-async function steeredBefore(db: PrismaClient, sessionId: string, keyPrefix: string): Promise<string[]> {
-  const { rows } = await poolOf(db).query<{ text: string }>(
-    `SELECT data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND type = 'nudge.delivered' AND starts_with("idempotencyKey", $2) ORDER BY index`,
-    [sessionId, keyPrefix],
-  );
-  return rows.map((row) => row.text);
 }
 
 /** Seeds the session workspace on its first turn and writes this send's workspaceFiles. */

@@ -9,8 +9,8 @@ import type { ToolRunResult } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import type { Verdict } from "@/server/approvals/gate-approvals";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
-import { poolOf } from "@/server/db";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import type { EarlierRun } from "./step-journal";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
 import { sessionInfo, type TurnSetup } from "./turn-setup";
@@ -19,6 +19,7 @@ export type ToolCallRequest = { callId: string; toolName: string; input: unknown
 
 export type ToolCallEnv = {
   db: PrismaClient;
+  earlier: EarlierRun;
   setup: TurnSetup;
   turnId: string;
   /** Prefix of the call's idempotency keys (the turn's, or a subagent run's). */
@@ -39,13 +40,8 @@ export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest, verdi
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
-  const { rows } = await poolOf(db).query<{ data: ToolOutcome }>({
-    name: "agentfold-recorded-result",
-    text: `SELECT data FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = $2`,
-    values: [sessionId, resultKey],
-  });
-  if (rows[0]) {
-    const data = rows[0].data;
+  const data = (await env.earlier.recorded(resultKey)) as ToolOutcome | undefined;
+  if (data) {
     return { output: data.output ?? null, isError: data.isError, ...(data.stubbed ? { stubbed: true } : {}) };
   }
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });

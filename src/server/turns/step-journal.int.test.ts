@@ -1,0 +1,90 @@
+// The Postgres step journal: a finished step is never run again, by a replay of the same turn in
+// this process or in another; what a step returns is the same value on its first run and on a
+// replay; a step that threw left nothing behind and runs again.
+import crypto from "node:crypto";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { createDb } from "@/server/db";
+import { createTestSession } from "@/testing/fixtures";
+import { appendEvents } from "@/server/events/append-events";
+import { turnJournal } from "./step-journal";
+
+const stepJournal = (...args: Parameters<typeof turnJournal>) => turnJournal(...args).step;
+
+const db = createDb(inject("databaseUrl"));
+
+afterAll(async () => {
+  await db.$disconnect();
+});
+
+async function newTurn() {
+  const session = await createTestSession(db);
+  return { sessionId: session.id, turnId: `turn_${crypto.randomUUID().slice(0, 8)}` };
+}
+
+describe("turnJournal", () => {
+  it("runs each step once: a replay of the turn gets the recorded outcomes back", async () => {
+    const turn = await newTurn();
+    const runs: string[] = [];
+    const action = (name: string, value: unknown) => async () => {
+      runs.push(name);
+      return value;
+    };
+    const first = stepJournal(db, turn);
+    expect(await first("prepare", action("prepare", { system: "s", at: new Date("2026-01-01T00:00:00Z") }))).toEqual({ system: "s", at: "2026-01-01T00:00:00.000Z" });
+    expect(await first("tool:1", action("tool:1", undefined))).toBeUndefined();
+    expect(await first("model:0", action("model:0", [1, null, "x"]))).toEqual([1, null, "x"]);
+    // The same name again in the same run is a replay too.
+    expect(await first("model:0", action("model:0 again", "other"))).toEqual([1, null, "x"]);
+
+    const replay = stepJournal(db, turn);
+    expect(await replay("prepare", action("prepare again", "changed"))).toEqual({ system: "s", at: "2026-01-01T00:00:00.000Z" });
+    expect(await replay("tool:1", action("tool:1 again", "changed"))).toBeUndefined();
+    expect(await replay("model:0", action("model:0 again", "changed"))).toEqual([1, null, "x"]);
+    expect(await replay("model:1", action("model:1", "new"))).toBe("new");
+    expect(runs).toEqual(["prepare", "tool:1", "model:0", "model:1"]);
+  });
+
+  it("records nothing for a step that threw: the next attempt runs it", async () => {
+    const turn = await newTurn();
+    const failing = stepJournal(db, turn);
+    await expect(failing("tool:1", async () => Promise.reject(new Error("worker lost the sandbox")))).rejects.toThrow("worker lost the sandbox");
+    const retry = stepJournal(db, turn);
+    expect(await retry("tool:1", async () => "ran")).toBe("ran");
+  });
+
+  it("tells a step run again what an earlier run of the turn appended: attempts, tool results, nudges", async () => {
+    const turn = await newTurn();
+    const { turnId } = turn;
+    await appendEvents({
+      db,
+      sessionId: turn.sessionId,
+      events: [
+        { type: "step.started", turnId, data: { step: 0 }, idempotencyKey: `${turnId}:s0.1:started` },
+        { type: "step.started", turnId, data: { step: 0, attempt: 2 }, idempotencyKey: `${turnId}:s0.2:started` },
+        { type: "step.started", turnId, data: { step: 0, parentCallId: "c9" }, idempotencyKey: `${turnId}:c9:s0.1:started` },
+        { type: "action.result", turnId, data: { callId: "c1", toolName: "lookup", output: { ok: 1 }, isError: false }, idempotencyKey: `${turnId}:c1:result` },
+        { type: "nudge.delivered", turnId, data: { deliveryId: "d1", text: "first" }, idempotencyKey: `${turnId}:nudge:1:d1` },
+        { type: "nudge.delivered", turnId, data: { deliveryId: "d2", text: "second" }, idempotencyKey: `${turnId}:nudge:1:d2` },
+        { type: "nudge.delivered", turnId, data: { deliveryId: "d3", text: "later" }, idempotencyKey: `${turnId}:nudge:2:d3` },
+      ],
+    });
+    const { earlier } = turnJournal(db, turn);
+    expect(await earlier.startedAttempts(`${turnId}:s0`)).toBe(2);
+    expect(await earlier.startedAttempts(`${turnId}:c9:s0`)).toBe(1);
+    expect(await earlier.startedAttempts(`${turnId}:s1`)).toBe(0);
+    expect(await earlier.recorded(`${turnId}:c1:result`)).toMatchObject({ output: { ok: 1 }, isError: false });
+    expect(await earlier.recorded(`${turnId}:c2:result`)).toBeUndefined();
+    expect(await earlier.nudges(`${turnId}:nudge:1:`)).toEqual(["first", "second"]);
+    // A fresh turn of the same session sees none of it.
+    expect(await turnJournal(db, { ...turn, turnId: `${turnId}x` }).earlier.startedAttempts(`${turnId}x:s0`)).toBe(0);
+  });
+
+  it("keeps turns apart and goes with its session", async () => {
+    const a = await newTurn();
+    const b = { sessionId: a.sessionId, turnId: `${a.turnId}b` };
+    await stepJournal(db, a)("finish", async () => "a");
+    expect(await stepJournal(db, b)("finish", async () => "b")).toBe("b");
+    await db.session.delete({ where: { id: a.sessionId } });
+    expect(await db.turnStep.count({ where: { sessionId: a.sessionId } })).toBe(0);
+  });
+});

@@ -1,0 +1,92 @@
+// The turn engine's step journal, in Postgres beside the event log it describes. Each named step
+// of a turn (prepare, a model step, a tool call, an approval gate, finish …) records its outcome
+// when it ends; a turn run again — Restate retries the invocation after a worker died, or replays
+// it after a suspension — gets recorded outcomes back and runs only what had not finished.
+//
+// Restate still owns what Postgres cannot do alone: the invocation itself (retried until it
+// ends), one turn at a time per session, awakeables and timers. Keeping the steps out of its
+// journal saves a Restate round trip per step, most of the engine's cost per turn
+// (docs/decisions.md, "Turn steps are journaled in Postgres").
+//
+// What "exactly once" means is unchanged: a step that finished is never run again; a step cut
+// off before its record was written runs again. The steps are built for that: every append
+// carries an idempotency key, a tool call first looks for its recorded `action.result`, and a
+// model step run again announces itself as a new attempt.
+import type { PrismaClient } from "@prisma/client";
+import { poolOf } from "@/server/db";
+import type { Step } from "./agent-loop";
+
+/** What an earlier run of this turn left in the event log that a step run again must know. */
+export type EarlierRun = {
+  /** How many attempts of a model step (its key) have started before. */
+  startedAttempts: (stepKey: string) => Promise<number>;
+  /** The data of an event recorded under this idempotency key (a tool call's action.result). */
+  recorded: (idempotencyKey: string) => Promise<unknown>;
+  /** Texts of nudges recorded under keys starting with this prefix, in log order. */
+  nudges: (keyPrefix: string) => Promise<string[]>;
+};
+
+export type TurnJournal = { step: Step; earlier: EarlierRun };
+
+/**
+ * The journal of one turn. Its recorded steps, and what an earlier run of the turn appended, are
+ * read once, in one statement, at the first step; a fresh turn finds nothing. Outcomes are JSON:
+ * what a step returns on its first run is what a replay returns, so both see the same value (a
+ * JSON round trip, as any durable journal does).
+ */
+export function turnJournal(db: PrismaClient, turn: { sessionId: string; turnId: string }): TurnJournal {
+  let reading: Promise<Recorded> | undefined;
+  const read = () => (reading ??= readRecorded(db, turn));
+  const step: Step = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    const { steps } = await read();
+    if (steps.has(name)) return decode(steps.get(name)!) as T;
+    const value = await action();
+    const encoded = value === undefined ? null : JSON.stringify(value);
+    await poolOf(db).query({
+      name: "agentfold-record-step",
+      text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result) VALUES ($1, $2, $3, $4) ON CONFLICT ("turnId", name) DO NOTHING`,
+      values: [turn.turnId, name, turn.sessionId, encoded],
+    });
+    steps.set(name, encoded);
+    return decode(encoded) as T;
+  };
+  // Each step asks about its own keys, which only an earlier run can have written: what this run
+  // appends later does not need to be seen here.
+  const earlier: EarlierRun = {
+    startedAttempts: async (stepKey) =>
+      (await read()).events.filter((event) => event.type === "step.started" && event.key.startsWith(`${stepKey}.`) && event.key.endsWith(":started")).length,
+    recorded: async (key) => {
+      const event = (await read()).events.find((candidate) => candidate.key === key);
+      return event ? JSON.parse(event.data) : undefined;
+    },
+    nudges: async (keyPrefix) =>
+      (await read()).events.filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix)).map((event) => (JSON.parse(event.data) as { text: string }).text),
+  };
+  return { step, earlier };
+}
+
+type Recorded = { steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
+
+async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<Recorded> {
+  // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
+  const { rows } = await poolOf(db).query<{ index: number | null; key: string; type: string | null; value: string | null }>({
+    name: "agentfold-read-turn-journal",
+    text: `SELECT NULL::int AS index, name AS key, NULL::text AS type, result AS value FROM turn_steps WHERE "turnId" = $1
+           UNION ALL
+           SELECT index, "idempotencyKey", type, data::text FROM session_events
+             WHERE "sessionId" = $2 AND starts_with("idempotencyKey", $3) AND type IN ('step.started', 'action.result', 'nudge.delivered')
+           ORDER BY index NULLS FIRST`,
+    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`],
+  });
+  const steps = new Map<string, string | null>();
+  const events: Recorded["events"] = [];
+  for (const row of rows) {
+    if (row.type === null) steps.set(row.key, row.value);
+    else events.push({ key: row.key, type: row.type, data: row.value ?? "null" });
+  }
+  return { steps, events };
+}
+
+function decode(encoded: string | null): unknown {
+  return encoded === null ? undefined : JSON.parse(encoded);
+}
