@@ -24,8 +24,21 @@ export default defineTool({ description: "Looks up an order", effect: "read",
 `,
 };
 
-async function oneTurn(url: string, token: string): Promise<number> {
+type Sample = { elapsed: number; milestones: Map<string, number> };
+
+// Milestones of a turn, as the events' `at` stamps (server clock, same machine) say, in ms after
+// the POST was sent: where the time of a turn goes.
+const milestones: [label: string, match: (event: { type: string; data?: { step?: number } }) => boolean][] = [
+  ["message.received (web committed the session)", (e) => e.type === "message.received"],
+  ["turn.started (worker: prepared, first model step streamed)", (e) => e.type === "turn.started"],
+  ["action.result (tool ran in the sandbox)", (e) => e.type === "action.result"],
+  ["step.started, step 1 (second model step)", (e) => e.type === "step.started" && e.data?.step === 1],
+  ["turn.completed (finish committed)", (e) => e.type === "turn.completed"],
+];
+
+async function oneTurn(url: string, token: string): Promise<Sample> {
   const startedAt = performance.now();
+  const sentAt = Date.now();
   const response = await fetch(`${url}/bench/v1/session`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -33,6 +46,7 @@ async function oneTurn(url: string, token: string): Promise<number> {
   });
   if (!response.ok) throw new Error(`POST session: ${response.status} ${await response.text()}`);
   const { sessionId } = (await response.json()) as { sessionId: string };
+  const answered = Date.now() - sentAt;
   const stream = await fetch(`${url}/bench/v1/session/${sessionId}/stream?heartbeat=0`, { headers: { authorization: `Bearer ${token}` } });
   const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
@@ -45,7 +59,22 @@ async function oneTurn(url: string, token: string): Promise<number> {
   }
   const elapsed = performance.now() - startedAt;
   await reader.cancel();
-  return elapsed;
+  const events = buffered.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { type: string; at: string; data?: { step?: number } });
+  const seen = new Map<string, number>([["POST answered (client)", answered]]);
+  for (const [label, match] of milestones) {
+    const event = events.find(match);
+    if (event) seen.set(label, Date.parse(event.at) - sentAt);
+  }
+  seen.set("turn.completed seen on the stream (client)", elapsed);
+  return { elapsed, milestones: seen };
+}
+
+function timelineTable(samples: Sample[]): string {
+  const labels = [...new Set(samples.flatMap((sample) => [...sample.milestones.keys()]))];
+  const rows = labels
+    .map((label) => ({ label, at: percentile(samples.flatMap((sample) => sample.milestones.get(label) ?? []), 50) }))
+    .sort((a, b) => a.at - b.at);
+  return rows.map((row) => `| ${row.label} | ${row.at.toFixed(0)} ms |`).join("\n");
 }
 
 export async function benchTurns(): Promise<string> {
@@ -62,8 +91,9 @@ export async function benchTurns(): Promise<string> {
     const token = await cli("token", "create", "--team", "bench", "--actions", "*", "--name", "bench");
 
     for (let i = 0; i < 20; i++) await oneTurn(url!, token); // warm-up: sandbox, JIT, pools
-    const sequential: number[] = [];
-    for (let i = 0; i < 200; i++) sequential.push(await oneTurn(url!, token));
+    const samples: Sample[] = [];
+    for (let i = 0; i < 200; i++) samples.push(await oneTurn(url!, token));
+    const sequential = samples.map((sample) => sample.elapsed);
 
     const components = ["web", "worker", "restate", "postgres"] as const;
     const pids = Object.fromEntries(components.map((name) => [name, printedPid(supervisor.output(), name)])) as Record<(typeof components)[number], number>;
@@ -77,7 +107,7 @@ export async function benchTurns(): Promise<string> {
     await Promise.all(
       Array.from({ length: clients }, async () => {
         while (performance.now() < deadline) {
-          concurrent.push(await oneTurn(url!, token));
+          concurrent.push((await oneTurn(url!, token)).elapsed);
           turns++;
         }
       }),
@@ -90,7 +120,7 @@ export async function benchTurns(): Promise<string> {
 
 Method: the whole stack as \`npm start\` runs it (web, worker, Restate and Postgres on this machine),
 the offline model \`local:scripted\`, and one tool call (\`lookup\`, a read tool in the agent's
-sandbox). A turn is two model steps and one tool call, each a journaled Restate step, and about 20
+sandbox). A turn is two model steps and one tool call, each a journaled step, and about 20
 appended events. Each sample is timed from the \`POST /<slug>/v1/session\` that starts a session to
 the moment its NDJSON stream shows \`turn.completed\`, over real HTTP. 20 warm-up turns first.
 
@@ -107,13 +137,17 @@ the worker's sandbox). Processes that ended during the run are not counted:
 |---|---|
 ${cpuPerTurn}
 
-Where the time goes (measured while building this): each journaled Restate step costs ~3 ms of
-acknowledgement and an empty invocation ~10 ms round trip on this machine; a group-commit append
-~1.4 ms; a Prisma query ~1.9 ms against ~0.3 ms for the same query as a prepared statement. The
-hot path already uses plain SQL, pipelines deltas and folds each tool batch's close into the next
-step. What would move the numbers next: journaling turn steps in Postgres (in each step's own
-transaction) and keeping Restate for invocation, exclusivity, awakeables and timers; serving \`/v1\`
-from a lean \`node:http\` front in the web process; fewer appends per turn.
+Where the time of a sequential turn goes: the median moment each milestone was reached, in ms
+after the POST was sent (event \`at\` stamps have millisecond resolution):
+
+| Milestone | Median |
+|---|---|
+${timelineTable(samples)}
+
+Steps are journaled in Postgres (\`turn_steps\`), not as Restate \`ctx.run\` entries: Restate carries
+the invocation, one turn per session, awakeables and timers. What would move the numbers next:
+serving \`/v1\` from a lean \`node:http\` front in the web process, the session start and the finish
+as single statements, and the Restate hop itself (ingress → worker) for the first step.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).

@@ -27,7 +27,16 @@ export async function gateApprovals(env: LoopEnv, keyPrefix: string, step: numbe
   const { setup, turnId, db } = env;
   const sessionId = setup.session.id;
   const verdicts = new Map<string, Verdict>();
-  const needing = await env.step(`${keyPrefix}:gate:${step}`, () => callsNeedingApproval(env, calls, tools));
+  // Which calls need a decision is journaled only when agent code decides it (a dynamic
+  // needsApproval runs in the sandbox and may answer differently the next time); otherwise it
+  // follows from the calls and the tools alone, and a replay computes the same answer.
+  const isDynamic = calls.some((call) => {
+    const spec = tools.find((candidate) => candidate.name === call.toolName);
+    return !call.invalid && spec?.kind === "agent" && spec.tool.needsApproval === "dynamic";
+  });
+  const needing = isDynamic
+    ? await env.step(`${keyPrefix}:gate:${step}`, () => callsNeedingApproval(env, calls, tools))
+    : await callsNeedingApproval(env, calls, tools);
   if (needing.length === 0 || !env.approvals) return verdicts;
   const isUnattended = setup.session.mode === "task" || setup.session.purpose === "eval";
   if (isUnattended && setup.session.unattendedApprovals === "deny") {

@@ -66,8 +66,8 @@ export function sessionObject(deps: WorkerDeps) {
           let inflight: Promise<unknown> = Promise.resolve();
           const journal = turnJournal(deps.db, current);
           const step: Step = (name, action) =>
-            journal.step(name, () => {
-              const running = action();
+            journal.step(name, (seal) => {
+              const running = action(seal);
               inflight = running.catch(() => undefined);
               return running;
             });
@@ -104,7 +104,7 @@ export function sessionObject(deps: WorkerDeps) {
               await finishTurn({ db: deps.db, sessionId: cancelled.sessionId, turnId: cancelled.turnId, mode: session.mode, end: { kind: "cancelled" } });
               return leftoverTurn(deps, cancelled.sessionId);
             });
-            await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, action), ...durable }, cancelled.sessionId, cancelled.turnId);
+            await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, () => action(() => undefined)), ...durable }, cancelled.sessionId, cancelled.turnId);
             // Sends coalesced while this turn wound down run in a new invocation: this one is
             // being cancelled.
             if (leftover) await sendFollowUp(ctx, deps, leftover);

@@ -8,7 +8,9 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { poolOf } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
 import { toValidEnvelope } from "./envelope";
-import { appendStatement, groupAppend, type Queryable } from "./group-commit";
+import { appendStatement, groupAppend, type Queryable, type StepRecord } from "./group-commit";
+
+export type { StepRecord };
 
 export const eventsChannel = "session_events";
 
@@ -25,35 +27,43 @@ export async function appendEvents(options: {
   sessionId: string;
   events: NewEvent[];
   clock?: () => Date;
+  /** The journal row of the turn step these events end: written by the same statement. */
+  step?: StepRecord;
 }): Promise<SessionEvent[]> {
-  const { db, sessionId, events, clock = () => new Date() } = options;
+  const { db, sessionId, events, clock = () => new Date(), step } = options;
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
+  let stored: SessionEvent[];
   try {
-    return await groupAppend(poolOf(db), { sessionId, events, at }, eventsChannel);
+    stored = await groupAppend(poolOf(db), { sessionId, events, at, step }, eventsChannel);
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.
     if (!isUniqueViolation(error)) throw error;
-    return appendOne(poolOf(db), sessionId, events, at);
+    stored = await appendOne(poolOf(db), sessionId, events, at, step);
   }
+  if (step) step.stored = true;
+  return stored;
 }
 
 /**
  * The same, inside a transaction the caller owns on `client` (to write rows and their events
  * together, atomically). The same single statement as group commit; NOTIFY fires on commit.
  */
-export async function appendEventsInTransaction(options: { client: Queryable; sessionId: string; events: NewEvent[]; clock?: () => Date }): Promise<SessionEvent[]> {
-  const { client, sessionId, events, clock = () => new Date() } = options;
+export async function appendEventsInTransaction(options: { client: Queryable; sessionId: string; events: NewEvent[]; clock?: () => Date; step?: StepRecord }): Promise<SessionEvent[]> {
+  const { client, sessionId, events, clock = () => new Date(), step } = options;
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
-  return appendOne(client, sessionId, events, at);
+  const stored = await appendOne(client, sessionId, events, at, step);
+  // Committed with the caller's transaction: a step whose action returns has its record.
+  if (step) step.stored = true;
+  return stored;
 }
 
-async function appendOne(client: Queryable, sessionId: string, events: NewEvent[], at: Date): Promise<SessionEvent[]> {
-  const [stored] = await appendStatement(client, [{ sessionId, events, at }], eventsChannel);
+async function appendOne(client: Queryable, sessionId: string, events: NewEvent[], at: Date, step?: StepRecord): Promise<SessionEvent[]> {
+  const [stored] = await appendStatement(client, [{ sessionId, events, at, step }], eventsChannel);
   if (!stored || stored.length === 0) throw new AppError("not_found", `no session ${sessionId}`);
   return stored;
 }

@@ -9,10 +9,15 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { AppError } from "@/server/http/app-error";
 import { toEnvelope, type EventRow } from "./envelope";
 
+/** A turn step's journal row (src/server/turns/step-journal.ts), written by the same statement as
+ * the events that end the step, so the step's record and its last events commit together. */
+export type StepRecord = { turnId: string; name: string; sessionId: string; result: string | null; stored?: boolean };
+
 export type AppendRequest = {
   sessionId: string;
   events: { type: string; data: unknown; turnId?: string; idempotencyKey?: string }[];
   at: Date;
+  step?: StepRecord;
 };
 
 type Pending = AppendRequest & { resolve: (events: SessionEvent[]) => void; reject: (error: unknown) => void };
@@ -71,6 +76,7 @@ export async function appendStatement(db: Queryable, requests: AppendRequest[], 
 
 async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string })[]> {
   const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at })));
+  const steps = batch.flatMap((request) => (request.step ? [request.step] : []));
   const { rows } = await (db as pg.Pool).query<EventRow & { ord: string }>({
     name: "agentfold-group-append",
     text: groupAppendSql,
@@ -82,6 +88,10 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
       flat.map((e) => e.idempotencyKey ?? null),
       flat.map((e) => e.at.toISOString()),
       channel,
+      steps.map((s) => s.turnId),
+      steps.map((s) => s.name),
+      steps.map((s) => s.sessionId),
+      steps.map((s) => s.result),
     ],
   });
   return rows;
@@ -97,7 +107,8 @@ function settle(batch: Pending[], results: SessionEvent[][]): void {
 }
 
 // $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency keys, $6 times
-// (ISO), $7 channel. Prisma keeps timestamps as UTC in "timestamp without time zone" columns;
+// (ISO), $7 channel; $8–$11 the journal rows of steps these events end (turn ids, names, session
+// ids, results). Prisma keeps timestamps as UTC in "timestamp without time zone" columns;
 // the AT TIME ZONE casts keep that convention whatever the server's or this process's zone.
 const groupAppendSql = `
   WITH input AS (
@@ -124,6 +135,11 @@ const groupAppendSql = `
       RETURNING s.id, s."nextIndex"
   ), notified AS (
     SELECT pg_notify($7, id || ':' || ("nextIndex" - 1)) FROM bumped
+  ), recorded AS (
+    INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
+      SELECT s.turn_id, s.name, s.session_id, s.result, now() AT TIME ZONE 'UTC'
+      FROM unnest($8::text[], $9::text[], $10::text[], $11::text[]) AS s(turn_id, name, session_id, result)
+      ON CONFLICT ("turnId", name) DO NOTHING
   )
   SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord
     FROM inserted ins

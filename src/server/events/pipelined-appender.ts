@@ -4,23 +4,30 @@
 // still goes out at once — or, with `lingerMs`, a moment later with whatever followed it: a step
 // whose model answers at once then costs one append, and a slow model shows its start a few
 // milliseconds late.
-import type { NewEvent } from "./append-events";
+import type { NewEvent, StepRecord } from "./append-events";
 
 export type PipelinedAppender = {
   push: (...events: NewEvent[]) => void;
+  /** The last events, with the journal record of the step they end (written by the same append). */
+  end: (step: StepRecord | undefined, ...events: NewEvent[]) => void;
   /** Resolves when everything pushed so far is stored; rejects if any append failed. */
   flush: () => Promise<void>;
 };
 
-export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknown>, options: { lingerMs?: number } = {}): PipelinedAppender {
+export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord) => Promise<unknown>, options: { lingerMs?: number } = {}): PipelinedAppender {
   let pending: NewEvent[] = [];
+  let endingStep: StepRecord | undefined;
   let chain: Promise<void> = Promise.resolve();
   let isScheduled = false;
   let failure: { error: unknown } | undefined;
   // The first append waits up to lingerMs for more events; flush ends the wait.
   let hasLingered = !options.lingerMs;
   let endLinger: (() => void) | undefined;
-  return {
+  const appender: PipelinedAppender = {
+    end(step, ...events) {
+      endingStep = step;
+      appender.push(...events);
+    },
     push(...events) {
       if (failure) throw failure.error;
       pending.push(...events);
@@ -40,10 +47,12 @@ export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknow
         if (linger) await linger;
         isScheduled = false;
         const batch = pending;
+        const step = endingStep;
         pending = [];
+        endingStep = undefined;
         if (failure || batch.length === 0) return;
         try {
-          await append(batch);
+          await append(batch, step);
         } catch (error) {
           failure = { error };
         }
@@ -55,4 +64,5 @@ export function pipelinedAppender(append: (events: NewEvent[]) => Promise<unknow
       if (failure) throw failure.error;
     },
   };
+  return appender;
 }

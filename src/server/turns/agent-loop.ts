@@ -8,16 +8,25 @@ import { modelCost } from "@/agents/runtime/models/prices";
 import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { Usage } from "@/agents/sdk/events";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
-import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
 import { gateApprovals, type ApprovalWaits } from "@/server/approvals/gate-approvals";
-import { addUsage, runModelStep, zeroUsage } from "./model-step";
+import { addUsage, runModelStep, zeroUsage, type ModelStepOutcome } from "./model-step";
 import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
 import { toModelOutput } from "./tool-output";
 import type { EarlierRun } from "./step-journal";
 import type { ToolSpec } from "./turn-tools";
 import type { TurnSetup } from "./turn-setup";
 
-export type Step = <T>(name: string, action: () => Promise<T>) => Promise<T>;
+/**
+ * Runs a named step once per turn (step-journal.ts). The action may `seal` its outcome and hand
+ * the record to its last append, so the step's record commits with its last events; otherwise
+ * the journal writes the record itself once the action returns.
+ */
+export type Step = <T>(name: string, action: (seal: Seal<T>) => Promise<T>) => Promise<T>;
+
+/** The journal row for this outcome, for the step's last append; undefined where steps are not
+ * journaled in Postgres. */
+export type Seal<T> = (outcome: T) => StepRecord | undefined;
 
 export type LoopEnv = {
   db: PrismaClient;
@@ -74,8 +83,9 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
   // the next step: one journaled step fewer per batch.
   let leading: NewEvent[] = options.leading ?? [];
   for (let n = options.firstStep; n < last; n++) {
-    const outcome = await step(`${options.keyPrefix}:model:${n}`, () =>
+    const outcome = await step<ModelStepOutcome>(`${options.keyPrefix}:model:${n}`, (seal) =>
       runModelStep({
+        seal,
         db,
         earlier: env.earlier,
         sessionId: setup.session.id,
@@ -106,7 +116,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
       const result: ToolCallResult & Partial<Spend> =
         options.tools.find((spec) => spec.name === call.toolName)?.kind === "task" && env.delegate && !call.invalid
           ? await env.delegate(call)
-          : await step(`${options.keyPrefix}:tool:${call.callId}`, () => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict));
+          : await step<ToolCallResult>(`${options.keyPrefix}:tool:${call.callId}`, (seal) => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict, seal));
       if (result.usage) add({ usage: result.usage, costUsd: result.costUsd ?? null });
       if (result.cancelled) return { kind: "cancelled", ...spend, nextStep: n + 1 };
       results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });

@@ -11,6 +11,7 @@ import { pgTransaction } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
 import { newTurnId } from "@/server/sessions/session-urls";
+import type { Seal } from "./agent-loop";
 import { claimPendingDeliveries } from "./pending-deliveries";
 
 export type TurnEnd =
@@ -26,6 +27,8 @@ export async function finishTurn(options: {
   /** Where drained sends' workspaceFiles go; not needed to finish a cancelled turn. */
   workspaceDir?: string;
   end: TurnEnd;
+  /** The finish step's journal record, committed in the same transaction. */
+  seal?: Seal<TurnRequest | undefined>;
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId, turnId, mode, end } = options;
   const drainKey = `${turnId}:drain`;
@@ -88,7 +91,7 @@ export async function finishTurn(options: {
         await client.query(`UPDATE sessions SET status = 'waiting', "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [sessionId]);
       }
     }
-    await appendEventsInTransaction({ client, sessionId, events });
+    await appendEventsInTransaction({ client, sessionId, events, step: options.seal?.(next) });
     return next;
   });
 }

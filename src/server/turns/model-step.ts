@@ -6,8 +6,9 @@ import type { PrismaClient } from "@prisma/client";
 import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
-import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
 import { pipelinedAppender } from "@/server/events/pipelined-appender";
+import type { Seal } from "./agent-loop";
 import type { EarlierRun } from "./step-journal";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
@@ -34,6 +35,8 @@ export type ModelStepOptions = {
   parentCallId?: string;
   /** The result contract's feedback this step answers. */
   repair?: string;
+  /** The step's journal record for its outcome: it goes with the step's last events. */
+  seal?: Seal<ModelStepOutcome>;
   /** Events recorded first, in the same append (turn.started; the previous batch's close). */
   leading?: NewEvent[];
   /** Messages steered into the turn before this step (coalesced sends, spec §4.4), including
@@ -57,7 +60,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const stepKey = `${options.keyPrefix}:s${step}`;
   const attempt = 1 + (await options.earlier.startedAttempts(stepKey));
   const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
-  const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
+  const append = (events: NewEvent[], record?: StepRecord) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })), step: record });
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
   // root agent's text streams as the reply.
   const isRoot = parentCallId === undefined;
@@ -113,17 +116,8 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       }
     }
     closeReasoning();
-    if (toolCalls.length > 0) {
-      const calls = toolCalls.map((call) => ({ callId: call.callId, toolName: call.toolName, args: call.input as never, ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}) }));
-      out.push({ type: "actions.requested", data: { calls }, idempotencyKey: key("actions") });
-    } else {
-      // A step with tool calls closes after its tools have answered (agent-loop.ts).
-      const data = { step, durationMs: Date.now() - startedAt, ...(parentCallId ? { parentCallId } : {}) };
-      out.push({ type: "step.completed", data, idempotencyKey: `${stepKey}:completed` });
-    }
-    await out.flush();
     const [usage, response] = await Promise.all([result.totalUsage, result.response]);
-    return {
+    const outcome: ModelStepOutcome = {
       kind: "ok",
       text,
       toolCalls,
@@ -138,6 +132,18 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
         ...(usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens } : {}),
       },
     };
+    // The step's last event carries its journal record: both commit in one statement.
+    const record = options.seal?.(outcome);
+    if (toolCalls.length > 0) {
+      const calls = toolCalls.map((call) => ({ callId: call.callId, toolName: call.toolName, args: call.input as never, ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}) }));
+      out.end(record, { type: "actions.requested", data: { calls }, idempotencyKey: key("actions") });
+    } else {
+      // A step with tool calls closes after its tools have answered (agent-loop.ts).
+      const data = { step, durationMs: Date.now() - startedAt, ...(parentCallId ? { parentCallId } : {}) };
+      out.end(record, { type: "step.completed", data, idempotencyKey: `${stepKey}:completed` });
+    }
+    await out.flush();
+    return outcome;
   } catch (error) {
     // What was recorded before the failure stays recorded; a failed append surfaces here too.
     await out.flush().catch(() => undefined);

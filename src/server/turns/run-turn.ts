@@ -80,7 +80,9 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRe
     }
   }
   const end = await runLoop(deps, setup, turnId);
-  const next = await step(`${turnId}:finish`, () => finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end }));
+  const next = await step<TurnRequest | undefined>(`${turnId}:finish`, (seal) =>
+    finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end, seal }),
+  );
   if (max) await handOnSlot(deps, sessionId, turnId);
   return next;
 }

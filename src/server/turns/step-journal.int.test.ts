@@ -79,6 +79,28 @@ describe("turnJournal", () => {
     expect(await turnJournal(db, { ...turn, turnId: `${turnId}x` }).earlier.startedAttempts(`${turnId}x:s0`)).toBe(0);
   });
 
+  it("commits a sealed step's record with its last events, in one statement", async () => {
+    const turn = await newTurn();
+    const { sessionId, turnId } = turn;
+    const event = { type: "action.result" as const, turnId, data: { callId: "c1", toolName: "t", output: "done", isError: false }, idempotencyKey: `${turnId}:c1:result` };
+    const value = await turnJournal(db, turn).step("tool:c1", async (seal) => {
+      const outcome = { output: "done", isError: false };
+      await appendEvents({ db, sessionId, events: [event], step: seal(outcome) });
+      return outcome;
+    });
+    expect(value).toEqual({ output: "done", isError: false });
+    expect(await db.turnStep.findMany({ where: { turnId }, select: { name: true, result: true } })).toEqual([{ name: "tool:c1", result: '{"output":"done","isError":false}' }]);
+    // A step whose append failed left neither its events nor its record.
+    const failing = turnJournal(db, { sessionId: "no-such-session", turnId });
+    await expect(
+      failing.step("tool:c2", async (seal) => {
+        await appendEvents({ db, sessionId: "no-such-session", events: [{ ...event, idempotencyKey: `${turnId}:c2:result` }], step: seal("x") });
+        return "x";
+      }),
+    ).rejects.toThrow();
+    expect(await db.turnStep.count({ where: { turnId, name: "tool:c2" } })).toBe(0);
+  });
+
   it("keeps turns apart and goes with its session", async () => {
     const a = await newTurn();
     const b = { sessionId: a.sessionId, turnId: `${a.turnId}b` };

@@ -14,7 +14,8 @@
 // model step run again announces itself as a new attempt.
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
-import type { Step } from "./agent-loop";
+import type { StepRecord } from "@/server/events/append-events";
+import type { Seal, Step } from "./agent-loop";
 
 /** What an earlier run of this turn left in the event log that a step run again must know. */
 export type EarlierRun = {
@@ -37,16 +38,20 @@ export type TurnJournal = { step: Step; earlier: EarlierRun };
 export function turnJournal(db: PrismaClient, turn: { sessionId: string; turnId: string }): TurnJournal {
   let reading: Promise<Recorded> | undefined;
   const read = () => (reading ??= readRecorded(db, turn));
-  const step: Step = async <T>(name: string, action: () => Promise<T>): Promise<T> => {
+  const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
     const { steps } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
-    const value = await action();
-    const encoded = value === undefined ? null : JSON.stringify(value);
-    await poolOf(db).query({
-      name: "agentfold-record-step",
-      text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result) VALUES ($1, $2, $3, $4) ON CONFLICT ("turnId", name) DO NOTHING`,
-      values: [turn.turnId, name, turn.sessionId, encoded],
-    });
+    let sealed: StepRecord | undefined;
+    const value = await action((outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome) }));
+    const encoded = encode(value);
+    if (sealed?.stored && sealed.result !== encoded) throw new Error(`step ${name} recorded another outcome than it returned`);
+    if (!sealed?.stored) {
+      await poolOf(db).query({
+        name: "agentfold-record-step",
+        text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result, at) VALUES ($1, $2, $3, $4, now() AT TIME ZONE 'UTC') ON CONFLICT ("turnId", name) DO NOTHING`,
+        values: [turn.turnId, name, turn.sessionId, encoded],
+      });
+    }
     steps.set(name, encoded);
     return decode(encoded) as T;
   };
@@ -85,6 +90,10 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
     else events.push({ key: row.key, type: row.type, data: row.value ?? "null" });
   }
   return { steps, events };
+}
+
+function encode(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
 }
 
 function decode(encoded: string | null): unknown {

@@ -10,6 +10,7 @@ import type { Principal } from "@/agents/sdk/types";
 import type { Verdict } from "@/server/approvals/gate-approvals";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import type { Seal } from "./agent-loop";
 import type { EarlierRun } from "./step-journal";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
@@ -36,23 +37,19 @@ const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
 
 export type ToolCallResult = ToolOutcome & { cancelled?: true };
 
-export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest, verdict: Verdict = {}): Promise<ToolCallResult> {
+export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest, verdict: Verdict = {}, seal?: Seal<ToolCallResult>): Promise<ToolCallResult> {
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
-  const data = (await env.earlier.recorded(resultKey)) as ToolOutcome | undefined;
-  if (data) {
-    return { output: data.output ?? null, isError: data.isError, ...(data.stubbed ? { stubbed: true } : {}) };
+  const recorded = (await env.earlier.recorded(resultKey)) as ToolOutcome | undefined;
+  if (recorded) {
+    return { output: recorded.output ?? null, isError: recorded.isError, ...(recorded.stubbed ? { stubbed: true } : {}) };
   }
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
   const outcome = verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy);
-  await append([
-    {
-      type: "action.result",
-      data: { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) },
-      idempotencyKey: resultKey,
-    },
-  ]);
+  // The result and the step's journal record commit together.
+  const data = { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) };
+  await appendEvents({ db, sessionId, step: seal?.(outcome), events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }] });
   return outcome;
 }
 
