@@ -8,7 +8,7 @@ import { hashToken, tokenPrefix } from "@/server/tokens/token-secret";
 import { poolOf } from "@/server/db";
 import type { Caller } from "./principal";
 
-type TokenRow = {
+export type TokenRow = {
   id: string;
   teamId: string;
   name: string;
@@ -19,36 +19,65 @@ type TokenRow = {
   lastUsedAt: Date | null;
 };
 
+/** The token's columns as TokenRow reads them, for a statement that selects `t` from "ApiToken".
+ * Stored as UTC without a zone (Prisma's convention): read back as instants. */
+export const tokenColumns = `t.id, t."teamId", t.name, t."agentSlugs", t.actions, t."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
+  t."revokedAt" AT TIME ZONE 'UTC' AS "revokedAt", t."lastUsedAt" AT TIME ZONE 'UTC' AS "lastUsedAt"`;
+
 export async function authenticateBearer(options: {
   db: PrismaClient;
   authorization: string;
   now?: Date;
 }): Promise<Caller> {
   const { db, authorization, now = new Date() } = options;
-  const match = authorization.match(/^Bearer\s+(\S+)$/i);
-  if (!match || !match[1]!.startsWith(tokenPrefix)) throw new AppError("unauthorized", "expected Authorization: Bearer af_…");
+  const tokenHash = bearerTokenHash(authorization);
   // Every API request runs this: one prepared statement rather than a Prisma query.
   const { rows } = await poolOf(db).query<TokenRow>({
     name: "agentfold-token-by-hash",
-    // Stored as UTC without a zone (Prisma's convention): read back as instants.
-    text: `SELECT id, "teamId", name, "agentSlugs", actions, "expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
-             "revokedAt" AT TIME ZONE 'UTC' AS "revokedAt", "lastUsedAt" AT TIME ZONE 'UTC' AS "lastUsedAt"
-           FROM "ApiToken" WHERE "tokenHash" = $1`,
-    values: [hashToken(match[1]!)],
+    text: `SELECT ${tokenColumns} FROM "ApiToken" t WHERE t."tokenHash" = $1`,
+    values: [tokenHash],
   });
-  const token = rows[0];
+  return callerOfToken({ db, token: rows[0], now });
+}
+
+/** The SHA-256 a bearer header's token is stored under; 401 for anything but `Bearer af_…`. */
+export function bearerTokenHash(authorization: string): string {
+  const match = authorization.match(/^Bearer\s+(\S+)$/i);
+  if (!match || !match[1]!.startsWith(tokenPrefix)) throw new AppError("unauthorized", "expected Authorization: Bearer af_…");
+  return hashToken(match[1]!);
+}
+
+/** The caller a looked-up token row stands for, or 401 (unknown, revoked, expired). */
+export function callerOfToken({ db, token, now }: { db: PrismaClient; token: TokenRow | undefined; now: Date }): Caller {
   if (!token) throw new AppError("unauthorized", "unknown token");
   if (token.revokedAt) throw new AppError("unauthorized", "this token was revoked");
   if (token.expiresAt && token.expiresAt <= now) throw new AppError("unauthorized", "this token has expired");
-  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > 60_000) {
-    void poolOf(db)
-      .query(`UPDATE "ApiToken" SET "lastUsedAt" = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = $1`, [token.id, now.toISOString()])
-      .catch(() => undefined);
-  }
+  recordLastUse(db, token, now);
   return {
     principal: { kind: "app", id: `token:${token.id}`, attributes: { name: token.name, teamId: token.teamId } },
     teamId: token.teamId,
     can: (action, slug, agentTeamId) =>
       agentTeamId === token.teamId && (token.agentSlugs.length === 0 || token.agentSlugs.includes(slug)) && grants(token.actions, action),
   };
+}
+
+// When this process last wrote each token's last use: until the write commits, the rows other
+// requests read still show the old time, and without this each of them would write it again.
+const lastUseWrittenAt = new Map<string, number>();
+const lastUsePeriodMs = 60_000;
+
+/** Never awaited: the request does not wait for (or fail with) this bookkeeping write. */
+function recordLastUse(db: PrismaClient, token: TokenRow, now: Date): void {
+  const nowMs = now.getTime();
+  const seenMs = Math.max(token.lastUsedAt?.getTime() ?? -Infinity, lastUseWrittenAt.get(token.id) ?? -Infinity);
+  if (nowMs - seenMs <= lastUsePeriodMs) return;
+  if (lastUseWrittenAt.size > 10_000) lastUseWrittenAt.clear();
+  lastUseWrittenAt.set(token.id, nowMs);
+  void poolOf(db)
+    .query({
+      name: "agentfold-token-last-use",
+      text: `UPDATE "ApiToken" SET "lastUsedAt" = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = $1`,
+      values: [token.id, now.toISOString()],
+    })
+    .catch(() => undefined);
 }

@@ -3,12 +3,13 @@
 import type { z } from "zod";
 import { anonymousCaller } from "@/server/auth/anonymous-caller";
 import { env } from "@/env";
-import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
+import { findAgentBySlug, type AgentBySlug } from "@/server/agents/find-agent-by-slug";
 import { authenticateBearer } from "@/server/auth/authenticate-bearer";
 import { assertSameOrigin, dashboardCaller } from "@/server/auth/dashboard-caller";
 import { hasSessionCookie, readSessionUserId } from "@/server/auth/dashboard-session";
 import { localCaller, proxyEvidence } from "@/server/auth/local-caller";
 import type { Caller } from "@/server/auth/principal";
+import { authenticateTokenForAgent } from "@/server/tokens/authenticate-token-for-agent";
 import type { TokenAction } from "@/server/tokens/scopes";
 import { AppError } from "./app-error";
 import { db } from "./platform";
@@ -40,13 +41,27 @@ export function requestedSlug(request: Request): string {
   return first === "v1" ? (env().AGENTFOLD_SINGLE_AGENT ?? "") : first;
 }
 
+/** The caller, and the agent when authentication already had to look it up (by slug). */
+type AgentCaller = { caller: Caller; agent?: { slug: string; row: AgentBySlug | undefined } };
+
 /**
  * The auth chain for agent routes (spec §11.1): a bearer token; then the dashboard sign-in
  * cookie; then, in single-agent local mode,
  * a direct loopback caller as the local principal (localDevStrict); then the anonymous caller
  * where the agent opted in (allowAll). Nothing else gets in.
  */
-async function authenticateForAgent(request: Request): Promise<Caller> {
+async function authenticateForAgent(request: Request): Promise<AgentCaller> {
+  const authorization = request.headers.get("authorization");
+  if (authorization) {
+    // Hot path (every API call): the token and the agent in one round trip.
+    const slug = requestedSlug(request);
+    const { caller, agent } = await authenticateTokenForAgent({ db: db(), authorization, slug });
+    return { caller, agent: { slug, row: agent } };
+  }
+  return { caller: await authenticateWithoutBearer(request) };
+}
+
+async function authenticateWithoutBearer(request: Request): Promise<Caller> {
   const credentials = await authenticateCredentials(request);
   if (credentials?.principal.kind === "user") {
     // A signed-in person from another team is, on a public demo agent, just another visitor.
@@ -68,8 +83,8 @@ async function authenticateForAgent(request: Request): Promise<Caller> {
   return authenticate(request);
 }
 
-export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction): Promise<AgentRow> {
-  const agent = await findAgentBySlug(db(), slug);
+export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction, found?: AgentCaller["agent"]): Promise<AgentRow> {
+  const agent = found?.slug === slug ? found.row : await findAgentBySlug(db(), slug);
   if (!agent) throw new AppError("not_found", `no agent '${slug}'`);
   if (!caller.can(action, slug, agent.teamId)) throw new AppError("forbidden", `this caller may not ${action} on '${slug}'`);
   const { allowAnonymous: _, ...row } = agent;
@@ -83,14 +98,14 @@ export function defineAgentRoute<Params extends { slug: string }, Query = unknow
   body?: z.ZodType<Body>;
   handler: (input: { request: Request; caller: Caller; agent: AgentRow; params: Params; query: Query; body: Body }) => Promise<Response | object>;
 }) {
-  return defineRoute<Caller, Params, Query, Body>({
+  return defineRoute<AgentCaller, Params, Query, Body>({
     auth: authenticateForAgent,
     params: definition.params,
     query: definition.query,
     body: definition.body,
     handler: async ({ request, principal, params, query, body }) => {
-      const caller = principal!;
-      const agent = await loadAgentFor(caller, params.slug, definition.action);
+      const { caller, agent: found } = principal!;
+      const agent = await loadAgentFor(caller, params.slug, definition.action, found);
       return definition.handler({ request, caller, agent, params, query, body });
     },
   });

@@ -1,0 +1,65 @@
+// The session row, `session.started` and the first `message.received` in ONE statement: this is
+// every new session's hot path, and a transaction around three statements cost four round trips.
+// A single statement is atomic on its own, and inside a caller's transaction it joins that.
+// The log's invariants hold as append-events.ts keeps them: the session is new, so no other
+// append can race for its indexes (0 and 1, then nextIndex 2), and the NOTIFY ("<id>:1", the last
+// index, as every append sends) is delivered only when the row and its events commit.
+import type pg from "pg";
+import type { SessionEvent } from "@/agents/sdk/events";
+import { ownerOf, type Principal } from "@/server/auth/principal";
+import { eventsChannel } from "@/server/events/append-events";
+import { toValidEnvelope } from "@/server/events/envelope";
+import type { Queryable } from "@/server/events/group-commit";
+
+export type SessionStart = {
+  sessionId: string;
+  turnId: string;
+  agentId: string;
+  versionId: string;
+  principal: Principal;
+  channelId: string;
+  mode: "chat" | "task";
+  title?: string;
+  dryRun?: boolean;
+  continuationHash: string | null;
+  message: string;
+  deliveryId: string;
+};
+
+type FirstEvent = { type: SessionEvent["type"]; turnId: string | null; data: unknown };
+
+export async function recordSessionStart(db: Queryable, start: SessionStart, clock: () => Date = () => new Date()): Promise<void> {
+  const { sessionId, channelId, mode, title, dryRun } = start;
+  const at = clock();
+  const started: FirstEvent = { type: "session.started", turnId: null, data: { channelId, mode, purpose: "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) } };
+  const received: FirstEvent = { type: "message.received", turnId: start.turnId, data: { text: start.message, deliveryIds: [start.deliveryId] } };
+  // Validated before writing, as every append is: a drift from the vocabulary fails loudly here.
+  for (const [index, event] of [started, received].entries()) toValidEnvelope({ sessionId, index, ...event, at });
+  const owner = ownerOf(start.principal);
+  await (db as pg.Pool).query({
+    name: "agentfold-record-session-start",
+    text: recordSessionStartSql,
+    values: [
+      sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
+      start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), eventsChannel,
+    ],
+  });
+}
+
+// $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
+// channel. Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
+// Data-modifying CTEs all run whether or not the final SELECT reads them; the events' foreign key
+// is checked at the end of the statement, when the session row exists.
+const recordSessionStartSql = `
+  WITH session AS (
+    INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
+       "continuationTokenHash", status, "runningTurnId", "nextIndex", "updatedAt")
+    VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, 2, now() AT TIME ZONE 'UTC')
+    RETURNING id
+  ), events AS (
+    INSERT INTO session_events ("sessionId", index, type, "turnId", at, data)
+      SELECT session.id, e.index, e.type, e.turn_id, $12::timestamptz AT TIME ZONE 'UTC', e.data::jsonb
+      FROM session, (VALUES (0, 'session.started', NULL::text, $13::text), (1, 'message.received', $11::text, $14::text)) AS e(index, type, turn_id, data)
+      RETURNING index
+  )
+  SELECT pg_notify($15, session.id || ':1') FROM session CROSS JOIN (SELECT count(*) FROM events) AS written`;
