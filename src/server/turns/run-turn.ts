@@ -59,15 +59,17 @@ export const maxRepairs = 2;
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
-  // One step for everything before the model runs (the web marked the session running). Its
-  // reads start at once, alongside the journal's; a replay drops them for the recorded setup.
-  const reading = loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, defaultModel: deps.defaultModel });
+  // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
+  // The prepare step seeds the workspace once and journals what people may change meanwhile.
+  const reading = loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel });
   reading.catch(() => undefined);
-  const setup = await step(`${turnId}:prepare`, async () => {
+  const settings = await step(`${turnId}:prepare`, async () => {
     const loaded = await reading;
     prepareSessionWorkspace(deps.dataDir, loaded, turn);
-    return loaded;
+    return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
   });
+  const { session: { title: _, ...session }, ...loaded } = await reading;
+  const setup: TurnSetup = { ...loaded, session: { ...session, ...(settings.title ? { title: settings.title } : {}), unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
   if (max) {

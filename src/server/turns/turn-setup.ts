@@ -1,6 +1,8 @@
-// Everything a turn needs that is read once, at its start, and journaled: the pinned version's
-// surface, the model, the system prompt and the conversation so far. A replayed turn reads the
-// journal, not the database, so it sees exactly what the first attempt saw.
+// Everything a turn needs that is read once, at its start: the pinned version's surface, the
+// model, the system prompt and the conversation up to the turn's own message. All of it reads
+// the same when the turn runs again after a crash (the version is immutable and the conversation
+// stops at the turn's message.received), except the few settings people can change meanwhile:
+// those are journaled by the prepare step (run-turn.ts), not the whole setup.
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
@@ -69,8 +71,8 @@ type SessionRow = {
   unattendedApprovals: string;
 };
 
-export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string; sessionId: string; defaultModel: string }): Promise<TurnSetup> {
-  const { db, dataDir, sessionId, defaultModel } = options;
+export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string; sessionId: string; turnId: string; defaultModel: string }): Promise<TurnSetup> {
+  const { db, dataDir, sessionId, turnId, defaultModel } = options;
   const pool = poolOf(db);
   const [{ rows }, messages] = await Promise.all([
     pool.query<SessionRow>({
@@ -80,7 +82,7 @@ export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string
              FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`,
       values: [sessionId],
     }),
-    conversation(db, sessionId),
+    conversation(db, sessionId, turnId),
   ]);
   const session = rows[0];
   if (!session) throw new Error(`no session ${sessionId}`);
@@ -131,14 +133,17 @@ export function systemPrompt(manifest: Partial<AgentManifest>): string {
 
 /**
  * The conversation as the model sees it: what people said (messages and nudges) and the agent's
- * final replies. Tool calls of earlier turns are not replayed; their outcome is in the replies.
+ * final replies, up to and including this turn's message. Tool calls of earlier turns are not
+ * replayed; their outcome is in the replies.
  */
-async function conversation(db: PrismaClient, sessionId: string): Promise<ModelMessage[]> {
+async function conversation(db: PrismaClient, sessionId: string, turnId: string): Promise<ModelMessage[]> {
   const { rows } = await poolOf(db).query<{ type: string; text: string | null }>({
     name: "agentfold-turn-conversation",
     text: `SELECT type, data->>'text' AS text FROM session_events
-           WHERE "sessionId" = $1 AND type IN ('message.received', 'nudge.delivered', 'message.completed') ORDER BY index`,
-    values: [sessionId],
+           WHERE "sessionId" = $1 AND type IN ('message.received', 'nudge.delivered', 'message.completed')
+             AND index <= COALESCE((SELECT max(index) FROM session_events WHERE "sessionId" = $1 AND "turnId" = $2 AND type = 'message.received'), 2147483647)
+           ORDER BY index`,
+    values: [sessionId, turnId],
   });
   return rows.flatMap((row): ModelMessage[] => (row.text === null ? [] : [{ role: row.type === "message.completed" ? "assistant" : "user", content: row.text }]));
 }
