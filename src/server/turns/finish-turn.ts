@@ -33,25 +33,33 @@ export async function finishTurn(options: {
   const { db, sessionId, turnId, mode, end } = options;
   const drainKey = `${turnId}:drain`;
   return pgTransaction(db, async (client) => {
-    // Already finished (this step is running again after a crash that followed its commit):
-    // hand back the same drained turn, if there was one.
-    const { rows: done } = await client.query<{ key: string; turnId: string; text: string }>(
-      `SELECT "idempotencyKey" AS key, "turnId", data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = ANY($2)`,
-      [sessionId, [`${turnId}:finished`, drainKey]],
-    );
-    if (done.some((row) => row.key === `${turnId}:finished`)) {
+    // One statement: lock the session row, look for this turn's end (already recorded when this
+    // step runs again after a crash that followed its commit), and end the calls still parked
+    // for approval (stop, preempt), which end with the turn, resolved as cancelled.
+    const finishedKey = `${turnId}:finished`;
+    const { rows } = await client.query<{ runningTurnId: string | null; done: { key: string; turnId: string; text: string }[]; abandoned: string[] }>({
+      name: "agentfold-finish-turn-start",
+      text: `WITH locked AS (
+               SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE
+             ), done AS (
+               SELECT "idempotencyKey" AS key, "turnId", data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = ANY($3)
+             ), abandoned AS (
+               UPDATE approvals SET status = 'cancelled', reason = 'cancelled', "decidedAt" = now() AT TIME ZONE 'UTC'
+                 WHERE "turnId" = $2 AND status = 'pending' AND NOT EXISTS (SELECT 1 FROM done WHERE key = $4)
+                 RETURNING "callId"
+             )
+             SELECT (SELECT "runningTurnId" FROM locked) AS "runningTurnId",
+                    (SELECT coalesce(json_agg(json_build_object('key', key, 'turnId', "turnId", 'text', text)), '[]'::json) FROM done) AS done,
+                    (SELECT coalesce(array_agg("callId"), '{}') FROM abandoned) AS abandoned`,
+      values: [sessionId, turnId, [finishedKey, drainKey], finishedKey],
+    });
+    const { runningTurnId, done, abandoned } = rows[0]!;
+    if (done.some((row) => row.key === finishedKey)) {
       const drained = done.find((row) => row.key === drainKey);
       return drained ? { sessionId, turnId: drained.turnId, message: drained.text } : undefined;
     }
-    const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
-    const row = rows[0];
     const events: NewEvent[] = [];
-    // Calls still parked for approval end with the turn (stop, preempt): resolved as cancelled.
-    const { rows: abandoned } = await client.query<{ callId: string }>(
-      `UPDATE approvals SET status = 'cancelled', reason = 'cancelled', "decidedAt" = now() AT TIME ZONE 'UTC' WHERE "turnId" = $1 AND status = 'pending' RETURNING "callId"`,
-      [turnId],
-    );
-    for (const { callId } of abandoned) events.push(resolved(turnId, callId, "denied", undefined, "cancelled"));
+    for (const callId of abandoned) events.push(resolved(turnId, callId, "denied", undefined, "cancelled"));
     const text = end.kind === "cancelled" ? undefined : end.text;
     if (text !== undefined) events.push({ type: "message.completed", turnId, data: { text }, idempotencyKey: `${turnId}:message` });
     events.push(
@@ -80,7 +88,7 @@ export async function finishTurn(options: {
         sessionId,
         end.kind === "completed" ? "completed" : "failed",
       ]);
-    } else if (row?.runningTurnId === turnId) {
+    } else if (runningTurnId === turnId) {
       const pending = end.kind === "cancelled" || !options.workspaceDir ? [] : await claimPendingDeliveries(client, sessionId, options.workspaceDir);
       if (pending.length > 0) {
         next = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
