@@ -1,25 +1,36 @@
-// One LISTEN connection per web process fans out "session S has events up to index N" to every
-// stream of S in this process, so any web process can serve any session. After a reconnect every
-// subscriber is poked, since notifications sent while disconnected are lost (readers then catch
-// up from the log, which is the source of truth).
+// One LISTEN connection per web process fans out "session S has events up to index N" (and,
+// when they fit, the events themselves: ./notice.ts) to every stream of S in this process, so any
+// web process can serve any session. After a reconnect every subscriber is poked without events,
+// since notifications sent while disconnected are lost (readers then catch up from the log, which
+// is the source of truth).
 import { eventsChannel } from "./append-events";
+import { parseNotice } from "./notice";
 import { listen } from "./pg-listener";
+import type { EventLine } from "./read-events";
+
+/** Told that a session has new events: the lines themselves when the notification carried them. */
+export type OnEvents = (lines?: EventLine[]) => void;
 
 export type EventHub = {
-  subscribe: (sessionId: string, onEvents: () => void) => () => void;
+  subscribe: (sessionId: string, onEvents: OnEvents) => () => void;
   close: () => Promise<void>;
 };
 
 export async function createEventHub({ databaseUrl, log = console.error }: { databaseUrl: string; log?: (message: string) => void }): Promise<EventHub> {
-  const subscribers = new Map<string, Set<() => void>>();
+  const subscribers = new Map<string, Set<OnEvents>>();
   const listener = await listen({
     name: "event hub",
     databaseUrl,
     log,
     channels: {
       [eventsChannel]: (payload) => {
-        const sessionId = payload.slice(0, payload.lastIndexOf(":"));
-        if (sessionId) for (const poke of subscribers.get(sessionId) ?? []) poke();
+        // Most notifications are for sessions no stream here follows: look before parsing.
+        const newline = payload.indexOf("\n");
+        const head = newline === -1 ? payload : payload.slice(0, newline);
+        const set = subscribers.get(head.slice(0, head.lastIndexOf(":")));
+        if (!set) return;
+        const notice = parseNotice(payload);
+        for (const poke of set) poke(notice?.lines);
       },
     },
     onReconnect: () => {

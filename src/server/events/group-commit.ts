@@ -8,6 +8,8 @@ import pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { AppError } from "@/server/http/app-error";
 import { toEnvelope, type EventRow } from "./envelope";
+import { maxNotifyBytes } from "./notice";
+import { atText } from "./read-events";
 
 /** A turn step's journal row (src/server/turns/step-journal.ts), written by the same statement as
  * the events that end the step, so the step's record and its last events commit together. */
@@ -126,7 +128,7 @@ const groupAppendSql = `
     INSERT INTO session_events ("sessionId", index, type, "turnId", at, data, "idempotencyKey")
       SELECT f.session_id, l.base + f.position, f.type, f.turn_id, f.at::timestamptz AT TIME ZONE 'UTC', f.data::jsonb, f.key
       FROM fresh f JOIN locked l ON l.id = f.session_id
-      RETURNING "sessionId", index, type, "turnId", at AT TIME ZONE 'UTC' AS at, data
+      RETURNING "sessionId", index, type, "turnId", at AT TIME ZONE 'UTC' AS at, data, ${atText("at")} AS at_text
   ), counts AS (
     SELECT session_id, count(*) AS n FROM fresh GROUP BY session_id
   ), bumped AS (
@@ -134,7 +136,13 @@ const groupAppendSql = `
       FROM locked l JOIN counts c ON c.session_id = l.id WHERE s.id = l.id
       RETURNING s.id, s."nextIndex"
   ), notified AS (
-    SELECT pg_notify($7, id || ':' || ("nextIndex" - 1)) FROM bumped
+    -- "S:N", then the new events themselves when they fit in a notification (see notice.ts).
+    SELECT pg_notify($7, CASE WHEN octet_length(n.head) + octet_length(n.body) < ${maxNotifyBytes} THEN n.head || n.body ELSE n.head END)
+      FROM (
+        SELECT b.id || ':' || (b."nextIndex" - 1) AS head,
+               string_agg(E'\n' || i.index || E'\t' || i.type || E'\t' || coalesce(i."turnId", '') || E'\t' || i.at_text || E'\t' || i.data::text, '' ORDER BY i.index) AS body
+          FROM bumped b JOIN inserted i ON i."sessionId" = b.id GROUP BY b.id, b."nextIndex"
+      ) n
   ), recorded AS (
     INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
       SELECT s.turn_id, s.name, s.session_id, s.result, now() AT TIME ZONE 'UTC'

@@ -6,7 +6,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { ndjsonLine } from "@/server/http/ndjson";
 import type { EventHub } from "./event-hub";
-import { readEventLines } from "./read-events";
+import { readEventLines, type EventLine } from "./read-events";
 
 export type StreamOptions = {
   db: PrismaClient;
@@ -74,6 +74,19 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
           if (!isCaughtUp) finish({ type: "error", error: "slow_reader", message: `the reader fell behind; reconnect with startIndex=${next}`, nextIndex: next });
           return isCaughtUp;
         };
+        // Writes the next page (events from `next` on); true when it ended the stream.
+        const writePage = (events: EventLine[]): boolean => {
+          // One chunk per page, cut after a task session's final event.
+          const last = events.findIndex((event) => endAfter?.(event));
+          const page = last === -1 ? events : events.slice(0, last + 1);
+          if (page.length > 0) {
+            // Advance first: if this write ends the stream, the page is already queued.
+            next = page.at(-1)!.index + 1;
+            writeBytes(encoder.encode(page.map((event) => event.line).join("")));
+          }
+          if (last !== -1) finish();
+          return last !== -1;
+        };
         const pump = async () => {
           if (isPumping) return void (isDirty = true);
           isPumping = true;
@@ -84,15 +97,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
                 if (!(await drained())) return;
                 const events = await readEventLines({ db, sessionId, fromIndex: next, limit: pageSize });
                 if (isDone) return;
-                // One chunk per page, cut after a task session's final event.
-                const last = events.findIndex((event) => endAfter?.(event));
-                const page = last === -1 ? events : events.slice(0, last + 1);
-                if (page.length > 0) {
-                  // Advance first: if this write ends the stream, the page is already queued.
-                  next = page.at(-1)!.index + 1;
-                  writeBytes(encoder.encode(page.map((event) => event.line).join("")));
-                }
-                if (last !== -1) return finish();
+                if (writePage(events)) return;
                 if (events.length < pageSize) break;
               }
             } while (isDirty && !isDone);
@@ -103,7 +108,15 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
             isPumping = false;
           }
         };
-        unsubscribe = hub.subscribe(sessionId, () => void pump());
+        // A notification that carries the events right after the last one sent is written as
+        // it is; anything else (a gap, a reader behind, a read in progress) goes to the log.
+        const onEvents = (lines?: EventLine[]) => {
+          if (isDone) return;
+          const fresh = lines?.filter((line) => line.index >= next);
+          if (isPumping || !fresh || (fresh.length > 0 && (fresh[0]!.index !== next || (controller.desiredSize ?? 1) <= 0))) return void pump();
+          writePage(fresh);
+        };
+        unsubscribe = hub.subscribe(sessionId, onEvents);
         armHeartbeat();
         void pump();
       },
