@@ -10,6 +10,7 @@ import { queueTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
 import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
+import type { Seal } from "@/server/turns/agent-loop";
 import { turnJournal } from "@/server/turns/step-journal";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
@@ -83,13 +84,16 @@ export function sessionObject(deps: WorkerDeps) {
             },
           };
           try {
-            turn = await runTurn({ ...deps, ...durable, approvals, step, earlier: journal.earlier, signal: tracked.signal }, current);
-            if (tracked.signal.aborted) {
+            // A stop asked before this run began (it is a retry) still stops it.
+            if (await journal.stopRequested()) tracked.abort();
+            const { next, stopped } = await runTurn({ ...deps, ...durable, approvals, step, earlier: journal.earlier, signal: tracked.signal }, current);
+            turn = next;
+            if (stopped) {
               // Stopped or preempted, and the turn saw it first: it recorded its own end.
               // Restate's cancellation of this invocation is on its way, so sends coalesced
               // meanwhile run in a new invocation, queued through the ingress where that
               // cancellation cannot reach them.
-              const leftover = turn ?? (await step(`${current.turnId}:leftover`, () => leftoverTurn(deps, current.sessionId)));
+              const leftover = next ?? (await step<TurnRequest | undefined>(`${current.turnId}:leftover`, (seal) => leftoverTurn(deps, current.sessionId, seal)));
               if (leftover) await step(`${leftover.turnId}:queued`, () => queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }));
               return;
             }
@@ -122,9 +126,9 @@ export function sessionObject(deps: WorkerDeps) {
 }
 
 /** Sends coalesced while a cancelled turn wound down, as one new turn (see startLeftoverTurn). */
-async function leftoverTurn(deps: WorkerDeps, sessionId: string): Promise<TurnRequest | undefined> {
+async function leftoverTurn(deps: WorkerDeps, sessionId: string, seal?: Seal<TurnRequest | undefined>): Promise<TurnRequest | undefined> {
   const session = await deps.db.session.findUnique({ where: { id: sessionId }, select: { agentId: true } });
-  return session ? startLeftoverTurn({ db: deps.db, sessionId, workspaceDir: workspaceDir(deps.dataDir, session.agentId, sessionId) }) : undefined;
+  return session ? startLeftoverTurn({ db: deps.db, sessionId, workspaceDir: workspaceDir(deps.dataDir, session.agentId, sessionId), seal }) : undefined;
 }
 
 function runtimeOf(deps: WorkerDeps): DurableRuntime {

@@ -43,7 +43,6 @@ export async function appendEvents(options: {
     if (!isUniqueViolation(error)) throw error;
     stored = await appendOne(poolOf(db), sessionId, events, at, step);
   }
-  if (step) step.stored = true;
   return stored;
 }
 
@@ -56,10 +55,8 @@ export async function appendEventsInTransaction(options: { client: Queryable; se
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
-  const stored = await appendOne(client, sessionId, events, at, step);
-  // Committed with the caller's transaction: a step whose action returns has its record.
-  if (step) step.stored = true;
-  return stored;
+  // The step's record commits with the caller's transaction.
+  return appendOne(client, sessionId, events, at, step);
 }
 
 async function appendOne(client: Queryable, sessionId: string, events: NewEvent[], at: Date, step?: StepRecord): Promise<SessionEvent[]> {

@@ -12,8 +12,10 @@ import { maxNotifyBytes } from "./notice";
 import { atText } from "./read-events";
 
 /** A turn step's journal row (src/server/turns/step-journal.ts), written by the same statement as
- * the events that end the step, so the step's record and its last events commit together. */
-export type StepRecord = { turnId: string; name: string; sessionId: string; result: string | null; stored?: boolean };
+ * the events that end the step, so the step's record and its last events commit together. It is
+ * written only while `epoch` is the session's turn epoch (a superseded run records nothing);
+ * `stored` says whether it was. */
+export type StepRecord = { turnId: string; name: string; sessionId: string; result: string | null; epoch: number; stored?: boolean };
 
 export type AppendRequest = {
   sessionId: string;
@@ -66,20 +68,22 @@ export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 /** The append statement for some requests, on any connection (inside a caller's transaction too). */
 export async function appendStatement(db: Queryable, requests: AppendRequest[], channel: string): Promise<SessionEvent[][]> {
   const rows = await runStatement(db, requests, channel);
+  const recorded = new Set(rows[0]?.recorded ?? []);
+  for (const { step } of requests) if (step) step.stored = recorded.has(`${step.turnId}\t${step.name}`);
   const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
   let ord = 1;
   return requests.map((request) => request.events.flatMap(() => {
     const row = byOrd.get(ord++);
     if (!row) return [];
-    const { ord: _, ...rest } = row;
+    const { ord: _, recorded: __, ...rest } = row;
     return [toEnvelope(rest)];
   }));
 }
 
-async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string })[]> {
+async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string; recorded: string[] })[]> {
   const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at })));
   const steps = batch.flatMap((request) => (request.step ? [request.step] : []));
-  const { rows } = await (db as pg.Pool).query<EventRow & { ord: string }>({
+  const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string[] }>({
     name: "agentfold-group-append",
     text: groupAppendSql,
     values: [
@@ -94,6 +98,7 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
       steps.map((s) => s.name),
       steps.map((s) => s.sessionId),
       steps.map((s) => s.result),
+      steps.map((s) => s.epoch),
     ],
   });
   return rows;
@@ -109,15 +114,15 @@ function settle(batch: Pending[], results: SessionEvent[][]): void {
 }
 
 // $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency keys, $6 times
-// (ISO), $7 channel; $8–$11 the journal rows of steps these events end (turn ids, names, session
-// ids, results). Prisma keeps timestamps as UTC in "timestamp without time zone" columns;
+// (ISO), $7 channel; $8–$12 the journal rows of steps these events end (turn ids, names, session
+// ids, results, the epoch of the run recording them). Prisma keeps timestamps as UTC in "timestamp without time zone" columns;
 // the AT TIME ZONE casts keep that convention whatever the server's or this process's zone.
 const groupAppendSql = `
   WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
       WITH ORDINALITY AS t(session_id, type, turn_id, data, key, at, ord)
   ), locked AS (
-    SELECT id, "nextIndex" AS base FROM sessions WHERE id IN (SELECT session_id FROM input) ORDER BY id FOR NO KEY UPDATE
+    SELECT id, "nextIndex" AS base, "turnEpoch" AS epoch FROM sessions WHERE id IN (SELECT session_id FROM input) ORDER BY id FOR NO KEY UPDATE
   ), existing AS (
     SELECT e."sessionId", e.index, e.type, e."turnId", e.at AT TIME ZONE 'UTC' AS at, e.data, i.ord
       FROM session_events e JOIN input i ON e."sessionId" = i.session_id AND e."idempotencyKey" = i.key
@@ -146,14 +151,19 @@ const groupAppendSql = `
   ), recorded AS (
     INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
       SELECT s.turn_id, s.name, s.session_id, s.result, now() AT TIME ZONE 'UTC'
-      FROM unnest($8::text[], $9::text[], $10::text[], $11::text[]) AS s(turn_id, name, session_id, result)
+      FROM unnest($8::text[], $9::text[], $10::text[], $11::text[], $12::int[]) AS s(turn_id, name, session_id, result, epoch)
+      JOIN locked l ON l.id = s.session_id AND l.epoch = s.epoch
       ON CONFLICT ("turnId", name) DO NOTHING
+      RETURNING "turnId" || E'\t' || name AS step
+  ), recorded_steps AS (
+    SELECT coalesce(array_agg(step), '{}') AS recorded FROM recorded
   )
-  SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord
+  SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord, r.recorded
     FROM inserted ins
+    CROSS JOIN recorded_steps r
     JOIN fresh f ON f.session_id = ins."sessionId"
     JOIN locked l ON l.id = f.session_id AND ins.index = l.base + f.position
     CROSS JOIN (SELECT count(*) FROM notified) AS delivered
   UNION ALL
-  SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord FROM existing x
+  SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord, r.recorded FROM existing x CROSS JOIN recorded_steps r
   ORDER BY ord`;

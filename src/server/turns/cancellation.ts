@@ -1,16 +1,24 @@
 // Stop and preempt reach the process running a turn through Postgres NOTIFY (any web process
 // can ask, any worker may be running it): the worker aborts that turn's model stream and tool
-// within milliseconds. Restate's own cancellation still follows, for turns that are queued or
-// waiting on the engine rather than on a model or a tool.
+// within milliseconds. The request is also kept (turn_stops), so a run of the turn that starts
+// later — Restate retrying it after a crash — stops too. Restate's own cancellation still
+// follows, for turns that are queued or waiting on the engine rather than on a model or a tool.
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import { listen } from "@/server/events/pg-listener";
 
 export const turnCancelChannel = "turn_cancel";
 
-/** Asks whichever worker runs `turnId` to abort it. Harmless if none does. */
-export async function requestTurnCancel(db: PrismaClient, turnId: string): Promise<void> {
-  await poolOf(db).query("SELECT pg_notify($1, $2)", [turnCancelChannel, turnId]);
+/** Asks whichever worker runs `turnId` to abort it, now or when it next starts. Harmless if none does. */
+export async function requestTurnCancel(db: PrismaClient, sessionId: string, turnId: string): Promise<void> {
+  await poolOf(db).query({
+    name: "agentfold-request-turn-cancel",
+    text: `WITH kept AS (
+             INSERT INTO turn_stops ("turnId", "sessionId", at) SELECT $2, id, now() AT TIME ZONE 'UTC' FROM sessions WHERE id = $3 ON CONFLICT ("turnId") DO NOTHING
+           )
+           SELECT pg_notify($1, $2)`,
+    values: [turnCancelChannel, turnId, sessionId],
+  });
 }
 
 export type TurnCancellations = {

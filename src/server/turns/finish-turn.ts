@@ -108,7 +108,13 @@ export async function finishTurn(options: {
  * Sends that were coalesced while a cancelled turn wound down are not lost: when the session is
  * free and some wait, they become one new turn (to run in a new invocation, not the cancelled one).
  */
-export async function startLeftoverTurn(options: { db: PrismaClient; sessionId: string; workspaceDir: string }): Promise<TurnRequest | undefined> {
+export async function startLeftoverTurn(options: {
+  db: PrismaClient;
+  sessionId: string;
+  workspaceDir: string;
+  /** The step's journal record, committed with the new turn (the claim cannot be taken twice). */
+  seal?: Seal<TurnRequest | undefined>;
+}): Promise<TurnRequest | undefined> {
   const { db, sessionId } = options;
   return pgTransaction(db, async (client) => {
     const { rows } = await client.query<{ runningTurnId: string | null; mode: string }>(`SELECT "runningTurnId", mode FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
@@ -117,7 +123,12 @@ export async function startLeftoverTurn(options: { db: PrismaClient; sessionId: 
     if (pending.length === 0) return undefined;
     const next: TurnRequest = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
     await client.query(`UPDATE sessions SET status = 'running', "runningTurnId" = $2, "runningInvocationId" = NULL WHERE id = $1`, [sessionId, next.turnId]);
-    await appendEventsInTransaction({ client, sessionId, events: [{ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) } }] });
+    await appendEventsInTransaction({
+      client,
+      sessionId,
+      events: [{ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) } }],
+      step: options.seal?.(next),
+    });
     return next;
   });
 }

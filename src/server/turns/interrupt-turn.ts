@@ -14,7 +14,7 @@ export async function interruptTurn(options: {
   invocationId: string | null;
 }): Promise<void> {
   const { db, runtime, sessionId, turnId, invocationId } = options;
-  await requestTurnCancel(db, turnId);
+  await requestTurnCancel(db, sessionId, turnId);
   if (!invocationId) return;
   const outcome = await runtime.cancel(invocationId);
   if (outcome !== "done") return;

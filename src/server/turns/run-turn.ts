@@ -55,8 +55,11 @@ export type TurnDeps = {
 /** At most this many `ctx.reject` repairs per turn (spec §7.5). */
 export const maxRepairs = 2;
 
-/** Runs the turn; returns the follow-up turn its coalesced sends drained into, if any. */
-export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRequest | undefined> {
+/** How a turn ended, as its finish step recorded it: whether it was stopped (stop, preempt), and
+ * the follow-up turn its coalesced sends drained into, if any. */
+export type TurnFinish = { next?: TurnRequest; stopped: boolean };
+
+export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFinish> {
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
@@ -82,11 +85,14 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnRe
     }
   }
   const end = await runLoop(deps, setup, turnId);
-  const next = await step<TurnRequest | undefined>(`${turnId}:finish`, (seal) =>
-    finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end, seal }),
-  );
+  const finish = await step<TurnFinish>(`${turnId}:finish`, async (seal) => {
+    // Decided here and journaled, so a run of the turn after a crash takes the same way out.
+    const stopped = end.kind === "cancelled" || deps.signal.aborted;
+    const next = await finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end, seal: (drained) => seal({ next: drained, stopped }) });
+    return { next, stopped };
+  });
   if (max) await handOnSlot(deps, sessionId, turnId);
-  return next;
+  return finish;
 }
 
 /** Frees the turn's maxRunningTurns slot (or queue place) and wakes the turns promoted into it. */

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { appendEvents } from "@/server/events/append-events";
-import { turnJournal } from "./step-journal";
+import { requestTurnCancel } from "./cancellation";
+import { SupersededRun, turnJournal } from "./step-journal";
 
 const stepJournal = (...args: Parameters<typeof turnJournal>) => turnJournal(...args).step;
 
@@ -99,6 +100,47 @@ describe("turnJournal", () => {
       }),
     ).rejects.toThrow();
     expect(await db.turnStep.count({ where: { turnId, name: "tool:c2" } })).toBe(0);
+  });
+
+  it("fences off a run that a newer run of the turn took over: it records nothing more", async () => {
+    const turn = await newTurn();
+    const old = turnJournal(db, turn);
+    await old.step("prepare", async () => "old");
+    // Restate retried the invocation while the old run was still going.
+    const current = turnJournal(db, turn);
+    expect(await current.step("prepare", async () => "again")).toBe("old");
+    await expect(old.step("tool:c1", async () => "old result")).rejects.toBeInstanceOf(SupersededRun);
+    await expect(
+      old.step("model:1", async (seal) => {
+        await appendEvents({ db, sessionId: turn.sessionId, events: [{ type: "session.waiting", turnId: turn.turnId, data: {} }], step: seal("old outcome") });
+        return "old outcome";
+      }),
+    ).rejects.toBeInstanceOf(SupersededRun);
+    expect(await current.step("tool:c1", async () => "current result")).toBe("current result");
+    expect(await current.step("model:1", async () => "current outcome")).toBe("current outcome");
+    const rows = await db.turnStep.findMany({ where: { turnId: turn.turnId }, orderBy: { name: "asc" }, select: { name: true, result: true } });
+    expect(rows).toEqual([
+      { name: "model:1", result: '"current outcome"' },
+      { name: "prepare", result: '"old"' },
+      { name: "tool:c1", result: '"current result"' },
+    ]);
+  });
+
+  it("a step another run recorded after this run read the journal is not recorded twice", async () => {
+    const turn = await newTurn();
+    const current = turnJournal(db, turn);
+    await current.stopRequested(); // reads the journal: nothing yet
+    await db.turnStep.create({ data: { turnId: turn.turnId, name: "tool:c1", sessionId: turn.sessionId, result: '"theirs"' } });
+    await expect(current.step("tool:c1", async () => "mine")).rejects.toBeInstanceOf(SupersededRun);
+    expect(await turnJournal(db, turn).step("tool:c1", async () => "again")).toBe("theirs");
+  });
+
+  it("tells a run that starts after a stop was asked that the turn is to stop", async () => {
+    const turn = await newTurn();
+    expect(await turnJournal(db, turn).stopRequested()).toBe(false);
+    await requestTurnCancel(db, turn.sessionId, turn.turnId);
+    expect(await turnJournal(db, turn).stopRequested()).toBe(true);
+    expect(await turnJournal(db, { ...turn, turnId: `${turn.turnId}x` }).stopRequested()).toBe(false);
   });
 
   it("keeps turns apart and goes with its session", async () => {

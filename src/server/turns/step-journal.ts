@@ -27,31 +27,38 @@ export type EarlierRun = {
   nudges: (keyPrefix: string) => Promise<string[]>;
 };
 
-export type TurnJournal = { step: Step; earlier: EarlierRun };
+export type TurnJournal = {
+  step: Step;
+  earlier: EarlierRun;
+  /** Whether someone asked this turn to stop (stop, preempt, delete) before this run began. */
+  stopRequested: () => Promise<boolean>;
+};
+
+/** A run of a turn that a newer run took over (Restate retried the invocation while this one
+ * was still going): it records nothing more and ends here. */
+export class SupersededRun extends Error {}
 
 /**
- * The journal of one turn. Its recorded steps, and what an earlier run of the turn appended, are
- * read once, in one statement, at the first step; a fresh turn finds nothing. Outcomes are JSON:
- * what a step returns on its first run is what a replay returns, so both see the same value (a
- * JSON round trip, as any durable journal does).
+ * The journal of one turn, for one run of it. The run starts by taking the session's turn epoch
+ * (bumping it) and reading, in the same statement, the turn's recorded steps, what an earlier run
+ * appended, and whether a stop was asked; a fresh turn finds nothing. A step's record is written
+ * only while this run's epoch is the session's: an older run still going records nothing and
+ * stops at its next step. Outcomes are JSON: what a step returns on its first run is what a
+ * replay returns, so both see the same value (a JSON round trip, as any durable journal does).
  */
 export function turnJournal(db: PrismaClient, turn: { sessionId: string; turnId: string }): TurnJournal {
   let reading: Promise<Recorded> | undefined;
   const read = () => (reading ??= readRecorded(db, turn));
   const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
-    const { steps } = await read();
+    const { steps, epoch } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
     let sealed: StepRecord | undefined;
-    const value = await action((outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome) }));
+    const value = await action((outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome), epoch }));
     const encoded = encode(value);
-    if (sealed?.stored && sealed.result !== encoded) throw new Error(`step ${name} recorded another outcome than it returned`);
-    if (!sealed?.stored) {
-      await poolOf(db).query({
-        name: "agentfold-record-step",
-        text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result, at) VALUES ($1, $2, $3, $4, now() AT TIME ZONE 'UTC') ON CONFLICT ("turnId", name) DO NOTHING`,
-        values: [turn.turnId, name, turn.sessionId, encoded],
-      });
-    }
+    if (sealed && sealed.result !== encoded) throw new Error(`step ${name} sealed another outcome than it returned`);
+    // Sealed: the record went with the step's last events, unless this run was superseded.
+    const isRecorded = sealed?.stored ?? (await recordStep(db, turn, name, encoded, epoch));
+    if (!isRecorded) throw new SupersededRun(`turn ${turn.turnId}: step ${name} was not recorded, a newer run of the turn took over`);
     steps.set(name, encoded);
     return decode(encoded) as T;
   };
@@ -67,29 +74,48 @@ export function turnJournal(db: PrismaClient, turn: { sessionId: string; turnId:
     nudges: async (keyPrefix) =>
       (await read()).events.filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix)).map((event) => (JSON.parse(event.data) as { text: string }).text),
   };
-  return { step, earlier };
+  return { step, earlier, stopRequested: async () => (await read()).stopRequested };
 }
 
-type Recorded = { steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
+/** Writes a step's record while `epoch` is still the session's; false when it is not (or another
+ * run recorded the step first). The row lock waits for a run that is taking the epoch. */
+async function recordStep(db: PrismaClient, turn: { sessionId: string; turnId: string }, name: string, encoded: string | null, epoch: number): Promise<boolean> {
+  const { rowCount } = await poolOf(db).query({
+    name: "agentfold-record-step",
+    text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
+             SELECT $1, $2, id, $4, now() AT TIME ZONE 'UTC' FROM sessions WHERE id = $3 AND "turnEpoch" = $5 FOR SHARE
+           ON CONFLICT ("turnId", name) DO NOTHING`,
+    values: [turn.turnId, name, turn.sessionId, encoded, epoch],
+  });
+  return rowCount === 1;
+}
+
+type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
 
 async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<Recorded> {
   // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
-  const { rows } = await poolOf(db).query<{ index: number | null; key: string; type: string | null; value: string | null }>({
+  const { rows } = await poolOf(db).query<{ kind: "epoch" | "stop" | "step" | "event"; index: number | null; key: string | null; type: string | null; value: string | null }>({
     name: "agentfold-read-turn-journal",
-    text: `SELECT NULL::int AS index, name AS key, NULL::text AS type, result AS value FROM turn_steps WHERE "turnId" = $1
+    text: `WITH bumped AS (UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1 WHERE id = $2 RETURNING "turnEpoch")
+           SELECT 'epoch' AS kind, NULL::int AS index, "turnEpoch"::text AS key, NULL::text AS type, NULL::text AS value FROM bumped
            UNION ALL
-           SELECT index, "idempotencyKey", type, data::text FROM session_events
-             WHERE "sessionId" = $2 AND starts_with("idempotencyKey", $3) AND type IN ('step.started', 'action.result', 'nudge.delivered')
+           SELECT 'stop', NULL, "turnId", NULL, NULL FROM turn_stops WHERE "turnId" = $1
+           UNION ALL
+           SELECT 'step', NULL, name, NULL, result FROM turn_steps WHERE "turnId" = $1
+           UNION ALL
+           SELECT 'event', index, "idempotencyKey", type, data::text FROM session_events
+             WHERE "sessionId" = $2 AND "idempotencyKey" LIKE $3 AND type IN ('step.started', 'action.result', 'nudge.delivered')
            ORDER BY index NULLS FIRST`,
-    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`],
+    values: [turn.turnId, turn.sessionId, `${turn.turnId.replace(/[\\%_]/g, "\\$&")}:%`],
   });
-  const steps = new Map<string, string | null>();
-  const events: Recorded["events"] = [];
+  const recorded: Recorded = { epoch: -1, stopRequested: false, steps: new Map(), events: [] };
   for (const row of rows) {
-    if (row.type === null) steps.set(row.key, row.value);
-    else events.push({ key: row.key, type: row.type, data: row.value ?? "null" });
+    if (row.kind === "epoch") recorded.epoch = Number(row.key);
+    else if (row.kind === "stop") recorded.stopRequested = true;
+    else if (row.kind === "step") recorded.steps.set(row.key!, row.value);
+    else recorded.events.push({ key: row.key!, type: row.type!, data: row.value ?? "null" });
   }
-  return { steps, events };
+  return recorded;
 }
 
 function encode(value: unknown): string | null {
