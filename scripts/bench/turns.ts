@@ -154,8 +154,8 @@ per turn from 12.5 ms to 6 ms. What is left, measured on this machine:
   pays it once, before its first step.
 - Each append (one statement: lock, gapless indexes, NOTIFY, journal row) ~1.1 ms alone, 2–3 ms
   inside a busy turn; a turn makes four. The AI SDK's streaming costs 2–3 ms of CPU per model step.
-- Next.js routing is about a third of the web process's CPU; the stream re-reads the log on each
-  NOTIFY.
+- Next.js routing is about a third of the web process's CPU (a live stream no longer reads the
+  log: each append's NOTIFY carries its events).
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, against the sum in the table above.
 
