@@ -119,9 +119,12 @@ export function sessionObject(deps: WorkerDeps) {
         }
       },
     },
-    // A turn's steps are journaled in Postgres, not in Restate: a long model stream or tool adds
-    // nothing to Restate's journal for a long time. Let it.
-    options: { inactivityTimeout: { minutes: 15 }, abortTimeout: { minutes: 30 } },
+    // A turn's steps are journaled in Postgres, not in Restate: a whole turn may send Restate
+    // nothing until it ends. Restate asks a run that was silent for the inactivity timeout to
+    // suspend (a turn waiting on an approval does) and aborts one that cannot (a turn still
+    // working) after the abort timeout; its retry would supersede the run. So both are long: a
+    // turn has up to seven hours of work (25 model steps, tools of up to 15 minutes each).
+    options: { inactivityTimeout: { hours: 1 }, abortTimeout: { hours: 6 } },
   });
 }
 
