@@ -59,13 +59,15 @@ export function sessionObject(deps: WorkerDeps) {
     handlers: {
       runTurn: async (ctx: restate.ObjectContext, first: TurnRequest): Promise<void> => {
         let turn: TurnRequest | undefined = first;
+        const ran: string[] = [];
         while (turn) {
           const current: TurnRequest = turn;
+          ran.push(current.turnId);
           const tracked = deps.cancellations.track(current.turnId);
           // The step body now running: a cancellation waits for it to settle before recording
           // the end, so no delta lands after turn.failed.
           let inflight: Promise<unknown> = Promise.resolve();
-          const journal = turnJournal(deps.db, current);
+          const journal = turnJournal(deps.db, current, [...ran]);
           const step: Step = (name, action) =>
             journal.step(name, (seal) => {
               const running = action(seal);

@@ -143,6 +143,20 @@ describe("turnJournal", () => {
     expect(await turnJournal(db, { ...turn, turnId: `${turn.turnId}x` }).stopRequested()).toBe(false);
   });
 
+  it("drops the records of turns from earlier invocations of the session, never of this one", async () => {
+    const a = await newTurn();
+    const b = { sessionId: a.sessionId, turnId: `${a.turnId}b` };
+    const c = { sessionId: a.sessionId, turnId: `${a.turnId}c` };
+    const names = async () => (await db.turnStep.findMany({ where: { sessionId: a.sessionId }, orderBy: { turnId: "asc" }, select: { turnId: true } })).map((row) => row.turnId);
+    await turnJournal(db, a).step("finish", async () => "a");
+    // A new invocation runs b: a's invocation has ended.
+    await turnJournal(db, b, [b.turnId]).step("finish", async () => "b");
+    expect(await names()).toEqual([b.turnId]);
+    // c drained from b runs in b's invocation: b's records stay, for a replay of it.
+    await turnJournal(db, c, [b.turnId, c.turnId]).step("finish", async () => "c");
+    expect(await names()).toEqual([b.turnId, c.turnId]);
+  });
+
   it("keeps turns apart and goes with its session", async () => {
     const a = await newTurn();
     const b = { sessionId: a.sessionId, turnId: `${a.turnId}b` };

@@ -46,9 +46,14 @@ export class SupersededRun extends Error {}
  * stops at its next step. Outcomes are JSON: what a step returns on its first run is what a
  * replay returns, so both see the same value (a JSON round trip, as any durable journal does).
  */
-export function turnJournal(db: PrismaClient, turn: { sessionId: string; turnId: string }): TurnJournal {
+export function turnJournal(
+  db: PrismaClient,
+  turn: { sessionId: string; turnId: string },
+  /** The turns this invocation has run, this one included: see readRecorded. */
+  invocationTurnIds: string[] = [turn.turnId],
+): TurnJournal {
   let reading: Promise<Recorded> | undefined;
-  const read = () => (reading ??= readRecorded(db, turn));
+  const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds));
   const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
     const { steps, epoch } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
@@ -92,11 +97,18 @@ async function recordStep(db: PrismaClient, turn: { sessionId: string; turnId: s
 
 type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
 
-async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<Recorded> {
+/**
+ * Takes the epoch and reads what the turn recorded. It also drops the records of the session's
+ * turns that ran in earlier invocations: Restate runs one invocation of a session at a time, so
+ * those invocations have ended and will never be replayed. Turns of this invocation (a drained
+ * follow-up runs in the same one) keep theirs.
+ */
+async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[]): Promise<Recorded> {
   // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
   const { rows } = await poolOf(db).query<{ kind: "epoch" | "stop" | "step" | "event"; index: number | null; key: string | null; type: string | null; value: string | null }>({
     name: "agentfold-read-turn-journal",
-    text: `WITH bumped AS (UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1 WHERE id = $2 RETURNING "turnEpoch")
+    text: `WITH bumped AS (UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1 WHERE id = $2 RETURNING "turnEpoch"),
+           pruned AS (DELETE FROM turn_steps WHERE "sessionId" = $2 AND NOT ("turnId" = ANY($4)))
            SELECT 'epoch' AS kind, NULL::int AS index, "turnEpoch"::text AS key, NULL::text AS type, NULL::text AS value FROM bumped
            UNION ALL
            SELECT 'stop', NULL, "turnId", NULL, NULL FROM turn_stops WHERE "turnId" = $1
@@ -106,7 +118,7 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
            SELECT 'event', index, "idempotencyKey", type, data::text FROM session_events
              WHERE "sessionId" = $2 AND "idempotencyKey" LIKE $3 AND type IN ('step.started', 'action.result', 'nudge.delivered')
            ORDER BY index NULLS FIRST`,
-    values: [turn.turnId, turn.sessionId, `${turn.turnId.replace(/[\\%_]/g, "\\$&")}:%`],
+    values: [turn.turnId, turn.sessionId, `${turn.turnId.replace(/[\\%_]/g, "\\$&")}:%`, invocationTurnIds],
   });
   const recorded: Recorded = { epoch: -1, stopRequested: false, steps: new Map(), events: [] };
   for (const row of rows) {
