@@ -63,15 +63,19 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
-  // The prepare step seeds the workspace once and journals what people may change meanwhile.
-  const reading = loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel });
-  reading.catch(() => undefined);
-  const settings = await step(`${turnId}:prepare`, async () => {
-    const loaded = await reading;
+  const loaded = await loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel });
+  const prepare = async () => {
     prepareSessionWorkspace(deps.dataDir, loaded, turn);
     return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
-  });
-  const { session: { title: _, ...session }, ...loaded } = await reading;
+  };
+  // Seeding the workspace is idempotent (done once, then marked). A journaled step is needed only
+  // when running prepare again could change the outcome: this send's workspaceFiles would
+  // overwrite what tools have since written, and an unattended session's approval policy, which
+  // people may change meanwhile, decides the approval gate. Chat turns without files skip it.
+  const isUnattended = loaded.session.mode === "task" || loaded.session.purpose === "eval";
+  const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
+  const settings = isUnattended || hasFiles ? await step(`${turnId}:prepare`, prepare) : await prepare();
+  const { title: _, ...session } = loaded.session;
   const setup: TurnSetup = { ...loaded, session: { ...session, ...(settings.title ? { title: settings.title } : {}), unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
