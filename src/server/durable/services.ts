@@ -87,8 +87,8 @@ export function sessionObject(deps: WorkerDeps) {
           };
           try {
             // A stop asked before this run began (it is a retry) still stops it.
-            if (await journal.stopRequested()) tracked.abort();
-            const { next, stopped } = await runTurn({ ...deps, ...durable, approvals, step, earlier: journal.earlier, signal: tracked.signal }, current);
+            const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
+            const { next, stopped } = await runTurn({ ...deps, ...durable, approvals, step, earlier: journal.earlier, signal: tracked.signal, started }, current);
             turn = next;
             if (stopped) {
               // Stopped or preempted, and the turn saw it first: it recorded its own end.

@@ -42,6 +42,9 @@ export type TurnDeps = {
   sandboxes: SandboxPool;
   /** Aborted by stop or preempt: the model stream and the running tool end at once. */
   signal: AbortSignal;
+  /** Settles once a stop asked before this run began has been applied to `signal`; the turn's
+   * own reads run meanwhile. */
+  started?: Promise<void>;
   retryDelayMs?: (attempt: number) => number;
   /** The engine, for reminders' delayed wakes (the `remind` tool is offered when present). */
   runtime?: DurableRuntime;
@@ -63,7 +66,7 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
-  const loaded = await loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel });
+  const [loaded] = await Promise.all([loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel }), deps.started]);
   const prepare = async () => {
     prepareSessionWorkspace(deps.dataDir, loaded, turn);
     return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
