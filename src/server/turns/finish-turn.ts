@@ -12,7 +12,7 @@ import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
 import { newTurnId } from "@/server/sessions/session-urls";
 import type { Seal } from "./agent-loop";
-import { claimPendingDeliveries } from "./pending-deliveries";
+import { claimIntoFollowUp, claimPendingDeliveries } from "./pending-deliveries";
 
 export type TurnEnd =
   | { kind: "completed"; text: string; usage: Usage; cost?: { totalUsd: number; model: string }; result?: unknown }
@@ -89,14 +89,17 @@ export async function finishTurn(options: {
         end.kind === "completed" ? "completed" : "failed",
       ]);
     } else if (runningTurnId === turnId) {
-      const pending = end.kind === "cancelled" || !options.workspaceDir ? [] : await claimPendingDeliveries(client, sessionId, options.workspaceDir);
+      // What waits drains into one follow-up turn; otherwise the session waits. A cancelled turn
+      // never drains (see startLeftoverTurn).
+      const nextTurnId = newTurnId();
+      const drains = end.kind !== "cancelled" && options.workspaceDir !== undefined;
+      const pending = drains ? await claimIntoFollowUp(client, sessionId, options.workspaceDir!, nextTurnId) : [];
+      if (!drains) await client.query(`UPDATE sessions SET status = 'waiting', "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [sessionId]);
       if (pending.length > 0) {
-        next = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
+        next = { sessionId, turnId: nextTurnId, message: pending.map((p) => p.text).join("\n\n") };
         events.push({ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) }, idempotencyKey: drainKey });
-        await client.query(`UPDATE sessions SET "runningTurnId" = $2 WHERE id = $1`, [sessionId, next.turnId]);
       } else {
         events.push({ type: "session.waiting", turnId, data: {}, idempotencyKey: `${turnId}:waiting` });
-        await client.query(`UPDATE sessions SET status = 'waiting', "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [sessionId]);
       }
     }
     await appendEventsInTransaction({ client, sessionId, events, step: options.seal?.(next) });

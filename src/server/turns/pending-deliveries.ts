@@ -7,11 +7,36 @@ import { writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
 
 export type Claimed = { deliveryId: string; text: string };
 
+type PendingRow = { id: string; deliveryId: string; text: string; workspaceFiles: Record<string, string> | null };
+
 export async function claimPendingDeliveries(client: pg.PoolClient, sessionId: string, workspaceDir: string): Promise<Claimed[]> {
-  const { rows } = await client.query<{ id: string; deliveryId: string; text: string; workspaceFiles: Record<string, string> | null }>(
-    `DELETE FROM pending_deliveries WHERE "sessionId" = $1 RETURNING id, "deliveryId", text, "workspaceFiles"`,
-    [sessionId],
-  );
+  const { rows } = await client.query<PendingRow>(`DELETE FROM pending_deliveries WHERE "sessionId" = $1 RETURNING id, "deliveryId", text, "workspaceFiles"`, [sessionId]);
+  return taken(rows, workspaceDir);
+}
+
+/**
+ * At the end of a chat turn that still owns its session: claims what waits and hands the session
+ * to the follow-up turn `nextTurnId` — or, with nothing waiting, sets it waiting. One statement.
+ */
+export async function claimIntoFollowUp(client: pg.PoolClient, sessionId: string, workspaceDir: string, nextTurnId: string): Promise<Claimed[]> {
+  const { rows } = await client.query<PendingRow>({
+    name: "agentfold-claim-into-follow-up",
+    text: `WITH claimed AS (
+             DELETE FROM pending_deliveries WHERE "sessionId" = $1 RETURNING id, "deliveryId", text, "workspaceFiles"
+           ), handed AS (
+             UPDATE sessions SET
+               status = CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN status ELSE 'waiting' END,
+               "runningTurnId" = CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN $2 END,
+               "runningInvocationId" = CASE WHEN EXISTS (SELECT 1 FROM claimed) THEN "runningInvocationId" END
+             WHERE id = $1
+           )
+           SELECT * FROM claimed`,
+    values: [sessionId, nextTurnId],
+  });
+  return taken(rows, workspaceDir);
+}
+
+function taken(rows: PendingRow[], workspaceDir: string): Claimed[] {
   rows.sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
   for (const row of rows) if (row.workspaceFiles) writeWorkspaceFiles(workspaceDir, row.workspaceFiles);
   return rows.map((row) => ({ deliveryId: row.deliveryId, text: row.text }));
