@@ -1,5 +1,5 @@
-// kill -9 of the worker in the middle of a turn: after the restart the turn completes from the
-// journal. A write tool that completed before the crash never runs again (counted in files,
+// kill -9 of the worker (or a restart of Restate) in the middle of a turn: after the restart the
+// turn completes from the journal. A write tool that completed before the crash never runs again (counted in files,
 // outside the database); a model step cut off mid-stream runs again as a marked attempt; the
 // log stays gapless with no duplicated events.
 import fs from "node:fs";
@@ -81,6 +81,26 @@ describe("a worker killed mid-turn", () => {
     expectCleanLog(log);
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 12, approvedBy: h.owner.id } });
   }, 120_000);
+
+  it("Restate restarted mid-tool while the worker lives on: the old run is superseded and records nothing more", async () => {
+    const started = await h.start(agent, { message: '[call sleepy {"ms":200}] [call sleepy {"ms":8000}]' });
+    const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
+    const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
+    await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
+    // The worker's connection to Restate drops; Restate comes back and retries the invocation
+    // while the first run is still inside the second call.
+    await h.restartRestate();
+    const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
+    expectCleanLog(log);
+    // The call in flight ran in both runs (at least once); the completed one never again.
+    expect(count(`sleepy-done-${first}`)).toBe(1);
+    expect(count(`sleepy-start-${second}`)).toBe(2);
+    await waitFor("the old run's call to end", async () => count(`sleepy-done-${second}`) === 2, { timeoutMs: 15_000 });
+    // The old run could not record its call, so it never went on to the next model step.
+    const after = await h.events(started.sessionId);
+    expect(ofType(after, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
+    expect(after).toHaveLength(log.length);
+  }, 90_000);
 
   it("a reminder set before a kill -9 of the worker fires into its session after the restart", async () => {
     const started = await h.start(agent, { message: "[remind 3s: Time to follow up]" });
