@@ -82,21 +82,22 @@ describe("a worker killed mid-turn", () => {
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 12, approvedBy: h.owner.id } });
   }, 120_000);
 
-  it("Restate restarted mid-tool while the worker lives on: the old run is superseded and records nothing more", async () => {
+  it("Restate restarted mid-tool while the worker lives on: two runs of the turn, one clean log", async () => {
     const started = await h.start(agent, { message: '[call sleepy {"ms":200}] [call sleepy {"ms":8000}]' });
     const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
     const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
     await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
     // The worker's connection to Restate drops; Restate comes back and retries the invocation
-    // while the first run is still inside the second call.
+    // while the first run is still inside the second call. Whichever run records a step first
+    // wins; the other stops at its next record (fencing itself: step-journal.int.test.ts).
     await h.restartRestate();
     const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
     expectCleanLog(log);
     // The call in flight ran in both runs (at least once); the completed one never again.
     expect(count(`sleepy-done-${first}`)).toBe(1);
     expect(count(`sleepy-start-${second}`)).toBe(2);
-    await waitFor("the old run's call to end", async () => count(`sleepy-done-${second}`) === 2, { timeoutMs: 15_000 });
-    // The old run could not record its call, so it never went on to the next model step.
+    await waitFor("the other run's call to end", async () => count(`sleepy-done-${second}`) === 2, { timeoutMs: 15_000 });
+    // Nothing more lands once both runs are done: one second step, one end.
     const after = await h.events(started.sessionId);
     expect(ofType(after, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
     expect(after).toHaveLength(log.length);
