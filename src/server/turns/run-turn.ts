@@ -78,8 +78,7 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const isUnattended = loaded.session.mode === "task" || loaded.session.purpose === "eval";
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
   const settings = isUnattended || hasFiles ? await step(`${turnId}:prepare`, prepare) : await prepare();
-  const { title: _, ...session } = loaded.session;
-  const setup: TurnSetup = { ...loaded, session: { ...session, ...(settings.title ? { title: settings.title } : {}), unattendedApprovals: settings.unattendedApprovals } };
+  const setup: TurnSetup = { ...loaded, session: { ...loaded.session, title: settings.title ?? undefined, unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
   if (max) {

@@ -116,9 +116,9 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
            SELECT 'step', NULL, name, NULL, result FROM turn_steps WHERE "turnId" = $1
            UNION ALL
            SELECT 'event', index, "idempotencyKey", type, data::text FROM session_events
-             WHERE "sessionId" = $2 AND "idempotencyKey" LIKE $3 AND type IN ('step.started', 'action.result', 'nudge.delivered')
+             WHERE "sessionId" = $2 AND starts_with("idempotencyKey", $3) AND type IN ('step.started', 'action.result', 'nudge.delivered')
            ORDER BY index NULLS FIRST`,
-    values: [turn.turnId, turn.sessionId, `${turn.turnId.replace(/[\\%_]/g, "\\$&")}:%`, invocationTurnIds],
+    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds],
   });
   const recorded: Recorded = { epoch: -1, stopRequested: false, steps: new Map(), events: [] };
   for (const row of rows) {

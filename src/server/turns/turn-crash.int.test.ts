@@ -32,6 +32,15 @@ const count = (name: string) => {
   return fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0;
 };
 
+/** Starts a turn that calls sleepy twice; returns once the first call completed and the second runs. */
+async function midSecondCall(firstMs: number, secondMs: number) {
+  const started = await h.start(agent, { message: `[call sleepy {"ms":${firstMs}}] [call sleepy {"ms":${secondMs}}]` });
+  const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
+  const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
+  await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
+  return { started, first: first!, second: second! };
+}
+
 function expectCleanLog(log: SessionEvent[]) {
   expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
   expect(ofType(log, "turn.started")).toHaveLength(1);
@@ -43,11 +52,8 @@ function expectCleanLog(log: SessionEvent[]) {
 
 describe("a worker killed mid-turn", () => {
   it("during a tool call: completed writes ran exactly once and the turn completes", async () => {
-    const started = await h.start(agent, { message: '[call sleepy {"ms":300}] [call sleepy {"ms":4000}]' });
     // The first call has completed and the second is running when the worker dies.
-    const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
-    const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
-    await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
+    const { started, first, second } = await midSecondCall(300, 4000);
     await h.crashWorker();
     const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
     expectCleanLog(log);
@@ -83,10 +89,7 @@ describe("a worker killed mid-turn", () => {
   }, 120_000);
 
   it("Restate restarted mid-tool while the worker lives on: two runs of the turn, one clean log", async () => {
-    const started = await h.start(agent, { message: '[call sleepy {"ms":200}] [call sleepy {"ms":8000}]' });
-    const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
-    const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
-    await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
+    const { started, first, second } = await midSecondCall(200, 8000);
     // The worker's connection to Restate drops; Restate comes back and retries the invocation
     // while the first run is still inside the second call. Whichever run records a step first
     // wins; the other stops at its next record (fencing itself: step-journal.int.test.ts).
