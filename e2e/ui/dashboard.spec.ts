@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { zipFiles } from "../../src/testing/archives";
 import { test, expect } from "../fixtures";
-import { focusOutlineAfterTab, unlabelledControls, watchConsole } from "./page-checks";
+import { focusOutlineAfterTab, send, unlabelledControls, watchConsole } from "./page-checks";
 
 test.describe.configure({ mode: "serial" });
 
@@ -270,12 +270,6 @@ function listFiles(dir: string, prefix = ""): string[] {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
     return entry.isDirectory() ? listFiles(dir, relative) : [relative];
   });
-}
-
-async function send(page: import("@playwright/test").Page, message: string) {
-  await page.getByTestId("composer").fill(message);
-  await page.getByTestId("composer").press("Enter");
-  await expect(page.getByTestId("message-user").last()).toContainText(message.replace(/\s*\[.*$/, ""));
 }
 
 async function signIn(page: import("@playwright/test").Page, who: { email: string; password: string }) {

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 
 /** Collects the page's console errors and uncaught exceptions; a journey ends with none. */
 export function watchConsole(page: Page): string[] {
@@ -8,6 +8,13 @@ export function watchConsole(page: Page): string[] {
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
+}
+
+/** Sends a message from the playground composer and waits for it in the transcript. */
+export async function send(page: Page, message: string): Promise<void> {
+  await page.getByTestId("composer").fill(message);
+  await page.getByTestId("composer").press("Enter");
+  await expect(page.getByTestId("message-user").last()).toContainText(message.replace(/\s*\[.*$/, ""));
 }
 
 /** Every visible control has an accessible name (a label, aria-label or text). */

@@ -3,6 +3,7 @@
 // events pane and ?sessionId= deep links. Any console error or page error fails the test.
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "../fixtures";
+import { send, watchConsole } from "./page-checks";
 
 const slug = "desk";
 
@@ -12,11 +13,7 @@ let consoleErrors: string[] = [];
 
 test.beforeEach(async ({ page }) => {
   test.setTimeout(90_000);
-  consoleErrors = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(`console: ${message.text()} (${message.location().url})`);
-  });
-  page.on("pageerror", (error) => consoleErrors.push(`pageerror: ${error.message}`));
+  consoleErrors = watchConsole(page);
   // The token goes in through the field, as a remote user would paste it. It is entered on the
   // anonymous demo agent so that no page load here is ever made without credentials (an
   // unauthenticated desk page would rightly log its 401s).
@@ -32,12 +29,6 @@ test.beforeEach(async ({ page }) => {
 test.afterEach(() => {
   expect(consoleErrors, "the browser logged errors").toEqual([]);
 });
-
-async function send(page: Page, message: string) {
-  await page.getByTestId("composer").fill(message);
-  await page.getByTestId("composer").press("Enter");
-  await expect(page.getByTestId("message-user").last()).toContainText(message.replace(/\s*\[.*$/, ""));
-}
 
 async function sessionIdOf(page: Page): Promise<string> {
   await expect(page).toHaveURL(/sessionId=ses_/);

@@ -9,7 +9,8 @@ import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState, ErrorNote } from "@/components/ui/card";
-import { ageOf, principalName } from "./principal-name";
+import { principalLabel } from "@/components/playground/transcript-view-model";
+import { ageOf } from "./age-of";
 
 function decide(item: { agentSlug: string; sessionId: string; callId: string }, decision: "approve" | "deny") {
   // The sign-in cookie is the credential: no token.
@@ -50,7 +51,7 @@ export function ApprovalsPage({ teamSlug }: { teamSlug: string }) {
             <div className="flex flex-wrap items-center gap-3">
               <code className="font-mono font-medium">{item.toolName}</code>
               <span className="text-sm text-zinc-500">
-                {item.agentName} · <Link className="underline" href={`/${item.agentSlug}/playground?sessionId=${item.sessionId}`}>{item.sessionTitle ?? item.sessionId}</Link> · asked by {principalName(item.requestedBy)} · {ageOf(item.createdAt)} ago
+                {item.agentName} · <Link className="underline" href={`/${item.agentSlug}/playground?sessionId=${item.sessionId}`}>{item.sessionTitle ?? item.sessionId}</Link> · asked by {principalLabel(item.requestedBy)} · {ageOf(item.createdAt)} ago
               </span>
               <div className="ml-auto flex gap-2">
                 <Button size="sm" disabled={busy === item.callId} onClick={() => act(item, "approve")} data-testid="inbox-approve">Approve</Button>
@@ -70,7 +71,7 @@ export function ApprovalsPage({ teamSlug }: { teamSlug: string }) {
               <Badge tone={item.status === "approved" ? "good" : "bad"}>{item.status}</Badge>
               <code className="font-mono">{item.toolName}</code>
               <span className="text-zinc-500">{item.agentName}</span>
-              <span data-testid="approval-approver">by {item.decidedBy ? principalName(item.decidedBy) : (item.reason ?? "the platform")}</span>
+              <span data-testid="approval-approver">by {item.decidedBy ? principalLabel(item.decidedBy) : (item.reason ?? "the platform")}</span>
               {item.decidedAt ? <span className="text-xs text-zinc-500">{new Date(item.decidedAt).toLocaleString()}</span> : null}
             </li>
           ))}

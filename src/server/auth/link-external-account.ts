@@ -2,7 +2,7 @@
 // before, else the user with the same email (the provider vouches for it), else — only while the
 // instance is empty — a new first user. Anyone else needs an invite and a password account first.
 import type { PrismaClient } from "@prisma/client";
-import { createTeam } from "@/server/teams/create-team";
+import { createFirstAccount, lockSignUps } from "./sign-up";
 
 export async function linkExternalAccount(options: {
   db: PrismaClient;
@@ -17,14 +17,13 @@ export async function linkExternalAccount(options: {
   const email = options.email?.trim().toLowerCase();
   if (!email) return null;
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('agentfold:sign-up'))`;
-    let user = await tx.user.findUnique({ where: { email }, select: { id: true } });
-    if (!user) {
+    await lockSignUps(tx);
+    let userId = (await tx.user.findUnique({ where: { email }, select: { id: true } }))?.id;
+    if (!userId) {
       if ((await tx.user.count()) > 0) return null;
-      user = await tx.user.create({ data: { email, name: name ?? null, isInstanceAdmin: true }, select: { id: true } });
-      await createTeam({ db: tx, name: `${name ?? email.split("@")[0]}'s team`, ownerId: user.id });
+      userId = (await createFirstAccount(tx, { email, name: name ?? null })).userId;
     }
-    await tx.account.create({ data: { userId: user.id, type: "oauth", provider, providerAccountId } });
-    return { userId: user.id };
+    await tx.account.create({ data: { userId, type: "oauth", provider, providerAccountId } });
+    return { userId };
   });
 }

@@ -15,7 +15,7 @@ const roleSchema = z.enum(roles);
 export const teamsRouter = router({
   mine: authedProcedure.query(({ ctx }) => findTeamsOfUser({ db: ctx.db, user: ctx.user })),
   /** Who is signed in, for the navbar. */
-  me: authedProcedure.query(({ ctx }) => ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { email: true, name: true, isInstanceAdmin: true } })),
+  me: authedProcedure.query(({ ctx }) => ({ email: ctx.user.email, name: ctx.user.name, isInstanceAdmin: ctx.user.isInstanceAdmin })),
   // Only the instance admin opens teams: anyone who could would also mint invites, and invites
   // are the only way in after the first account.
   create: authedProcedure
@@ -51,8 +51,7 @@ export const teamsRouter = router({
   }),
   /** A signed-in user joins with an invite link. */
   acceptInvite: authedProcedure.input(z.object({ token: z.string() })).mutation(async ({ ctx, input }) => {
-    const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.userId }, select: { email: true } });
-    return ctx.db.$transaction((tx) => claimInvite({ db: tx, token: input.token, userId: ctx.userId, email: user.email ?? "" }));
+    return ctx.db.$transaction((tx) => claimInvite({ db: tx, token: input.token, userId: ctx.userId, email: ctx.user.email ?? "" }));
   }),
 });
 

@@ -50,7 +50,7 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.userId) throw new AppError("unauthorized", "sign in to continue");
   // A valid cookie can outlive its user (deleted by an admin).
-  const user = await ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true, isInstanceAdmin: true } });
+  const user = await ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true, email: true, name: true, isInstanceAdmin: true } });
   if (!user) throw new AppError("unauthorized", "this account no longer exists; sign in again");
   // The sign-in cookie rides along on cross-site requests too: changes must come from our pages.
   if (type === "mutation" && ctx.isCrossSite) throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in");

@@ -1,11 +1,4 @@
-import type { Principal } from "@/agents/sdk/types";
-
-/** How a person or client reads in the UI: a name, else an email, else the id. */
-export function principalName(principal: Principal | null | undefined): string {
-  if (!principal) return "nobody";
-  return principal.attributes?.name ?? principal.attributes?.email ?? `${principal.kind} ${principal.id}`;
-}
-
+/** How long ago a moment was, in the largest whole unit: "42s", "5m", "3h", "2d". */
 export function ageOf(date: Date | string, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - new Date(date).getTime()) / 1000));
   if (seconds < 60) return `${seconds}s`;
