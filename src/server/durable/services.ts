@@ -9,9 +9,11 @@ import type { TurnCancellations } from "@/server/turns/cancellation";
 import { queueTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
-import { handOnSlot, runTurn, type Step } from "@/server/turns/run-turn";
+import { handOnSlot, runTurn, type Step, type TurnDeps } from "@/server/turns/run-turn";
 import type { Seal } from "@/server/turns/agent-loop";
-import { turnJournal } from "@/server/turns/step-journal";
+import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
+import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
+import type { EagerTurns } from "./eager-turns";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
@@ -44,6 +46,9 @@ export type WorkerDeps = {
   clock?: () => Date;
   /** For what a turn starts in the engine (reminders' delayed wakes); without it, no reminders. */
   runtime?: DurableRuntime;
+  /** New sessions' first turns, started from their commit (./eager-turns.ts); without it, every
+   * turn starts when Restate delivers its invocation. */
+  eager?: EagerTurns;
 };
 
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
@@ -51,73 +56,29 @@ const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
 /**
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
  * key, so turns of a session never overlap. A turn whose coalesced sends drained into a follow-up
- * runs that follow-up in the same invocation.
+ * runs that follow-up in the same invocation. A new session's first turn has usually been started
+ * already, from its commit (./eager-turns.ts): the invocation takes over what that run leaves.
  */
 export function sessionObject(deps: WorkerDeps) {
   return restate.object({
     name: "session",
     handlers: {
       runTurn: async (ctx: restate.ObjectContext, first: TurnRequest): Promise<void> => {
-        let turn: TurnRequest | undefined = first;
-        const ran: string[] = [];
+        const ran: string[] = [first.turnId];
+        const durable: TurnDurable = {
+          ctx,
+          awakeable: () => ctx.awakeable<void>(),
+          resolveAwakeable: (id: string) => ctx.resolveAwakeable(id),
+          park: (timeoutMs: number) => {
+            const { id, promise } = ctx.awakeable<unknown>();
+            return { id, promise: promise.orTimeout(timeoutMs) };
+          },
+        };
+        const early = await deps.eager?.outcome(first.turnId);
+        let turn: TurnRequest | undefined = early ? early.next : first;
         while (turn) {
-          const current: TurnRequest = turn;
-          ran.push(current.turnId);
-          const tracked = deps.cancellations.track(current.turnId);
-          // The step body now running: a cancellation waits for it to settle before recording
-          // the end, so no delta lands after turn.failed.
-          let inflight: Promise<unknown> = Promise.resolve();
-          const journal = turnJournal(deps.db, current, [...ran]);
-          const step: Step = (name, action) =>
-            journal.step(name, (seal) => {
-              const running = action(seal);
-              inflight = running.catch(() => undefined);
-              return running;
-            });
-          const durable = {
-            awakeable: () => ctx.awakeable<void>(),
-            resolveAwakeable: (id: string) => ctx.resolveAwakeable(id),
-          };
-          const approvals = {
-            timeoutMs: deps.approvalTimeoutMs ?? defaultApprovalTimeoutMs,
-            park: (timeoutMs: number) => {
-              const { id, promise } = ctx.awakeable<unknown>();
-              return { id, promise: promise.orTimeout(timeoutMs) };
-            },
-          };
-          try {
-            // A stop asked before this run began (it is a retry) still stops it.
-            const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
-            const { next, stopped } = await runTurn({ ...deps, ...durable, approvals, step, earlier: journal.earlier, signal: tracked.signal, started }, current);
-            turn = next;
-            if (stopped) {
-              // Stopped or preempted, and the turn saw it first: it recorded its own end.
-              // Restate's cancellation of this invocation is on its way, so sends coalesced
-              // meanwhile run in a new invocation, queued through the ingress where that
-              // cancellation cannot reach them.
-              const leftover = next ?? (await step<TurnRequest | undefined>(`${current.turnId}:leftover`, (seal) => leftoverTurn(deps, current.sessionId, seal)));
-              if (leftover) await step(`${leftover.turnId}:queued`, () => queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }));
-              return;
-            }
-          } catch (error) {
-            if (!(error instanceof restate.CancelledError)) throw error;
-            tracked.abort();
-            await inflight;
-            const cancelled = current;
-            const leftover = await ctx.run(`${cancelled.turnId}:cancelled`, async () => {
-              const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true } });
-              if (!session) return undefined;
-              await finishTurn({ db: deps.db, sessionId: cancelled.sessionId, turnId: cancelled.turnId, mode: session.mode, end: { kind: "cancelled" } });
-              return leftoverTurn(deps, cancelled.sessionId);
-            });
-            await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, () => action(() => undefined)), ...durable }, cancelled.sessionId, cancelled.turnId);
-            // Sends coalesced while this turn wound down run in a new invocation: this one is
-            // being cancelled.
-            if (leftover) await sendFollowUp(ctx, deps, leftover);
-            return;
-          } finally {
-            tracked.release();
-          }
+          if (turn !== first) ran.push(turn.turnId);
+          turn = await runSessionTurn(deps, turn, turnJournal(deps.db, turn, [...ran]), durable);
         }
       },
     },
@@ -128,6 +89,85 @@ export function sessionObject(deps: WorkerDeps) {
     // turn has up to seven hours of work (25 model steps, tools of up to 15 minutes each).
     options: { inactivityTimeout: { hours: 1 }, abortTimeout: { hours: 6 } },
   });
+}
+
+/** What a turn asks of the durable engine beyond its journal. Without `ctx` (an eager run) each
+ * of these hands the turn over to the session's invocation instead. */
+type TurnDurable = Pick<TurnDeps, "awakeable" | "resolveAwakeable"> & { park: ApprovalWaits["park"]; ctx?: restate.ObjectContext };
+
+/** An eager run met something only the session's invocation can do (wait on an awakeable). */
+export class HandOver extends Error {}
+
+const handOver = (): never => {
+  throw new HandOver("the turn waits on the engine: its invocation takes it over");
+};
+
+/**
+ * Runs a new session's first turn as soon as its commit is announced, before Restate delivers its
+ * invocation (./eager-turns.ts). It takes the session's first epoch or nothing, so it never runs
+ * beside an invocation's run. Answers what the invocation does next once it arrives: `{ next }`
+ * when the turn ended here, undefined when the invocation must run it (another run came first, or
+ * the turn handed over, was superseded or failed: the invocation resumes it from the journal).
+ */
+export async function runEagerly(deps: WorkerDeps, turn: TurnRequest): Promise<{ next: TurnRequest | undefined } | undefined> {
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { firstRunOnly: true });
+  try {
+    if (!(await journal.isCurrent())) return undefined;
+    const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
+    return { next: await runSessionTurn(deps, turn, journal, durable) };
+  } catch (error) {
+    if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
+    return undefined;
+  }
+}
+
+/** One turn of the session; answers the turn this invocation runs next (a drained follow-up). */
+async function runSessionTurn(deps: WorkerDeps, current: TurnRequest, journal: TurnJournal, durable: TurnDurable): Promise<TurnRequest | undefined> {
+  const { ctx } = durable;
+  const tracked = deps.cancellations.track(current.turnId);
+  // The step body now running: a cancellation waits for it to settle before recording
+  // the end, so no delta lands after turn.failed.
+  let inflight: Promise<unknown> = Promise.resolve();
+  const step: Step = (name, action) =>
+    journal.step(name, (seal) => {
+      const running = action(seal);
+      inflight = running.catch(() => undefined);
+      return running;
+    });
+  const approvals = { timeoutMs: deps.approvalTimeoutMs ?? defaultApprovalTimeoutMs, park: durable.park };
+  try {
+    // A stop asked before this run began (it is a retry) still stops it.
+    const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
+    const { next, stopped } = await runTurn(
+      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, earlier: journal.earlier, signal: tracked.signal, started },
+      current,
+    );
+    if (!stopped) return next;
+    // Stopped or preempted, and the turn saw it first: it recorded its own end. Restate's
+    // cancellation of this invocation is on its way, so sends coalesced meanwhile run in a new
+    // invocation, queued through the ingress where that cancellation cannot reach them.
+    const leftover = next ?? (await step<TurnRequest | undefined>(`${current.turnId}:leftover`, (seal) => leftoverTurn(deps, current.sessionId, seal)));
+    if (leftover) await step(`${leftover.turnId}:queued`, () => queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }));
+    return undefined;
+  } catch (error) {
+    if (!ctx || !(error instanceof restate.CancelledError)) throw error;
+    tracked.abort();
+    await inflight;
+    const cancelled = current;
+    const leftover = await ctx.run(`${cancelled.turnId}:cancelled`, async () => {
+      const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true } });
+      if (!session) return undefined;
+      await finishTurn({ db: deps.db, sessionId: cancelled.sessionId, turnId: cancelled.turnId, mode: session.mode, end: { kind: "cancelled" } });
+      return leftoverTurn(deps, cancelled.sessionId);
+    });
+    await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, () => action(() => undefined)), resolveAwakeable: durable.resolveAwakeable }, cancelled.sessionId, cancelled.turnId);
+    // Sends coalesced while this turn wound down run in a new invocation: this one is being
+    // cancelled.
+    if (leftover) await sendFollowUp(ctx, deps, leftover);
+    return undefined;
+  } finally {
+    tracked.release();
+  }
 }
 
 /** Sends coalesced while a cancelled turn wound down, as one new turn (see startLeftoverTurn). */

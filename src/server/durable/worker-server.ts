@@ -7,12 +7,13 @@ import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { poolOf } from "@/server/db";
 import { createTurnCancellations } from "@/server/turns/cancellation";
-import { createServices, type WorkerDeps } from "./services";
+import { createEagerTurns } from "./eager-turns";
+import { createServices, runEagerly, type WorkerDeps } from "./services";
 
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
-/** What the caller configures; the sandbox pool and the cancel listener belong to the server. */
-export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations">;
+/** What the caller configures; the sandbox pool and the listeners belong to the server. */
+export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager">;
 
 export async function startWorkerServer({ port, host, deps: config }: { port: number; host: string; deps: WorkerConfig }): Promise<WorkerServer> {
   const sandboxes: SandboxPool = createSandboxPool({
@@ -23,6 +24,7 @@ export async function startWorkerServer({ port, host, deps: config }: { port: nu
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });
   const deps: WorkerDeps = { ...config, sandboxes, cancellations };
+  deps.eager = await createEagerTurns({ databaseUrl, run: (turn) => runEagerly(deps, turn) });
   const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps) }));
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
@@ -41,7 +43,7 @@ export async function startWorkerServer({ port, host, deps: config }: { port: nu
       for (const session of sessions) session.close();
       for (const session of sessions) session.destroy();
       await closed;
-      await Promise.all([sandboxes.stopAll(), cancellations.close()]);
+      await Promise.all([sandboxes.stopAll(), cancellations.close(), deps.eager?.close()]);
     },
   };
 }

@@ -7,6 +7,8 @@
 import type pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { ownerOf, type Principal } from "@/server/auth/principal";
+import { turnStartChannel } from "@/server/durable/eager-turns";
+import type { TurnRequest } from "@/server/durable/runtime";
 import { eventsChannel } from "@/server/events/append-events";
 import { toValidEnvelope } from "@/server/events/envelope";
 import type { Queryable } from "@/server/events/group-commit";
@@ -24,7 +26,13 @@ export type SessionStart = {
   continuationHash: string | null;
   message: string;
   deliveryId: string;
+  /** Files the first turn writes into the workspace (part of its TurnRequest). */
+  workspaceFiles?: Record<string, string>;
 };
+
+// NOTIFY payloads must stay under 8000 bytes; a turn too big to announce starts when its
+// invocation arrives instead.
+const maxAnnouncedBytes = 7900;
 
 type FirstEvent = { type: SessionEvent["type"]; turnId: string | null; data: unknown };
 
@@ -36,18 +44,22 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
   // Validated before writing, as every append is: a drift from the vocabulary fails loudly here.
   for (const [index, event] of [started, received].entries()) toValidEnvelope({ sessionId, index, ...event, at });
   const owner = ownerOf(start.principal);
+  const turn: TurnRequest = { sessionId, turnId: start.turnId, message: start.message, ...(start.workspaceFiles ? { workspaceFiles: start.workspaceFiles } : {}) };
+  const announced = JSON.stringify(turn);
   await (db as pg.Pool).query({
     name: "agentfold-record-session-start",
     text: recordSessionStartSql,
     values: [
       sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
       start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), eventsChannel,
+      Buffer.byteLength(announced) <= maxAnnouncedBytes ? announced : null, turnStartChannel,
     ],
   });
 }
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
-// channel. Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
+// events' channel, $16 the first turn to announce on channel $17 (src/server/durable/eager-turns.ts)
+// or NULL. Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
 // Data-modifying CTEs all run whether or not the final SELECT reads them; the events' foreign key
 // is checked at the end of the statement, when the session row exists.
 const recordSessionStartSql = `
@@ -62,4 +74,5 @@ const recordSessionStartSql = `
       FROM session, (VALUES (0, 'session.started', NULL::text, $13::text), (1, 'message.received', $11::text, $14::text)) AS e(index, type, turn_id, data)
       RETURNING index
   )
-  SELECT pg_notify($15, session.id || ':1') FROM session CROSS JOIN (SELECT count(*) FROM events) AS written`;
+  SELECT pg_notify($15, session.id || ':1'), CASE WHEN $16::text IS NOT NULL THEN pg_notify($17, $16) END
+  FROM session CROSS JOIN (SELECT count(*) FROM events) AS written`;

@@ -35,6 +35,7 @@ export async function startSession(options: {
   await recordSessionStart(poolOf(db), {
     sessionId, turnId, agentId: agent.id, versionId: agent.activeVersionId, principal, channelId, mode,
     title: body.title, dryRun: body.dryRun, continuationHash: mode === "chat" ? continuation.hash : null, message: body.message, deliveryId,
+    workspaceFiles: body.workspaceFiles,
   });
   await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
   return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };

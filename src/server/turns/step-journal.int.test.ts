@@ -157,6 +157,26 @@ describe("turnJournal", () => {
     expect(await names()).toEqual([b.turnId, c.turnId]);
   });
 
+  it("lets only the session's first run take a first-run-only epoch, and such a run that came second drops nothing", async () => {
+    const turn = await newTurn();
+    // Two workers heard the same new session's notice.
+    const racing = [turnJournal(db, turn, [turn.turnId], { firstRunOnly: true }), turnJournal(db, turn, [turn.turnId], { firstRunOnly: true })];
+    expect((await Promise.all(racing.map((journal) => journal.isCurrent()))).sort()).toEqual([false, true]);
+    const [winner, loser] = (await racing[0]!.isCurrent()) ? racing : [racing[1]!, racing[0]!];
+    expect(await winner!.step("model:0", async () => "first")).toBe("first");
+    await expect(loser!.step("model:1", async () => "ignored")).rejects.toThrow(SupersededRun);
+    // The invocation's run supersedes the first-run-only one, as any newer run does.
+    const invocation = turnJournal(db, turn);
+    expect(await invocation.isCurrent()).toBe(true);
+    await expect(winner!.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
+    // A follow-up ran in a later invocation; a stale first-run-only notice for it takes nothing and prunes nothing.
+    const next = { sessionId: turn.sessionId, turnId: `${turn.turnId}n` };
+    await turnJournal(db, next, [next.turnId]).step("finish", async () => "next");
+    const stale = turnJournal(db, { ...turn, turnId: `${turn.turnId}s` }, [`${turn.turnId}s`], { firstRunOnly: true });
+    expect(await stale.isCurrent()).toBe(false);
+    expect(await db.turnStep.count({ where: { turnId: next.turnId } })).toBe(1);
+  });
+
   it("keeps turns apart and goes with its session", async () => {
     const a = await newTurn();
     const b = { sessionId: a.sessionId, turnId: `${a.turnId}b` };

@@ -32,17 +32,26 @@ const count = (name: string) => {
   return fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8")) : 0;
 };
 
-/** Starts a turn that calls sleepy twice; returns once the first call completed and the second runs. */
-async function midSecondCall(firstMs: number, secondMs: number) {
-  const started = await h.start(agent, { message: `[call sleepy {"ms":${firstMs}}] [call sleepy {"ms":${secondMs}}]` });
+/**
+ * Starts a turn that calls sleepy twice; returns once the first call completed and the second
+ * runs. As a follow-up, the turn is the session's second: it starts when Restate delivers it
+ * (a new session's first turn starts from its commit, src/server/durable/eager-turns.ts).
+ */
+async function midSecondCall(firstMs: number, secondMs: number, options: { asFollowUp?: boolean } = {}) {
+  const message = `[call sleepy {"ms":${firstMs}}] [call sleepy {"ms":${secondMs}}]`;
+  let started = await h.start(agent, { message: options.asFollowUp ? "hello" : message });
+  if (options.asFollowUp) {
+    await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "session.waiting"));
+    started = { ...started, ...(await h.followUp(agent, started.sessionId, { message, continuationToken: started.continuationToken })) };
+  }
   const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
   const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
   await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
   return { started, first: first!, second: second! };
 }
 
-function expectCleanLog(log: SessionEvent[]) {
-  expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+function expectCleanLog(log: SessionEvent[], options: { gapless?: boolean } = {}) {
+  if (options.gapless !== false) expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
   expect(ofType(log, "turn.started")).toHaveLength(1);
   expect(ofType(log, "turn.completed")).toHaveLength(1);
   expect(ofType(log, "message.completed")).toHaveLength(1);
@@ -88,21 +97,36 @@ describe("a worker killed mid-turn", () => {
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 12, approvedBy: h.owner.id } });
   }, 120_000);
 
-  it("Restate restarted mid-tool while the worker lives on: two runs of the turn, one clean log", async () => {
-    const { started, first, second } = await midSecondCall(200, 8000);
+  it("Restate restarted mid-tool of a new session's first turn: the retried invocation waits for the run going on", async () => {
+    const { started, first, second } = await midSecondCall(200, 3000);
+    await h.restartRestate();
+    const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
+    expectCleanLog(log);
+    // The run that started from the commit kept going and finished the turn: no call ran twice.
+    expect(count(`sleepy-done-${first}`)).toBe(1);
+    expect(count(`sleepy-start-${second}`)).toBe(1);
+    expect(count(`sleepy-done-${second}`)).toBe(1);
+    expect(ofType(log, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
+  }, 90_000);
+
+  it("Restate restarted mid-tool of a follow-up turn while the worker lives on: two runs of the turn, one clean log", async () => {
+    const { started, first, second } = await midSecondCall(200, 8000, { asFollowUp: true });
     // The worker's connection to Restate drops; Restate comes back and retries the invocation
     // while the first run is still inside the second call. Whichever run records a step first
     // wins; the other stops at its next record (fencing itself: step-journal.int.test.ts).
     await h.restartRestate();
-    const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
-    expectCleanLog(log);
+    const done = (l: SessionEvent[]) => l.filter((e) => e.type === "session.waiting").length === 2;
+    const log = await h.eventsUntil(started.sessionId, done, 60_000);
+    const secondTurn = log.slice(log.findIndex((e) => e.type === "session.waiting") + 1);
+    expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+    expectCleanLog(secondTurn, { gapless: false });
     // The call in flight ran in both runs (at least once); the completed one never again.
     expect(count(`sleepy-done-${first}`)).toBe(1);
     expect(count(`sleepy-start-${second}`)).toBe(2);
     await waitFor("the other run's call to end", async () => count(`sleepy-done-${second}`) === 2, { timeoutMs: 15_000 });
     // Nothing more lands once both runs are done: one second step, one end.
     const after = await h.events(started.sessionId);
-    expect(ofType(after, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
+    expect(ofType(after.slice(secondTurn[0]!.index), "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
     expect(after).toHaveLength(log.length);
   }, 90_000);
 
