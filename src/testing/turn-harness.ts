@@ -19,6 +19,7 @@ import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
+import { freshDatabaseUrl } from "./fresh-database";
 import { readEvents } from "@/server/events/read-events";
 import { followUpSession } from "@/server/sessions/follow-up-session";
 import type { FollowUpBody, StartSessionBody } from "@/server/sessions/schema";
@@ -29,6 +30,7 @@ import { zipFiles } from "./archives";
 export type Harness = Awaited<ReturnType<typeof startTurnHarness>>;
 
 export async function startTurnHarness(options: {
+  /** The test Postgres: the harness makes a database of its own on it. */
   databaseUrl: string;
   workerProcess?: boolean;
   models?: ModelProviderSettings;
@@ -36,7 +38,10 @@ export async function startTurnHarness(options: {
   /** The scheduler's clock (in-process worker only). */
   clock?: () => Date;
 }) {
-  const db: PrismaClient = createDb(options.databaseUrl);
+  // A database of its own, as an Agentfold instance has: workers hear every new session of their
+  // database (eager turns) and sweep its running turns, so harnesses must not share one.
+  const databaseUrl = await freshDatabaseUrl(options.databaseUrl);
+  const db: PrismaClient = createDb(databaseUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-turns-"));
   const restatePorts = { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() };
   let restate: EmbeddedRestate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
@@ -53,7 +58,7 @@ export async function startTurnHarness(options: {
       return;
     }
     child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
-      env: { ...process.env, DATABASE_URL: options.databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
+      env: { ...process.env, DATABASE_URL: databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
         RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl,
         ...(options.approvalTimeoutMs ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
@@ -98,6 +103,16 @@ export async function startTurnHarness(options: {
       startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test", mode: options.mode }),
     followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) => followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
     stop: (agent: AgentRef, sessionId: string) => stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
+    /** The session object's invocations Restate knows of (their turns are their idempotency keys). */
+    async invocations(sessionId: string): Promise<string[]> {
+      const response = await fetch(`${restate.adminUrl}/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ query: `SELECT idempotency_key FROM sys_invocation WHERE target_service_name = 'session' AND target_service_key = '${sessionId.replace(/'/g, "''")}'` }),
+      });
+      if (!response.ok) throw new Error(`Restate's query API answered ${response.status}: ${await response.text()}`);
+      return ((await response.json()) as { rows: { idempotency_key: string }[] }).rows.map((row) => row.idempotency_key);
+    },
     /** kill -9 the worker process (workerProcess mode), then start a new one on the same port. */
     async crashWorker(): Promise<void> {
       if (!child) throw new Error("crashWorker needs workerProcess: true");

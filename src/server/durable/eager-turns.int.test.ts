@@ -1,12 +1,10 @@
-// A new session's first turn starts from its commit (eager-turns.ts), and its Restate invocation
-// takes over what that run leaves: nothing once the turn finished, the rest when the turn waits
-// on an approval. The turns here are recorded without being sent, so only the eager path can run
-// them until the test sends their invocation.
+// A new session's first turn runs from its commit, with no Restate invocation (eager-turns.ts);
+// Restate takes over only what such a run leaves: a turn that waits on an approval, one that
+// nobody claimed (the sweep). A worker killed mid-run is in turn-crash.int.test.ts.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { decideApproval } from "@/server/approvals/decide-approval";
 import { poolOf } from "@/server/db";
-import { queueTurn } from "@/server/sessions/queue-turn";
 import { recordSessionStart } from "@/server/sessions/record-session-start";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { newContinuationToken } from "@/server/sessions/continuation-token";
@@ -28,51 +26,62 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** Commits a new session and its first turn as POST /session does, without queueing the turn. */
-async function commitOnly(on: AgentRef, message: string) {
-  const continuation = newContinuationToken();
-  const turn = { sessionId: newSessionId(), turnId: newTurnId(), message };
-  await recordSessionStart(poolOf(h.db), {
-    ...turn, agentId: on.id, versionId: on.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",
-    continuationHash: continuation.hash, deliveryId: newDeliveryId(),
-  });
-  return { turn, continuationToken: continuation.token };
-}
-
 const waits = (count: number) => (log: SessionEvent[]) => ofType(log, "session.waiting").length === count;
+const gapless = (log: SessionEvent[]) => expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
 
 describe("a new session's first turn", () => {
-  it("runs from its commit, before its invocation; the invocation then adds nothing and the session goes on", async () => {
-    const { turn, continuationToken } = await commitOnly(agent, '[call lookup {"orderId":"E1"}]');
-    const log = await h.eventsUntil(turn.sessionId, waits(1));
-    expect(ofType(log, "turn.completed")).toHaveLength(1);
+  it("runs from its commit without an invocation; the next turn goes through Restate", async () => {
+    const started = await h.start(agent, { message: '[call lookup {"orderId":"E1"}]' });
+    const log = await h.eventsUntil(started.sessionId, waits(1));
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E1", status: "shipped" } });
-    // The invocation arrives late: it finds the turn done. A follow-up queues behind it on the
-    // session's object, so once that one ran, the first invocation has ended.
-    await queueTurn({ db: h.db, runtime: h.runtime, turn, mode: "chat" });
-    await h.followUp(agent, turn.sessionId, { message: "and again", continuationToken });
-    const after = await h.eventsUntil(turn.sessionId, waits(2));
-    expect(after.slice(0, log.length)).toEqual(log);
-    expect(ofType(after, "turn.started").map((e) => e.turnId)).toEqual([turn.turnId, expect.not.stringMatching(turn.turnId)]);
-    expect(ofType(after, "step.started").filter((e) => e.turnId === turn.turnId)).toHaveLength(2);
-    expect(after.map((e) => e.index)).toEqual(after.map((_, i) => i));
+    expect(await h.invocations(started.sessionId)).toEqual([]);
+    const next = await h.followUp(agent, started.sessionId, { message: "and again", continuationToken: started.continuationToken });
+    const after = await h.eventsUntil(started.sessionId, waits(2));
+    gapless(after);
+    const second = ofType(after, "turn.started")[1]!.turnId;
+    expect(await h.invocations(started.sessionId)).toEqual([second]);
+    expect(next.admission).toBe("started");
   });
 
-  it("hands a call that needs approval to its invocation, which parks it; approved, the turn completes", async () => {
-    const { turn } = await commitOnly(approvals, '[call refund {"amount":7}]');
-    // The eager run streams the model step, then stops at the approval: it needs a durable promise.
-    await h.eventsUntil(turn.sessionId, (log) => ofType(log, "actions.requested").length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ofType(await h.events(turn.sessionId), "action.approval_requested")).toEqual([]);
-    await queueTurn({ db: h.db, runtime: h.runtime, turn, mode: "chat" });
-    const parked = await h.eventsUntil(turn.sessionId, (log) => ofType(log, "action.approval_requested").length === 1);
+  it("hands a call that needs approval to an invocation, which parks it; approved, the turn completes", async () => {
+    const started = await h.start(approvals, { message: '[call refund {"amount":7}]' });
+    const parked = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.approval_requested").length === 1);
+    const turnId = ofType(parked, "message.received")[0]!.turnId;
+    expect(await h.invocations(started.sessionId)).toEqual([turnId]);
     const callId = ofType(parked, "action.approval_requested")[0]!.data.callId;
-    await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: turn.sessionId, callId, caller: { principal: h.owner, can: () => true }, body: { decision: "approve" } });
-    const log = await h.eventsUntil(turn.sessionId, waits(1));
-    // The model step the eager run recorded was not run again.
+    await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: started.sessionId, callId, caller: { principal: h.owner, can: () => true }, body: { decision: "approve" } });
+    const log = await h.eventsUntil(started.sessionId, waits(1));
+    // The model step the eager run recorded was not run again by the invocation.
     expect(ofType(log, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 7, approvedBy: h.owner.id } });
     expect(ofType(log, "turn.completed")).toHaveLength(1);
-    expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+    gapless(log);
+  });
+
+  it("preempted while it runs eagerly: it ends cancelled before the new message's turn starts", async () => {
+    const started = await h.start(agent, { message: "slow thoughts [delay 5s]" });
+    await h.eventsUntil(started.sessionId, (log) => ofType(log, "step.started").length === 1);
+    const at = Date.now();
+    await h.followUp(agent, started.sessionId, { message: "never mind", continuationToken: started.continuationToken });
+    const log = await h.eventsUntil(started.sessionId, waits(1));
+    expect(Date.now() - at).toBeLessThan(3_000);
+    const ends = log.filter((e) => e.type === "turn.failed" || e.type === "turn.completed" || e.type === "turn.started").map((e) => e.type);
+    expect(ends).toEqual(["turn.started", "turn.failed", "turn.started", "turn.completed"]);
+    expect(ofType(log, "turn.failed")[0]!.data).toMatchObject({ status: "cancelled" });
+    gapless(log);
+  });
+
+  it("too long to announce, and with nobody to send it, is sent to Restate by the sweep", async () => {
+    // A commit as POST /session makes, of a message too long for a NOTIFY, and no send: what a
+    // web process that died right after its commit leaves.
+    const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: `[call lookup {"orderId":"E2"}] ${"padding ".repeat(1_000)}` };
+    const { announced } = await recordSessionStart(poolOf(h.db), {
+      ...turn, agentId: agent.id, versionId: agent.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",
+      continuationHash: newContinuationToken().hash, deliveryId: newDeliveryId(),
+    });
+    expect(announced).toBe(false);
+    const log = await h.eventsUntil(turn.sessionId, waits(1), 15_000);
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E2", status: "shipped" } });
+    expect(await h.invocations(turn.sessionId)).toEqual([turn.turnId]);
   });
 });

@@ -1,15 +1,28 @@
-// A new session's first turn starts the moment its commit is announced, not when Restate delivers
-// its invocation: the statement that records a session start also NOTIFYs `turn_start` with the
-// turn, and a worker that hears it runs the turn at once (services.ts, runEagerly). Restate still
-// owns the turn: the web sends the invocation as before, and when it arrives it waits for this
-// run and carries on after it (a drained follow-up), or runs the turn itself from the journal
-// when this run did not finish it (the worker died, the turn waited on an approval or a slot).
+// A new session's first turn runs from its commit, without Restate: the statement that records a
+// session start also NOTIFYs `turn_start` with the turn, and a worker that hears it runs the turn
+// at once (services.ts, runEagerly). Most turns end there, and Restate never hears of them.
 //
-// The eager run takes the session's first epoch or nothing (step-journal.ts, firstRunOnly): of
-// several workers hearing the notice, or an invocation that got there first, one run wins, and a
-// later run of the invocation supersedes it as any retry would.
-import type { TurnRequest } from "./runtime";
+// Restate takes a turn over whenever the eager run cannot finish it:
+// - the turn waits on the engine (an approval, a maxRunningTurns slot), fails unexpectedly or is
+//   superseded: the eager run sends its invocation, which resumes it from the journal;
+// - its worker dies: every worker holds a liveness lock (a Postgres advisory lock on its LISTEN
+//   connection, gone the moment the process or its connection is), the eager run records the
+//   lock's key on the session, and every worker sweeps for running turns that have neither an
+//   invocation nor a live eager worker, sending them to Restate (at start-up, then every 2 s);
+// - nobody heard the notice (no worker was up, or its LISTEN connection was down): the sweep
+//   sends turns left unclaimed for 2 s the same way.
+// A send is idempotent per turn, so two workers sweeping, or a sweep racing a send, cost nothing.
+// Stop needs no invocation (the NOTIFY reaches the eager run); a preempting send first gives the
+// running turn one (follow-up-session.ts), so Restate still runs the session's turns one at a time.
+//
+// The eager run takes the session's first epoch or nothing (step-journal.ts): of several workers
+// hearing the notice, one runs the turn, and an invocation's run supersedes it as any retry would.
+import crypto from "node:crypto";
+import type { PrismaClient } from "@prisma/client";
+import { poolOf } from "@/server/db";
 import { listen, type PgListener } from "@/server/events/pg-listener";
+import { sendRecordedTurn } from "@/server/sessions/queue-turn";
+import type { DurableRuntime, TurnRequest } from "./runtime";
 
 export const turnStartChannel = "turn_start";
 
@@ -17,23 +30,35 @@ export const turnStartChannel = "turn_start";
 export type EagerOutcome = { next: TurnRequest | undefined };
 
 export type EagerTurns = {
+  /** This worker's liveness lock key: an eager run records it on its session. */
+  workerKey: number;
   /**
    * The eager run of this turn, once settled; undefined when there was none here or it did not
    * finish the turn. Also marks the turn as the invocation's: a notice heard later starts nothing.
    */
   outcome: (turnId: string) => Promise<EagerOutcome | undefined>;
+  /** Sends running turns that no invocation and no live eager run carry (see above); answers how many. */
+  sweep: () => Promise<number>;
   close: () => Promise<void>;
 };
 
-// The invocation normally arrives within milliseconds of the commit; a run's outcome is kept
-// this long for it. One that comes later runs the turn from the journal, which finds it done.
+// pg_advisory_lock(int, int): this namespace, then the worker's key.
+const livenessLockSpace = 0x61660001;
+const sweepEveryMs = 2_000;
+// An outcome is kept this long for an invocation that arrives after the run ended (sent by a
+// preempting send or a sweep); one that comes later runs the turn from the journal, which finds
+// it done.
 const keepMs = 60_000;
 
 export async function createEagerTurns(options: {
+  db: PrismaClient;
   databaseUrl: string;
+  runtime: DurableRuntime;
   run: (turn: TurnRequest) => Promise<EagerOutcome | undefined>;
   log?: (message: string) => void;
 }): Promise<EagerTurns> {
+  const { db, runtime, log = console.error } = options;
+  const workerKey = crypto.randomInt(1, 2 ** 31 - 1);
   const runs = new Map<string, Promise<EagerOutcome | undefined>>();
   const forget = (turnId: string) => setTimeout(() => runs.delete(turnId), keepMs).unref();
   const start = (payload: string) => {
@@ -41,15 +66,42 @@ export async function createEagerTurns(options: {
     try {
       turn = JSON.parse(payload) as TurnRequest;
     } catch {
-      return options.log?.(`ignored a malformed ${turnStartChannel} notice`);
+      return log(`ignored a malformed ${turnStartChannel} notice`);
     }
     if (runs.has(turn.turnId)) return;
     const running = options.run(turn).catch(() => undefined);
     runs.set(turn.turnId, running);
     void running.then(() => forget(turn.turnId));
   };
-  const listener: PgListener = await listen({ name: "eager turns", databaseUrl: options.databaseUrl, log: options.log, channels: { [turnStartChannel]: start } });
+  const listener: PgListener = await listen({
+    name: "eager turns",
+    databaseUrl: options.databaseUrl,
+    log,
+    // Held for as long as this connection lives; a reconnection takes it again.
+    onConnect: async (client) => void (await client.query(`SELECT pg_advisory_lock($1, $2)`, [livenessLockSpace, workerKey])),
+    channels: { [turnStartChannel]: start },
+  });
+
+  let sweeping: Promise<number> | undefined;
+  const sweep = () => (sweeping ??= sweepOnce().finally(() => (sweeping = undefined)));
+  async function sweepOnce(): Promise<number> {
+    const { rows } = await poolOf(db).query<{ sessionId: string; turnId: string }>({ name: "agentfold-unsent-turns", text: unsentTurnsSql, values: [livenessLockSpace, sweepEveryMs] });
+    for (const { sessionId, turnId } of rows) {
+      try {
+        await sendRecordedTurn({ db, runtime, sessionId, turnId });
+        log(`sent turn ${turnId} of session ${sessionId} to the engine: nothing was running it`);
+      } catch (error) {
+        log(`could not send turn ${turnId} of session ${sessionId} to the engine (next sweep retries): ${(error as Error).message}`);
+      }
+    }
+    return rows.length;
+  }
+  const sweeper = setInterval(() => void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`)), sweepEveryMs);
+  sweeper.unref();
+  void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`));
+
   return {
+    workerKey,
     outcome(turnId) {
       const running = runs.get(turnId);
       if (running) return running;
@@ -57,6 +109,29 @@ export async function createEagerTurns(options: {
       forget(turnId);
       return Promise.resolve(undefined);
     },
-    close: () => listener.close(),
+    sweep,
+    async close() {
+      clearInterval(sweeper);
+      await sweeping?.catch(() => undefined);
+      await listener.close();
+    },
   };
 }
+
+// Running turns without an invocation whose eager worker is gone, or that nobody claimed within
+// $2 ms of their message (timestamps are UTC in columns without a zone). The advisory lock of a
+// worker shows in pg_locks while its connection lives.
+const unsentTurnsSql = `
+  SELECT s.id AS "sessionId", s."runningTurnId" AS "turnId"
+  FROM sessions s
+  WHERE s."runningTurnId" IS NOT NULL AND s."runningInvocationId" IS NULL
+    AND NOT EXISTS (
+      SELECT 1 FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND l.classid = $1::int::oid AND l.objid = s."eagerWorker"::oid AND l.objsubid = 2
+    )
+    AND (s."eagerWorker" IS NOT NULL OR EXISTS (
+      SELECT 1 FROM session_events e
+      WHERE e."sessionId" = s.id AND e."turnId" = s."runningTurnId" AND e.type = 'message.received'
+        AND e.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8 / 1000)
+    ))`;

@@ -6,14 +6,14 @@ import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-mode
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
 import type { TurnCancellations } from "@/server/turns/cancellation";
-import { queueTurn } from "@/server/sessions/queue-turn";
+import { queueTurn, sendRecordedTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
 import { handOnSlot, runTurn, type Step, type TurnDeps } from "@/server/turns/run-turn";
 import type { Seal } from "@/server/turns/agent-loop";
 import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
 import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
-import type { EagerTurns } from "./eager-turns";
+import type { EagerOutcome, EagerTurns } from "./eager-turns";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
@@ -44,7 +44,8 @@ export type WorkerDeps = {
   approvalTimeoutMs?: number;
   /** The scheduler's clock (tests move it). */
   clock?: () => Date;
-  /** For what a turn starts in the engine (reminders' delayed wakes); without it, no reminders. */
+  /** For what a turn starts in the engine (reminders' delayed wakes, hand-overs); without it, no
+   * reminders and no eager turns (such a worker suits only a database whose sessions it never runs). */
   runtime?: DurableRuntime;
   /** New sessions' first turns, started from their commit (./eager-turns.ts); without it, every
    * turn starts when Restate delivers its invocation. */
@@ -56,8 +57,8 @@ const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
 /**
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
  * key, so turns of a session never overlap. A turn whose coalesced sends drained into a follow-up
- * runs that follow-up in the same invocation. A new session's first turn has usually been started
- * already, from its commit (./eager-turns.ts): the invocation takes over what that run leaves.
+ * runs that follow-up in the same invocation. A new session's first turn usually runs without
+ * one, from its commit (./eager-turns.ts); an invocation of it takes over what that run leaves.
  */
 export function sessionObject(deps: WorkerDeps) {
   return restate.object({
@@ -74,8 +75,9 @@ export function sessionObject(deps: WorkerDeps) {
             return { id, promise: promise.orTimeout(timeoutMs) };
           },
         };
-        const early = await deps.eager?.outcome(first.turnId);
-        let turn: TurnRequest | undefined = early ? early.next : first;
+        // Finished by its eager run, which handed anything left to its own invocation.
+        if (await deps.eager?.outcome(first.turnId)) return;
+        let turn: TurnRequest | undefined = first;
         while (turn) {
           if (turn !== first) ran.push(turn.turnId);
           turn = await runSessionTurn(deps, turn, turnJournal(deps.db, turn, [...ran]), durable);
@@ -102,23 +104,47 @@ const handOver = (): never => {
   throw new HandOver("the turn waits on the engine: its invocation takes it over");
 };
 
+/** An eager run that found another run of the turn already going: it leaves the turn to it. */
+class NotFirst extends Error {}
+
 /**
- * Runs a new session's first turn as soon as its commit is announced, before Restate delivers its
- * invocation (./eager-turns.ts). It takes the session's first epoch or nothing, so it never runs
- * beside an invocation's run. Answers what the invocation does next once it arrives: `{ next }`
- * when the turn ended here, undefined when the invocation must run it (another run came first, or
- * the turn handed over, was superseded or failed: the invocation resumes it from the journal).
+ * Runs a new session's first turn as soon as its commit is announced, with no invocation
+ * (./eager-turns.ts). It takes the session's first epoch or nothing, so it never runs beside an
+ * invocation's run. What it leaves goes to Restate: the follow-up its coalesced sends drained
+ * into, or the turn itself when this run did not finish it (it handed over, was superseded or
+ * failed: the invocation resumes it from the journal). Answers `{ next }` when the turn ended here
+ * (its invocation, if one arrives, has nothing left to do), undefined otherwise.
  */
-export async function runEagerly(deps: WorkerDeps, turn: TurnRequest): Promise<{ next: TurnRequest | undefined } | undefined> {
-  const journal = turnJournal(deps.db, turn, [turn.turnId], { firstRunOnly: true });
+export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey">, turn: TurnRequest): Promise<EagerOutcome | undefined> {
+  const runtime = runtimeOf(deps);
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: eager.workerKey });
+  // The turn's reads run while the epoch is taken; nothing is recorded before it is ours.
+  const claimed: TurnJournal = {
+    ...journal,
+    stopRequested: async () => {
+      if (!(await journal.isCurrent())) throw new NotFirst();
+      return journal.stopRequested();
+    },
+  };
+  let outcome: EagerOutcome | undefined;
   try {
-    if (!(await journal.isCurrent())) return undefined;
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    return { next: await runSessionTurn(deps, turn, journal, durable) };
+    outcome = { next: await runSessionTurn(deps, turn, claimed, durable) };
   } catch (error) {
+    if (error instanceof NotFirst) return undefined;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
-    return undefined;
   }
+  const left = outcome ? outcome.next : turn;
+  if (left) {
+    try {
+      await sendRecordedTurn({ db: deps.db, runtime, sessionId: left.sessionId, turnId: left.turnId });
+    } catch (error) {
+      // The sweep sends it once this worker lets go of the session.
+      await deps.db.session.updateMany({ where: { id: left.sessionId, eagerWorker: eager.workerKey }, data: { eagerWorker: null } });
+      console.error(`could not send turn ${left.turnId} to the engine; the sweep for unsent turns will:`, error);
+    }
+  }
+  return outcome;
 }
 
 /** One turn of the session; answers the turn this invocation runs next (a drained follow-up). */

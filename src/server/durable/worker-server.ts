@@ -24,7 +24,11 @@ export async function startWorkerServer({ port, host, deps: config }: { port: nu
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });
   const deps: WorkerDeps = { ...config, sandboxes, cancellations };
-  deps.eager = await createEagerTurns({ databaseUrl, run: (turn) => runEagerly(deps, turn) });
+  // Eager runs need the engine to hand turns over to.
+  if (config.runtime) {
+    const eager = await createEagerTurns({ db: config.db, databaseUrl, runtime: config.runtime, run: (turn) => runEagerly(deps, eager, turn) });
+    deps.eager = eager;
+  }
   const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps) }));
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {

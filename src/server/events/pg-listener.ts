@@ -9,10 +9,12 @@ export async function listen(options: {
   /** Channel name → handler of each notification's payload. */
   channels: Record<string, (payload: string) => void>;
   onReconnect?: () => void;
+  /** Runs on each (re)connection before LISTEN: session state such as a liveness lock. */
+  onConnect?: (client: pg.Client) => Promise<void>;
   log?: (message: string) => void;
   name: string;
 }): Promise<PgListener> {
-  const { databaseUrl, channels, onReconnect, log = console.error, name } = options;
+  const { databaseUrl, channels, onReconnect, onConnect, log = console.error, name } = options;
   let client: pg.Client | undefined;
   let isClosed = false;
   let retryMs = 250;
@@ -27,6 +29,7 @@ export async function listen(options: {
       if (!isClosed) setTimeout(() => void reconnect(), retryMs).unref();
     });
     await next.connect();
+    await onConnect?.(next);
     for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     client = next;
     retryMs = 250;

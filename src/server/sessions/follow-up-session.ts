@@ -16,7 +16,7 @@ import { interruptTurn } from "@/server/turns/interrupt-turn";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
-import { queueTurn } from "./queue-turn";
+import { queueTurn, sendRecordedTurn } from "./queue-turn";
 import type { FollowUpBody } from "./schema";
 import { newDeliveryId, newTurnId } from "./session-urls";
 
@@ -70,8 +70,12 @@ export async function followUpSession(options: {
   });
   const accepted = { ok: true as const, sessionId, continuationToken: next.token, deliveryId };
   if (admitted.queued) return { ...accepted, admission: "queued" };
-  // The new turn runs when the old one has settled.
-  if (admitted.preempt) await interruptTurn({ db, runtime, sessionId, ...admitted.preempt });
+  // The new turn runs when the old one has settled: Restate runs a session's invocations one at a
+  // time, so a running turn without one (a first turn runs eagerly) is given one first.
+  if (admitted.preempt) {
+    const { turnId: running, invocationId } = admitted.preempt;
+    await interruptTurn({ db, runtime, sessionId, turnId: running, invocationId: invocationId ?? (await sendRecordedTurn({ db, runtime, sessionId, turnId: running })) ?? null });
+  }
   await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode: "chat" });
   return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };
 }

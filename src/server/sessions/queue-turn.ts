@@ -3,6 +3,7 @@
 // unreachable the turn is recorded as failed, so the session does not stay "running" forever
 // with a turn nobody runs, and the caller gets 503.
 import type { PrismaClient } from "@prisma/client";
+import { poolOf } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import { AppError } from "@/server/http/app-error";
 import { finishTurn } from "@/server/turns/finish-turn";
@@ -26,4 +27,24 @@ export async function queueTurn(options: { db: PrismaClient; runtime: DurableRun
   const reason = lastError instanceof Error ? lastError.message : String(lastError);
   await finishTurn({ db, sessionId: turn.sessionId, turnId: turn.turnId, mode, end: { kind: "failed", message: `the turn could not be queued: ${reason}` } });
   throw new AppError("unavailable", "the durable engine is not reachable; the message was recorded and its turn failed, try again shortly");
+}
+
+/**
+ * Sends a recorded turn to the engine again, its message read from the log: a turn that runs
+ * without an invocation (a new session's first turn runs eagerly: src/server/durable/eager-turns.ts)
+ * gets one, and a turn that has one gets the same back (a send is idempotent per turn). The
+ * invocation is remembered while the session still runs the turn. Answers its id; undefined when
+ * the log has no such turn.
+ */
+export async function sendRecordedTurn(options: { db: PrismaClient; runtime: DurableRuntime; sessionId: string; turnId: string }): Promise<string | undefined> {
+  const { db, runtime, sessionId, turnId } = options;
+  const { rows } = await poolOf(db).query<{ text: string | null }>({
+    name: "agentfold-recorded-turn-message",
+    text: `SELECT data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND "turnId" = $2 AND type = 'message.received' ORDER BY index LIMIT 1`,
+    values: [sessionId, turnId],
+  });
+  if (rows.length === 0) return undefined;
+  const { invocationId } = await runtime.sendTurn({ sessionId, turnId, message: rows[0]!.text ?? "" });
+  await recordInvocation(db, sessionId, turnId, invocationId);
+  return invocationId;
 }

@@ -26,17 +26,22 @@ export type SessionStart = {
   continuationHash: string | null;
   message: string;
   deliveryId: string;
-  /** Files the first turn writes into the workspace (part of its TurnRequest). */
+  /** Files the first turn writes into the workspace: such a turn is not announced (a sweep could
+   * not send it again with them), it starts from its invocation. */
   workspaceFiles?: Record<string, string>;
 };
 
-// NOTIFY payloads must stay under 8000 bytes; a turn too big to announce starts when its
-// invocation arrives instead.
+// NOTIFY payloads must stay under 8000 bytes; a turn too big to announce starts from its
+// invocation instead.
 const maxAnnouncedBytes = 7900;
 
 type FirstEvent = { type: SessionEvent["type"]; turnId: string | null; data: unknown };
 
-export async function recordSessionStart(db: Queryable, start: SessionStart, clock: () => Date = () => new Date()): Promise<void> {
+/**
+ * Records the start and announces the first turn to the workers (src/server/durable/eager-turns.ts).
+ * Answers whether it did: a turn announced needs no invocation from the caller.
+ */
+export async function recordSessionStart(db: Queryable, start: SessionStart, clock: () => Date = () => new Date()): Promise<{ announced: boolean }> {
   const { sessionId, channelId, mode, title, dryRun } = start;
   const at = clock();
   const started: FirstEvent = { type: "session.started", turnId: null, data: { channelId, mode, purpose: "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) } };
@@ -44,17 +49,19 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
   // Validated before writing, as every append is: a drift from the vocabulary fails loudly here.
   for (const [index, event] of [started, received].entries()) toValidEnvelope({ sessionId, index, ...event, at });
   const owner = ownerOf(start.principal);
-  const turn: TurnRequest = { sessionId, turnId: start.turnId, message: start.message, ...(start.workspaceFiles ? { workspaceFiles: start.workspaceFiles } : {}) };
-  const announced = JSON.stringify(turn);
+  const turn: TurnRequest = { sessionId, turnId: start.turnId, message: start.message };
+  const payload = JSON.stringify(turn);
+  const announced = !start.workspaceFiles && Buffer.byteLength(payload) <= maxAnnouncedBytes;
   await (db as pg.Pool).query({
     name: "agentfold-record-session-start",
     text: recordSessionStartSql,
     values: [
       sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
       start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), eventsChannel,
-      Buffer.byteLength(announced) <= maxAnnouncedBytes ? announced : null, turnStartChannel,
+      announced ? payload : null, turnStartChannel,
     ],
   });
+  return { announced };
 }
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the

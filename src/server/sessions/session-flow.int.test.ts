@@ -4,6 +4,7 @@ import "@/server/durable/polyfill";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { PrismaClient } from "@prisma/client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getFreePort } from "@/cli/start/ports";
 import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate";
@@ -15,11 +16,13 @@ import type { DurableRuntime } from "@/server/durable/runtime";
 import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
 import { readEvents } from "@/server/events/read-events";
 import { createTestAgent } from "@/testing/fixtures";
+import { freshDatabaseUrl } from "@/testing/fresh-database";
 import { followUpSession } from "./follow-up-session";
 import { startSession, type AgentRef } from "./start-session";
 import { stopSession } from "./stop-session";
 
-const db = createDb(inject("databaseUrl"));
+// A database of its own: its worker hears every new session of its database (eager turns).
+let db: PrismaClient;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-flow-"));
 const owner: Principal = { kind: "app", id: "token:flow" };
 let restate: EmbeddedRestate;
@@ -29,9 +32,10 @@ let agent: AgentRef;
 
 beforeAll(async () => {
   // Its own Restate: a worker registered here cannot be replaced by another test file's.
+  db = createDb(await freshDatabaseUrl(inject("databaseUrl")));
   restate = await startEmbeddedRestate({ dataDir, ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() }, log: () => undefined });
-  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db, dataDir, models: {}, defaultModel: "local:scripted" } });
   runtime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
+  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db, dataDir, models: {}, defaultModel: "local:scripted", runtime } });
   await runtime.registerWorker(worker.url);
   const created = await createTestAgent(db);
   await db.agentVersion.update({ where: { id: created.version.id }, data: { manifest: { instructionsText: "You are a test agent." } } });
@@ -41,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.close();
   await restate?.stop();
-  await db.$disconnect();
+  await db?.$disconnect();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,8 @@
 // POST /<slug>/v1/session: the session row, `session.started` and `message.received` are
-// written in one statement (./record-session-start.ts: this is every turn's hot path); then the
-// first turn is queued on the session's durable object.
+// written in one statement (./record-session-start.ts: this is every turn's hot path), which also
+// announces the first turn to the workers: one runs it at once (src/server/durable/eager-turns.ts).
+// A turn that cannot be announced (workspace files, a very long message) is queued on the
+// session's durable object instead.
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
@@ -32,12 +34,13 @@ export async function startSession(options: {
   const turnId = newTurnId();
   const continuation = newContinuationToken();
   const deliveryId = body.deliveryId ?? newDeliveryId();
-  await recordSessionStart(poolOf(db), {
+  const { announced } = await recordSessionStart(poolOf(db), {
     sessionId, turnId, agentId: agent.id, versionId: agent.activeVersionId, principal, channelId, mode,
     title: body.title, dryRun: body.dryRun, continuationHash: mode === "chat" ? continuation.hash : null, message: body.message, deliveryId,
     workspaceFiles: body.workspaceFiles,
   });
-  await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
+  // An announced turn starts in a worker at once, and goes to the engine only if it has to.
+  if (!announced) await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
   return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };
 }
 

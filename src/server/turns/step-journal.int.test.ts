@@ -157,22 +157,24 @@ describe("turnJournal", () => {
     expect(await names()).toEqual([b.turnId, c.turnId]);
   });
 
-  it("lets only the session's first run take a first-run-only epoch, and such a run that came second drops nothing", async () => {
+  it("lets an eager run take only the session's first epoch, and one that came second drops nothing", async () => {
     const turn = await newTurn();
     // Two workers heard the same new session's notice.
-    const racing = [turnJournal(db, turn, [turn.turnId], { firstRunOnly: true }), turnJournal(db, turn, [turn.turnId], { firstRunOnly: true })];
+    const racing = [turnJournal(db, turn, [turn.turnId], { eagerWorker: 7 }), turnJournal(db, turn, [turn.turnId], { eagerWorker: 8 })];
     expect((await Promise.all(racing.map((journal) => journal.isCurrent()))).sort()).toEqual([false, true]);
     const [winner, loser] = (await racing[0]!.isCurrent()) ? racing : [racing[1]!, racing[0]!];
     expect(await winner!.step("model:0", async () => "first")).toBe("first");
+    const { eagerWorker } = await db.session.findUniqueOrThrow({ where: { id: turn.sessionId }, select: { eagerWorker: true } });
+    expect(eagerWorker).toBe(racing[0] === winner ? 7 : 8);
     await expect(loser!.step("model:1", async () => "ignored")).rejects.toThrow(SupersededRun);
-    // The invocation's run supersedes the first-run-only one, as any newer run does.
+    // The invocation's run supersedes the eager one, as any newer run does.
     const invocation = turnJournal(db, turn);
     expect(await invocation.isCurrent()).toBe(true);
     await expect(winner!.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
-    // A follow-up ran in a later invocation; a stale first-run-only notice for it takes nothing and prunes nothing.
+    // A follow-up ran in a later invocation; a stale eager notice takes nothing and prunes nothing.
     const next = { sessionId: turn.sessionId, turnId: `${turn.turnId}n` };
     await turnJournal(db, next, [next.turnId]).step("finish", async () => "next");
-    const stale = turnJournal(db, { ...turn, turnId: `${turn.turnId}s` }, [`${turn.turnId}s`], { firstRunOnly: true });
+    const stale = turnJournal(db, { ...turn, turnId: `${turn.turnId}s` }, [`${turn.turnId}s`], { eagerWorker: 9 });
     expect(await stale.isCurrent()).toBe(false);
     expect(await db.turnStep.count({ where: { turnId: next.turnId } })).toBe(1);
   });

@@ -33,7 +33,7 @@ export type TurnJournal = {
   /** Whether someone asked this turn to stop (stop, preempt, delete) before this run began. */
   stopRequested: () => Promise<boolean>;
   /** Whether this run took the epoch: always, unless it asked for the session's first run only
-   * (`firstRunOnly`) and another run came first. A run that did not take it records nothing. */
+   * (an eager run) and another run came first. A run that did not take it records nothing. */
   isCurrent: () => Promise<boolean>;
 };
 
@@ -54,12 +54,13 @@ export function turnJournal(
   turn: { sessionId: string; turnId: string },
   /** The turns this invocation has run, this one included: see readRecorded. */
   invocationTurnIds: string[] = [turn.turnId],
-  /** Take the epoch only if no run of this session has (a new session's eager first run,
-   * src/server/durable/eager-turns.ts): of two runs racing for a fresh session, one gets it. */
-  options: { firstRunOnly?: boolean } = {},
+  /** An eager run (src/server/durable/eager-turns.ts) by the worker with this liveness key: it
+   * takes the epoch only if no run of this session has, and records the key on the session. Of
+   * two runs racing for a fresh session, one gets it. */
+  options: { eagerWorker?: number } = {},
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
-  const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds, options.firstRunOnly ?? false));
+  const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds, options.eagerWorker ?? null));
   const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
     const { steps, epoch } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
@@ -101,7 +102,7 @@ async function recordStep(db: PrismaClient, turn: { sessionId: string; turnId: s
   return rowCount === 1;
 }
 
-/** No epoch taken: the session is gone, or a first-run-only run came second. */
+/** No epoch taken: the session is gone, or an eager run came second. */
 const noEpoch = -1;
 
 type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
@@ -112,11 +113,14 @@ type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, stri
  * those invocations have ended and will never be replayed. Turns of this invocation (a drained
  * follow-up runs in the same one) keep theirs.
  */
-async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[], firstRunOnly: boolean): Promise<Recorded> {
+async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[], eagerWorker: number | null): Promise<Recorded> {
   // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
   const { rows } = await poolOf(db).query<{ kind: "epoch" | "stop" | "step" | "event"; index: number | null; key: string | null; type: string | null; value: string | null }>({
     name: "agentfold-read-turn-journal",
-    text: `WITH bumped AS (UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1 WHERE id = $2 AND ("turnEpoch" = 0 OR NOT $5) RETURNING "turnEpoch"),
+    text: `WITH bumped AS (
+             UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1, "eagerWorker" = coalesce($5, "eagerWorker")
+               WHERE id = $2 AND ("turnEpoch" = 0 OR $5::int IS NULL) RETURNING "turnEpoch"
+           ),
            pruned AS (DELETE FROM turn_steps WHERE "sessionId" = $2 AND NOT ("turnId" = ANY($4)) AND EXISTS (SELECT 1 FROM bumped))
            SELECT 'epoch' AS kind, NULL::int AS index, "turnEpoch"::text AS key, NULL::text AS type, NULL::text AS value FROM bumped
            UNION ALL
@@ -127,7 +131,7 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
            SELECT 'event', index, "idempotencyKey", type, data::text FROM session_events
              WHERE "sessionId" = $2 AND starts_with("idempotencyKey", $3) AND type IN ('step.started', 'action.result', 'nudge.delivered')
            ORDER BY index NULLS FIRST`,
-    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds, firstRunOnly],
+    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds, eagerWorker],
   });
   const recorded: Recorded = { epoch: noEpoch, stopRequested: false, steps: new Map(), events: [] };
   for (const row of rows) {
