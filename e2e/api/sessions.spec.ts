@@ -13,8 +13,11 @@ let sessionId: string;
 let continuationToken: string;
 
 test("POST /<slug>/v1/session starts a session and its first turn", async () => {
-  const started = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "Hello from the contract tests", title: "Contract" } });
+  const started = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "Hello from the contract tests", title: "Contract" }, headers: { "accept-encoding": "gzip" } });
   expect(started.status).toBe(200);
+  // API answers are never compressed (a few hundred bytes; gzip cost more than the rest of a POST).
+  expect(started.headers.get("content-encoding")).toBeNull();
+  expect(started.headers.get("cache-control")).toBe("no-store, no-transform");
   expect(started.json).toMatchObject({
     ok: true,
     sessionId: expect.stringMatching(/^ses_/),

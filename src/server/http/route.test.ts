@@ -21,6 +21,8 @@ describe("defineRoute", () => {
   it("passes parsed input to the handler and answers JSON", async () => {
     const response = await echo(post(JSON.stringify({ message: "hi" })), context({ slug: "hello" }));
     expect(response.status).toBe(200);
+    // Neither stored nor compressed on the way out (e2e/api/sessions.spec.ts sees it uncompressed).
+    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(await response.json()).toEqual({ ok: true, slug: "hello", message: "hi" });
   });
 

@@ -11,6 +11,6 @@ export const GET = defineRoute({
   auth: "public",
   handler: async () => {
     const health = await getHealth({ checks: platformChecks() });
-    return json(health, health.ok ? 200 : 503, { "cache-control": "no-store" });
+    return json(health, health.ok ? 200 : 503);
   },
 });
