@@ -144,25 +144,33 @@ after the POST was sent (event \`at\` stamps have millisecond resolution):
 |---|---|
 ${timelineTable(samples)}
 
-Steps are journaled in Postgres (\`turn_steps\`, written by the statement that appends a step's
-last events), not as Restate \`ctx.run\` entries; Restate carries the invocation, one turn per
-session, awakeables and timers. That took the median from 93 ms to about 50 ms and Restate's CPU
-per turn from 12.5 ms to 6 ms. What is left, measured on this machine:
+How a turn runs here (docs/turns.md): the POST's one statement records the session and its first
+message and announces the turn (NOTIFY); a worker runs it at once, with no Restate invocation
+("eager first turns"), journaling its steps in Postgres (\`turn_steps\`, each record in the
+statement that appends the step's last events). Restate takes a turn over only when it must wait
+on the engine (an approval, a slot), fails, or its worker dies (a liveness lock and a sweep), and
+carries every later turn of a session. Since the start of this work: p50 93 → ~35–40 ms,
+25 → ~45 turns/s, CPU per turn (all processes) ~75 → ~35 ms. What is left, measured on this
+machine:
 
-- Restate's own floor: with a one-handler service and nothing else running, an invocation
-  through the ingress (send → handler → answer) takes ~7 ms p50 and the send alone ~3 ms. A turn
-  pays it once, before its first step.
-- Each append (one statement: lock, gapless indexes, NOTIFY, journal row) ~1.1 ms alone, 2–3 ms
-  inside a busy turn; a turn makes four. The AI SDK's streaming costs 2–3 ms of CPU per model step.
-- Next.js routing is about a third of the web process's CPU (a live stream no longer reads the
-  log: each append's NOTIFY carries its events).
+- Postgres, about 13 ms of CPU per turn for ~17 statements (5 in the web: token, session start;
+  the stream's token, session and first page; ~12 in the worker: the journal, the setup, three
+  appends, a nudge check, a finish of four round trips). Six of them commit (WAL flush, NOTIFY).
+- The worker's largest costs are the AI SDK's web streams (\`streamText\` builds and tees about
+  ten of them per model step; on Node 20 each costs a \`makeTransferable\`), ~5 ms per turn, then
+  socket writes to Postgres (Unix socket now; loopback TCP cost twice as much) and seeding the
+  session workspace.
+- Next.js is about a fifth of the web process's CPU (routing, its Request objects, async
+  context); gzip of API answers was another seventh until they were marked \`no-transform\`.
+- A sequential turn is ~20 ms of work in the worker after ~8 ms from the POST's commit, and the
+  web, worker and Postgres share two cores: each waits on the others.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, against the sum in the table above.
 
-Reaching 15 ms needs a turn that does not wait on Restate to start: a worker claiming a freshly
-committed turn from Postgres (LISTEN, a lease on the session row) and starting at once, with the
-Restate invocation as the durable owner that waits for or takes over the claimed run; and \`/v1\`
-served from a lean \`node:http\` front instead of through Next.
+Next, in order of what they would save: \`/v1\` served from a lean \`node:http\` front in the web
+process instead of through Next; a turn's finish in one statement (today a transaction of four
+round trips) and the final model step's events in it; the stream's session check and first page
+read in one statement.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).

@@ -1,10 +1,11 @@
 // The `web` process: builds the Next.js app when the source changed since the last build (with
-// its progress shown), then runs `next start` under supervision.
+// its progress shown), then runs it under supervision (src/server/http/web-main.ts: the app behind
+// a node:http server that answers API clients' hot calls itself).
 import { spawn } from "node:child_process";
 import readline from "node:readline";
 import { isBuildCurrent, sourceHash, writeBuildStamp } from "./build-stamp";
 import type { Log } from "./child";
-import { packageBin, projectRoot } from "./project";
+import { nodeWithTsx, packageBin, projectRoot } from "./project";
 import { superviseChild, type SupervisedChild } from "./supervised";
 import { isHttpOk, waitFor } from "./wait";
 
@@ -46,12 +47,15 @@ export async function startWeb(options: {
   const web = superviseChild(
     {
       name: "web",
-      command: process.execPath,
-      args: [nextBin(), "start", "--hostname", host, "--port", String(port)],
+      // The built app behind our own node:http server (src/server/http/web-main.ts).
+      ...nodeWithTsx("src/server/http/web-main.ts"),
       cwd: projectRoot,
       // Without NEXTAUTH_URL, NextAuth builds its callback URLs from the Host header it is
       // reached by, so the dashboard works at 127.0.0.1, localhost or a LAN name alike.
-      env: { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...(env.NEXTAUTH_URL ? {} : { AUTH_TRUST_HOST: "1" }) },
+      env: {
+        ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", AGENTFOLD_WEB_HOST: host, AGENTFOLD_WEB_PORT: String(port),
+        ...(env.NEXTAUTH_URL ? {} : { AUTH_TRUST_HOST: "1" }),
+      },
     },
     log,
   );

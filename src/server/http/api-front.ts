@@ -1,0 +1,160 @@
+// The hot /v1 calls of API clients — starting a session, sending to one, streaming it — served
+// straight from node:http instead of through Next's router. They run the very route handlers
+// Next serves (src/app/**/route.ts are plain Request → Response functions); Next's routing,
+// request wrapping and async context cost the web process about as much CPU as the handlers
+// themselves. Only calls with an Authorization header are taken: sign-in cookies, loopback and
+// anonymous callers, and every other path go through Next as before.
+import fs from "node:fs";
+import type http from "node:http";
+import { toAppError } from "./app-error";
+import { json } from "./respond";
+
+type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** A route by method and path segments (`:name` is a parameter), and its handler, loaded on first use. */
+export type FastRoute = { method: string; segments: string[]; load: () => Promise<RouteHandler> };
+
+export const fastRoutes: FastRoute[] = [
+  { method: "POST", segments: [":slug", "v1", "session"], load: async () => (await import("@/app/[slug]/v1/session/route")).POST },
+  { method: "POST", segments: [":slug", "v1", "session", ":id"], load: async () => (await import("@/app/[slug]/v1/session/[id]/route")).POST },
+  { method: "GET", segments: [":slug", "v1", "session", ":id", "stream"], load: async () => (await import("@/app/[slug]/v1/session/[id]/stream/route")).GET },
+];
+
+export type ApiFront = {
+  /** Serves the request if it is one of the fast routes; false leaves it to Next. */
+  serve: (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+};
+
+/**
+ * `appDir` is the app router's directory: its static top-level segments (`v1`, `api`, …) are
+ * routes of their own, never an agent's slug, exactly as Next matches them.
+ */
+export function createApiFront(options: { appDir: string; routes?: FastRoute[]; log?: (message: string) => void }): ApiFront {
+  const { routes = fastRoutes, log = console.error } = options;
+  const staticSegments = new Set(
+    fs.readdirSync(options.appDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith("[")).map((entry) => entry.name),
+  );
+  const loaded = new Map<FastRoute, Promise<RouteHandler>>();
+  const handlerOf = (route: FastRoute) => {
+    let handler = loaded.get(route);
+    if (!handler) loaded.set(route, (handler = route.load()));
+    return handler;
+  };
+
+  return {
+    serve(req, res) {
+      if (!req.headers.authorization || !req.url) return false;
+      const match = matchRoute(routes, req.method ?? "GET", req.url, staticSegments);
+      if (!match) return false;
+      const request = toRequest(req);
+      void handlerOf(match.route)
+        .then((handler) => handler(request.request, { params: Promise.resolve(match.params) }))
+        .then((response) => {
+          // A body the handler did not read to its end (over the size limit) is drained, not
+          // read, and the connection closes after the answer instead of being reused.
+          if (!req.complete) {
+            request.abandon();
+            res.setHeader("connection", "close");
+          }
+          return writeResponse(response, res);
+        })
+        .catch((error: unknown) => {
+          log(`api front: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
+          if (res.headersSent) return void res.destroy();
+          // Handlers map their own errors; this is one that escaped (a module that would not load).
+          void writeResponse(json(toAppError(error).toBody(), 500), res);
+        });
+      return true;
+    },
+  };
+}
+
+/** The fast route a request is for, with its path parameters (decoded, as Next gives them). */
+export function matchRoute(routes: FastRoute[], method: string, url: string, staticSegments: Set<string>): { route: FastRoute; params: Record<string, string> } | undefined {
+  const pathname = url.split("?", 1)[0]!;
+  const parts = pathname.split("/").slice(1);
+  if (staticSegments.has(parts[0] ?? "")) return undefined;
+  for (const route of routes) {
+    if (route.method !== method || route.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let isMatch = true;
+    for (const [i, segment] of route.segments.entries()) {
+      const part = parts[i]!;
+      if (segment.startsWith(":")) {
+        if (!part) isMatch = false;
+        else {
+          try {
+            params[segment.slice(1)] = decodeURIComponent(part);
+          } catch {
+            isMatch = false;
+          }
+        }
+      } else if (segment !== part) isMatch = false;
+      if (!isMatch) break;
+    }
+    if (isMatch) return { route, params };
+  }
+  return undefined;
+}
+
+/** The web Request a route handler takes; its origin as Next builds it (Host, x-forwarded-proto). */
+function toRequest(req: http.IncomingMessage): { request: Request; abandon: () => void } {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const forwarded = req.headers["x-forwarded-proto"];
+  const protocol = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || "http";
+  const url = `${protocol}://${req.headers.host ?? "localhost"}${req.url}`;
+  let isAbandoned = false;
+  const abandon = () => {
+    isAbandoned = true;
+    req.resume();
+  };
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  // Not Readable.toWeb: cancelling that destroys the socket under the answer still to be written.
+  const body = hasBody ? new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => {
+        if (isAbandoned) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once("end", () => isAbandoned || controller.close());
+      req.once("error", (error) => isAbandoned || controller.error(error));
+    },
+    pull: () => void req.resume(),
+    cancel: () => abandon(),
+  }) : undefined;
+  const request = new Request(url, { method: req.method, headers, body, duplex: "half" } as RequestInit);
+  return { request, abandon };
+}
+
+/** Writes a Response out: a JSON answer in one piece, a stream chunk by chunk as it comes,
+ * cancelled when the client goes away. */
+async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  if (!response.headers.get("content-type")?.includes("ndjson")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    return void res.writeHead(response.status, { ...headers, "content-length": String(body.length) }).end(body);
+  }
+  res.writeHead(response.status, headers);
+  const reader = response.body.getReader();
+  const closed = new Promise<void>((resolve) => res.once("close", resolve));
+  void closed.then(() => reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), closed]);
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
