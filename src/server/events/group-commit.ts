@@ -84,7 +84,9 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
   const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at })));
   const steps = batch.flatMap((request) => (request.step ? [request.step] : []));
   const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string[] }>({
-    name: "agentfold-group-append",
+    // Not a named (prepared) statement: Postgres would cache a generic plan made while the
+    // tables are small and keep scanning session_events in full for the idempotency check as they
+    // grow, until an ANALYZE. Planned per call, it looks rows up by index at any size.
     text: groupAppendSql,
     values: [
       flat.map((e) => e.sessionId),
