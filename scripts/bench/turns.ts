@@ -149,28 +149,27 @@ message and announces the turn (NOTIFY); a worker runs it at once, with no Resta
 ("eager first turns"), journaling its steps in Postgres (\`turn_steps\`, each record in the
 statement that appends the step's last events). Restate takes a turn over only when it must wait
 on the engine (an approval, a slot), fails, or its worker dies (a liveness lock and a sweep), and
-carries every later turn of a session. Since the start of this work: p50 93 → ~35–40 ms,
-25 → ~45 turns/s, CPU per turn (all processes) ~75 → ~35 ms. What is left, measured on this
-machine:
+carries every later turn of a session. API clients' hot calls skip Next's router
+(\`src/server/http/api-front.ts\`). Since this work began: p50 93 → ~35 ms, 25 → ~50 turns/s,
+CPU per turn (all processes) ~75 → ~30 ms; run-to-run spread on this VM is about ±5 ms and
+±10 %. What is left, measured on this machine:
 
-- Postgres, about 13 ms of CPU per turn for ~17 statements (5 in the web: token, session start;
-  the stream's token, session and first page; ~12 in the worker: the journal, the setup, three
-  appends, a nudge check, a finish of four round trips). Six of them commit (WAL flush, NOTIFY).
-- The worker's largest costs are the AI SDK's web streams (\`streamText\` builds and tees about
-  ten of them per model step; on Node 20 each costs a \`makeTransferable\`), ~5 ms per turn, then
-  socket writes to Postgres (Unix socket now; loopback TCP cost twice as much) and seeding the
-  session workspace.
-- Next.js is about a fifth of the web process's CPU (routing, its Request objects, async
-  context); gzip of API answers was another seventh until they were marked \`no-transform\`.
+- Postgres, 11–14 ms of CPU per turn for ~17 statements and six commits (WAL flush, NOTIFY). The
+  statements themselves execute in ~4 ms (\`pg_stat_statements\`): four appends ~0.6 ms each,
+  the session start and the journal's epoch ~0.25 ms each, the rest under 0.1 ms. The remainder
+  is per-statement and per-commit overhead and waking the LISTEN connections on every NOTIFY.
+- The worker's largest cost is the AI SDK's web streams (\`streamText\` builds and tees about ten
+  of them per model step; on Node 20 each costs a \`makeTransferable\`), ~5 ms per turn; then
+  socket writes to Postgres and seeding the session workspace.
 - A sequential turn is ~20 ms of work in the worker after ~8 ms from the POST's commit, and the
   web, worker and Postgres share two cores: each waits on the others.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, against the sum in the table above.
 
-Next, in order of what they would save: \`/v1\` served from a lean \`node:http\` front in the web
-process instead of through Next; a turn's finish in one statement (today a transaction of four
-round trips) and the final model step's events in it; the stream's session check and first page
-read in one statement.
+Next, in order of what they would save: fewer statements and commits per turn (a turn's finish
+in one statement with its final model step's events, today a transaction of four round trips
+plus an append; the stream's session check and first page in one); one LISTEN connection per
+process.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
