@@ -33,6 +33,10 @@ describe("createApiFront", () => {
   let base: string;
   let cancelled: () => void;
   const wasCancelled = new Promise<void>((resolve) => (cancelled = resolve));
+  let lateCancelled: () => void;
+  const lateWasCancelled = new Promise<void>((resolve) => (lateCancelled = resolve));
+  let sawAbort: () => void;
+  const requestAborted = new Promise<void>((resolve) => (sawAbort = resolve));
   const routes: FastRoute[] = [
     {
       method: "POST",
@@ -56,6 +60,16 @@ describe("createApiFront", () => {
       },
     },
     { method: "POST", segments: [":slug", "v1", "session", ":id"], load: async () => async () => Promise.reject(new Error("handler bug")) },
+    {
+      // Answers a stream only after its client has already gone.
+      method: "GET",
+      segments: [":slug", "v1", "session", ":id", "late"],
+      load: async () => async (request) => {
+        request.signal.addEventListener("abort", () => sawAbort(), { once: true });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        return new Response(new ReadableStream({ pull: () => new Promise(() => undefined), cancel: () => lateCancelled() }), { headers: { "content-type": "application/x-ndjson" } });
+      },
+    },
     {
       method: "POST",
       segments: [":slug", "v1", "session", ":id", "stream", "unread"],
@@ -130,6 +144,30 @@ describe("createApiFront", () => {
     expect(declared.status).toBe(413);
     expect((await call("POST", "/shop/v1/session", Buffer.from('{"message":"again"}'))).status).toBe(200);
     agent.destroy();
+  });
+
+  it("cancels a stream whose client left before the handler answered, and tells the handler", async () => {
+    const controller = new AbortController();
+    const pending = fetch(`${base}/shop/v1/session/ses_1/late`, { headers: { authorization: "Bearer t" }, signal: controller.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    controller.abort();
+    await pending;
+    await requestAborted;
+    await lateWasCancelled;
+  });
+
+  it("answers 400 to a Host header that makes no URL, and keeps serving", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request(`${base}/shop/v1/session`, { method: "POST", headers: { authorization: "Bearer t", host: "a:b:c" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.on("error", reject);
+      request.end("{}");
+    });
+    expect(status).toBe(400);
+    const response = await fetch(`${base}/shop/v1/session`, { method: "POST", headers: { authorization: "Bearer t", "x-forwarded-proto": "javascript" }, body: "{}" });
+    expect((await response.json()).origin).toBe(`http://${new URL(base).host}`);
   });
 
   it("answers 500 in the wire format when a handler throws", async () => {

@@ -6,7 +6,7 @@
 // anonymous callers, and every other path go through Next as before.
 import fs from "node:fs";
 import type http from "node:http";
-import { toAppError } from "./app-error";
+import { AppError, toAppError } from "./app-error";
 import { json } from "./respond";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -46,24 +46,34 @@ export function createApiFront(options: { appDir: string; routes?: FastRoute[]; 
       if (!req.headers.authorization || !req.url) return false;
       const match = matchRoute(routes, req.method ?? "GET", req.url, staticSegments);
       if (!match) return false;
-      const request = toRequest(req);
-      void handlerOf(match.route)
-        .then((handler) => handler(request.request, { params: Promise.resolve(match.params) }))
-        .then((response) => {
+      // The client may leave at any moment, even before the handler answers: its request's
+      // signal aborts and whatever answer comes is cancelled, never written.
+      const gone = new AbortController();
+      res.once("close", () => gone.abort());
+      void (async () => {
+        let request: ReturnType<typeof toRequest>;
+        try {
+          request = toRequest(req, gone.signal);
+        } catch {
+          return writeResponse(json(new AppError("invalid_input", "the request's Host or X-Forwarded-Proto header is not valid").toBody(), 400), res, gone.signal);
+        }
+        try {
+          const handler = await handlerOf(match.route);
+          const response = await handler(request.request, { params: Promise.resolve(match.params) });
           // A body the handler did not read to its end (over the size limit) is drained, not
           // read, and the connection closes after the answer instead of being reused.
           if (!req.complete) {
             request.abandon();
             res.setHeader("connection", "close");
           }
-          return writeResponse(response, res);
-        })
-        .catch((error: unknown) => {
+          await writeResponse(response, res, gone.signal);
+        } catch (error) {
           log(`api front: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
           if (res.headersSent) return void res.destroy();
           // Handlers map their own errors; this is one that escaped (a module that would not load).
-          void writeResponse(json(toAppError(error).toBody(), 500), res);
-        });
+          await writeResponse(json(toAppError(error).toBody(), 500), res, gone.signal);
+        }
+      })();
       return true;
     },
   };
@@ -97,13 +107,15 @@ export function matchRoute(routes: FastRoute[], method: string, url: string, sta
   return undefined;
 }
 
-/** The web Request a route handler takes; its origin as Next builds it (Host, x-forwarded-proto). */
-function toRequest(req: http.IncomingMessage): { request: Request; abandon: () => void } {
+/** The web Request a route handler takes; its origin as Next builds it (Host, x-forwarded-proto).
+ * Throws when the Host header does not make a URL. */
+function toRequest(req: http.IncomingMessage, signal: AbortSignal): { request: Request; abandon: () => void } {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const forwarded = req.headers["x-forwarded-proto"];
-  const protocol = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || "http";
-  const url = `${protocol}://${req.headers.host ?? "localhost"}${req.url}`;
+  const claimed = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim().toLowerCase();
+  const protocol = claimed === "https" ? "https" : "http";
+  const url = new URL(`${protocol}://${req.headers.host ?? "localhost"}${req.url}`);
   let isAbandoned = false;
   const abandon = () => {
     isAbandoned = true;
@@ -124,13 +136,14 @@ function toRequest(req: http.IncomingMessage): { request: Request; abandon: () =
     pull: () => void req.resume(),
     cancel: () => abandon(),
   }) : undefined;
-  const request = new Request(url, { method: req.method, headers, body, duplex: "half" } as RequestInit);
+  const request = new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
   return { request, abandon };
 }
 
-/** Writes a Response out: a JSON answer in one piece, a stream chunk by chunk as it comes,
- * cancelled when the client goes away. */
-async function writeResponse(response: Response, res: http.ServerResponse): Promise<void> {
+/** Writes a Response out: a JSON answer in one piece, a stream chunk by chunk as it comes. A
+ * client gone (`gone` aborted), before or during, cancels the body. */
+async function writeResponse(response: Response, res: http.ServerResponse, gone: AbortSignal): Promise<void> {
+  if (gone.aborted) return void (await response.body?.cancel().catch(() => undefined));
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
@@ -144,17 +157,20 @@ async function writeResponse(response: Response, res: http.ServerResponse): Prom
   }
   res.writeHead(response.status, headers);
   const reader = response.body.getReader();
-  const closed = new Promise<void>((resolve) => res.once("close", resolve));
-  void closed.then(() => reader.cancel().catch(() => undefined));
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  gone.addEventListener("abort", cancel, { once: true });
+  const closed = new Promise<void>((resolve) => gone.addEventListener("abort", () => resolve(), { once: true }));
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       if (!res.write(value)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), closed]);
-      if (res.destroyed) return;
+      if (gone.aborted) return;
     }
     res.end();
   } catch {
     res.destroy();
+  } finally {
+    gone.removeEventListener("abort", cancel);
   }
 }
