@@ -35,6 +35,8 @@ describe("a new session's first turn", () => {
     const log = await h.eventsUntil(started.sessionId, waits(1));
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E1", status: "shipped" } });
     expect(await h.invocations(started.sessionId)).toEqual([]);
+    // The run let go of the session: the sweep never looks at it again.
+    expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker).toBeNull();
     const next = await h.followUp(agent, started.sessionId, { message: "and again", continuationToken: started.continuationToken });
     const after = await h.eventsUntil(started.sessionId, waits(2));
     gapless(after);
@@ -71,17 +73,31 @@ describe("a new session's first turn", () => {
     gapless(log);
   });
 
-  it("too long to announce, and with nobody to send it, is sent to Restate by the sweep", async () => {
-    // A commit as POST /session makes, of a message too long for a NOTIFY, and no send: what a
-    // web process that died right after its commit leaves.
-    const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: `[call lookup {"orderId":"E2"}] ${"padding ".repeat(1_000)}` };
+  it("announced but heard by nobody, is sent to Restate by the sweep", async () => {
+    // The commit POST /session makes, whose notice no worker heard (a LISTEN connection was down):
+    // recorded unannounced, then marked announced-and-unclaimed as the announcing statement does.
+    const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: '[call lookup {"orderId":"E2"}]' };
     const { announced } = await recordSessionStart(poolOf(h.db), {
       ...turn, agentId: agent.id, versionId: agent.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",
       continuationHash: newContinuationToken().hash, deliveryId: newDeliveryId(),
     });
     expect(announced).toBe(false);
+    await h.db.session.update({ where: { id: turn.sessionId }, data: { eagerWorker: 0 } });
     const log = await h.eventsUntil(turn.sessionId, waits(1), 15_000);
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E2", status: "shipped" } });
     expect(await h.invocations(turn.sessionId)).toEqual([turn.turnId]);
+  });
+
+  it("too long to announce, or recorded by a caller that queues it itself, is never swept", async () => {
+    const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: `hello ${"padding ".repeat(1_000)}` };
+    const { announced } = await recordSessionStart(poolOf(h.db), {
+      ...turn, agentId: agent.id, versionId: agent.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",
+      continuationHash: newContinuationToken().hash, deliveryId: newDeliveryId(), announce: true,
+    });
+    expect(announced).toBe(false);
+    // Three sweeps later nothing has run it: it is its recorder's to queue.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(ofType(await h.events(turn.sessionId), "turn.started")).toEqual([]);
+    expect(await h.invocations(turn.sessionId)).toEqual([]);
   });
 });

@@ -6,12 +6,14 @@
 // - the turn waits on the engine (an approval, a maxRunningTurns slot), fails unexpectedly or is
 //   superseded: the eager run sends its invocation, which resumes it from the journal;
 // - its worker dies: every worker holds a liveness lock (a Postgres advisory lock on its LISTEN
-//   connection, gone the moment the process or its connection is), the eager run records the
-//   lock's key on the session, and every worker sweeps for running turns that have neither an
+//   connection, gone when the process or its connection is), the eager run records the lock's
+//   key on the session (sessions.eagerWorker; 0 = announced, not yet claimed; cleared when the
+//   run ends), and every worker sweeps for announced first turns still running with neither an
 //   invocation nor a live eager worker, sending them to Restate (at start-up, then every 2 s);
 // - nobody heard the notice (no worker was up, or its LISTEN connection was down): the sweep
-//   sends turns left unclaimed for 2 s the same way.
+//   sends announced turns left unclaimed for 2 s the same way.
 // A send is idempotent per turn, so two workers sweeping, or a sweep racing a send, cost nothing.
+// Only announced turns are swept: other turns are queued on Restate by whoever recorded them.
 // Stop needs no invocation (the NOTIFY reaches the eager run); a preempting send first gives the
 // running turn one (follow-up-session.ts), so Restate still runs the session's turns one at a time.
 //
@@ -30,8 +32,9 @@ export const turnStartChannel = "turn_start";
 export type EagerOutcome = { next: TurnRequest | undefined };
 
 export type EagerTurns = {
-  /** This worker's liveness lock key: an eager run records it on its session. */
-  workerKey: number;
+  /** This worker's liveness lock key (a new one per LISTEN connection): an eager run records it
+   * on its session. */
+  readonly workerKey: number;
   /**
    * The eager run of this turn, once settled; undefined when there was none here or it did not
    * finish the turn. Also marks the turn as the invocation's: a notice heard later starts nothing.
@@ -58,7 +61,7 @@ export async function createEagerTurns(options: {
   log?: (message: string) => void;
 }): Promise<EagerTurns> {
   const { db, runtime, log = console.error } = options;
-  const workerKey = crypto.randomInt(1, 2 ** 31 - 1);
+  let workerKey = 0;
   const runs = new Map<string, Promise<EagerOutcome | undefined>>();
   const forget = (turnId: string) => setTimeout(() => runs.delete(turnId), keepMs).unref();
   const start = (payload: string) => {
@@ -77,8 +80,16 @@ export async function createEagerTurns(options: {
     name: "eager turns",
     databaseUrl: options.databaseUrl,
     log,
-    // Held for as long as this connection lives; a reconnection takes it again.
-    onConnect: async (client) => void (await client.query(`SELECT pg_advisory_lock($1, $2)`, [livenessLockSpace, workerKey])),
+    // Held for as long as this connection lives. A reconnection takes a new key: the old one's
+    // lock may linger on a backend that has not noticed its client went away, and the turns
+    // claimed under it are swept (and then found running here) once it is gone.
+    onConnect: async (client) => {
+      for (;;) {
+        const key = crypto.randomInt(1, 2 ** 31 - 1);
+        const { rows } = await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [livenessLockSpace, key]);
+        if (rows[0]?.taken) return void (workerKey = key);
+      }
+    },
     channels: { [turnStartChannel]: start },
   });
 
@@ -101,7 +112,9 @@ export async function createEagerTurns(options: {
   void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`));
 
   return {
-    workerKey,
+    get workerKey() {
+      return workerKey;
+    },
     outcome(turnId) {
       const running = runs.get(turnId);
       if (running) return running;
@@ -118,20 +131,21 @@ export async function createEagerTurns(options: {
   };
 }
 
-// Running turns without an invocation whose eager worker is gone, or that nobody claimed within
-// $2 ms of their message (timestamps are UTC in columns without a zone). The advisory lock of a
-// worker shows in pg_locks while its connection lives.
+// A new session's announced first turn, still running, with no invocation: claimed by a worker
+// whose liveness lock is gone, or announced ($2 ms ago or more) and claimed by nobody (eagerWorker 0).
+// An eager run clears eagerWorker when it ends, so later turns of the session are never swept.
+// The advisory lock of a worker shows in pg_locks while its connection lives. Timestamps are
+// UTC in columns without a zone.
 const unsentTurnsSql = `
   SELECT s.id AS "sessionId", s."runningTurnId" AS "turnId"
   FROM sessions s
-  WHERE s."runningTurnId" IS NOT NULL AND s."runningInvocationId" IS NULL
-    AND NOT EXISTS (
-      SELECT 1 FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND l.classid = $1::int::oid AND l.objid = s."eagerWorker"::oid AND l.objsubid = 2
-    )
-    AND (s."eagerWorker" IS NOT NULL OR EXISTS (
-      SELECT 1 FROM session_events e
-      WHERE e."sessionId" = s.id AND e."turnId" = s."runningTurnId" AND e.type = 'message.received'
-        AND e.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8 / 1000)
-    ))`;
+  JOIN session_events first ON first."sessionId" = s.id AND first.index = 1 AND first."turnId" = s."runningTurnId"
+  WHERE s."runningTurnId" IS NOT NULL AND s."runningInvocationId" IS NULL AND s."eagerWorker" IS NOT NULL
+    AND CASE WHEN s."eagerWorker" = 0
+      THEN first.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8 / 1000)
+      ELSE NOT EXISTS (
+        SELECT 1 FROM pg_locks l
+        WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND l.classid = $1::int::oid AND l.objid = s."eagerWorker"::oid AND l.objsubid = 2
+      )
+    END`;

@@ -117,7 +117,8 @@ class NotFirst extends Error {}
  */
 export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey">, turn: TurnRequest): Promise<EagerOutcome | undefined> {
   const runtime = runtimeOf(deps);
-  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: eager.workerKey });
+  const key = eager.workerKey;
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: key });
   // The turn's reads run while the epoch is taken; nothing is recorded before it is ours.
   const claimed: TurnJournal = {
     ...journal,
@@ -134,16 +135,23 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
     if (error instanceof NotFirst) return undefined;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
   }
-  const left = outcome ? outcome.next : turn;
-  if (left) {
+  // This run is over: the session is no longer this worker's to keep (the sweep looks no more),
+  // unless its turn still needs an invocation that cannot be sent now: the sweep sends it.
+  const release = (eagerWorker: 0 | null) => deps.db.session.updateMany({ where: { id: turn.sessionId, eagerWorker: key }, data: { eagerWorker } });
+  if (outcome?.next) {
+    // Sends coalesced during the turn drained into a follow-up: queued like any send (retried,
+    // and recorded as failed if the engine stays unreachable).
+    await release(null);
+    await queueTurn({ db: deps.db, runtime, turn: outcome.next, mode: "chat" }).catch((error: Error) => console.error(`could not queue turn ${outcome.next!.turnId}:`, error.message));
+  } else if (!outcome) {
     try {
-      await sendRecordedTurn({ db: deps.db, runtime, sessionId: left.sessionId, turnId: left.turnId });
+      await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
+      await release(null);
     } catch (error) {
-      // The sweep sends it once this worker lets go of the session.
-      await deps.db.session.updateMany({ where: { id: left.sessionId, eagerWorker: eager.workerKey }, data: { eagerWorker: null } });
-      console.error(`could not send turn ${left.turnId} to the engine; the sweep for unsent turns will:`, error);
+      await release(0);
+      console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, error);
     }
-  }
+  } else await release(null);
   return outcome;
 }
 

@@ -20,7 +20,14 @@ export async function listen(options: {
   let retryMs = 250;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    // Keepalives both ways: a peer that vanished without closing (a host crash, a partition) is
+    // noticed in about a minute, by this client and by its backend (which then lets go of what
+    // the connection held, such as a worker's liveness lock). Unix sockets need none.
+    const next = new pg.Client({
+      connectionString: databaseUrl,
+      keepAlive: true,
+      options: "-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3",
+    });
     next.on("notification", (message) => channels[message.channel]?.(message.payload ?? ""));
     next.on("error", (error) => {
       log(`${name}: connection lost (${error.message}); reconnecting`);
@@ -29,8 +36,13 @@ export async function listen(options: {
       if (!isClosed) setTimeout(() => void reconnect(), retryMs).unref();
     });
     await next.connect();
-    await onConnect?.(next);
-    for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    try {
+      await onConnect?.(next);
+      for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
     client = next;
     retryMs = 250;
   }

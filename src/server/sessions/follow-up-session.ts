@@ -71,10 +71,14 @@ export async function followUpSession(options: {
   const accepted = { ok: true as const, sessionId, continuationToken: next.token, deliveryId };
   if (admitted.queued) return { ...accepted, admission: "queued" };
   // The new turn runs when the old one has settled: Restate runs a session's invocations one at a
-  // time, so a running turn without one (a first turn runs eagerly) is given one first.
+  // time. A running turn without one (a first turn runs eagerly) is given one first, to queue
+  // behind; that one is not cancelled: it waits for the eager run (or, should that run's worker
+  // be gone, runs the turn, finds the stop and records its end), and an engine that cannot be
+  // reached now still leaves the stop to the notice.
   if (admitted.preempt) {
     const { turnId: running, invocationId } = admitted.preempt;
-    await interruptTurn({ db, runtime, sessionId, turnId: running, invocationId: invocationId ?? (await sendRecordedTurn({ db, runtime, sessionId, turnId: running })) ?? null });
+    await interruptTurn({ db, runtime, sessionId, turnId: running, invocationId });
+    if (!invocationId) await sendRecordedTurn({ db, runtime, sessionId, turnId: running }).catch(() => undefined);
   }
   await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode: "chat" });
   return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };

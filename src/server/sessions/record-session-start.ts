@@ -29,6 +29,10 @@ export type SessionStart = {
   /** Files the first turn writes into the workspace: such a turn is not announced (a sweep could
    * not send it again with them), it starts from its invocation. */
   workspaceFiles?: Record<string, string>;
+  /** Announce the first turn to the workers, who run it at once and hand Restate only what they
+   * cannot finish (src/server/durable/eager-turns.ts). Callers that queue it on Restate
+   * themselves (schedules, receive) leave it out. */
+  announce?: boolean;
 };
 
 // NOTIFY payloads must stay under 8000 bytes; a turn too big to announce starts from its
@@ -51,7 +55,7 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
   const owner = ownerOf(start.principal);
   const turn: TurnRequest = { sessionId, turnId: start.turnId, message: start.message };
   const payload = JSON.stringify(turn);
-  const announced = !start.workspaceFiles && Buffer.byteLength(payload) <= maxAnnouncedBytes;
+  const announced = (start.announce ?? false) && !start.workspaceFiles && Buffer.byteLength(payload) <= maxAnnouncedBytes;
   await (db as pg.Pool).query({
     name: "agentfold-record-session-start",
     text: recordSessionStartSql,
@@ -66,14 +70,14 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
 // events' channel, $16 the first turn to announce on channel $17 (src/server/durable/eager-turns.ts)
-// or NULL. Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
+// or NULL; an announced turn's session starts with eagerWorker 0, "announced, not yet claimed". Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
 // Data-modifying CTEs all run whether or not the final SELECT reads them; the events' foreign key
 // is checked at the end of the statement, when the session row exists.
 const recordSessionStartSql = `
   WITH session AS (
     INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
-       "continuationTokenHash", status, "runningTurnId", "nextIndex", "updatedAt")
-    VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, 2, now() AT TIME ZONE 'UTC')
+       "continuationTokenHash", status, "runningTurnId", "nextIndex", "eagerWorker", "updatedAt")
+    VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, 2, CASE WHEN $16::text IS NULL THEN NULL ELSE 0 END, now() AT TIME ZONE 'UTC')
     RETURNING id
   ), events AS (
     INSERT INTO session_events ("sessionId", index, type, "turnId", at, data)

@@ -37,7 +37,7 @@ export async function startSession(options: {
   const { announced } = await recordSessionStart(poolOf(db), {
     sessionId, turnId, agentId: agent.id, versionId: agent.activeVersionId, principal, channelId, mode,
     title: body.title, dryRun: body.dryRun, continuationHash: mode === "chat" ? continuation.hash : null, message: body.message, deliveryId,
-    workspaceFiles: body.workspaceFiles,
+    workspaceFiles: body.workspaceFiles, announce: true,
   });
   // An announced turn starts in a worker at once, and goes to the engine only if it has to.
   if (!announced) await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
