@@ -40,4 +40,12 @@ describe("interruptTurn", () => {
     await interruptTurn({ db, runtime: engine("signalled"), sessionId, turnId, invocationId: "inv_1" });
     expect((await readEvents({ db, sessionId, fromIndex: 0 })).map((e) => e.type)).toEqual(["message.received"]);
   });
+
+  it("keeps the stop when the engine cannot be reached, and does not fail the caller", async () => {
+    const { sessionId, turnId } = await runningSession();
+    const unreachable = { cancel: async () => Promise.reject(new Error("connect ECONNREFUSED")) } as unknown as DurableRuntime;
+    await interruptTurn({ db, runtime: unreachable, sessionId, turnId, invocationId: "inv_1" });
+    expect(await db.turnStop.count({ where: { turnId } })).toBe(1);
+    expect((await readEvents({ db, sessionId, fromIndex: 0 })).map((e) => e.type)).toEqual(["message.received"]);
+  });
 });

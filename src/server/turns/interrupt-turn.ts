@@ -16,7 +16,12 @@ export async function interruptTurn(options: {
   const { db, runtime, sessionId, turnId, invocationId } = options;
   await requestTurnCancel(db, sessionId, turnId);
   if (!invocationId) return;
-  const outcome = await runtime.cancel(invocationId);
+  // An engine that cannot be reached now still leaves the stop to the notice and the kept stop
+  // (a run of the turn that starts later stops at once); what follows is not held up by it.
+  const outcome = await runtime.cancel(invocationId).catch((error: Error) => {
+    console.error(`could not cancel invocation ${invocationId} of turn ${turnId}; its stop is kept:`, error.message);
+    return "signalled" as const;
+  });
   if (outcome !== "done") return;
   const session = await db.session.findUnique({ where: { id: sessionId }, select: { mode: true } });
   if (session) await finishTurn({ db, sessionId, turnId, mode: session.mode, end: { kind: "cancelled" } });
