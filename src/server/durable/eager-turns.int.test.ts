@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { decideApproval } from "@/server/approvals/decide-approval";
 import { poolOf } from "@/server/db";
+import { appendEvents } from "@/server/events/append-events";
 import { recordSessionStart } from "@/server/sessions/record-session-start";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { newContinuationToken } from "@/server/sessions/continuation-token";
@@ -35,14 +36,27 @@ describe("a new session's first turn", () => {
     const log = await h.eventsUntil(started.sessionId, waits(1));
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E1", status: "shipped" } });
     expect(await h.invocations(started.sessionId)).toEqual([]);
-    // The run let go of the session: the sweep never looks at it again.
-    expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker).toBeNull();
     const next = await h.followUp(agent, started.sessionId, { message: "and again", continuationToken: started.continuationToken });
     const after = await h.eventsUntil(started.sessionId, waits(2));
     gapless(after);
     const second = ofType(after, "turn.started")[1]!.turnId;
     expect(await h.invocations(started.sessionId)).toEqual([second]);
     expect(next.admission).toBe("started");
+    // The web's send took the session over: no sweep covers it any more.
+    expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker).toBeNull();
+  });
+
+  it("a follow-up its run drained into, left unqueued by a worker that died, is sent by the sweep", async () => {
+    const started = await h.start(agent, { message: "hello" });
+    await h.eventsUntil(started.sessionId, waits(1));
+    // What the eager run's finish leaves when its worker dies before queueing the follow-up: the
+    // session runs the drained turn, with no invocation, under a liveness key nobody holds.
+    const turnId = newTurnId();
+    await appendEvents({ db: h.db, sessionId: started.sessionId, events: [{ type: "message.received", turnId, data: { text: '[call lookup {"orderId":"E3"}]', deliveryIds: [newDeliveryId()] } }] });
+    await h.db.session.update({ where: { id: started.sessionId }, data: { status: "running", runningTurnId: turnId, runningInvocationId: null, eagerWorker: 424242 } });
+    const log = await h.eventsUntil(started.sessionId, waits(2), 15_000);
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E3", status: "shipped" } });
+    expect(await h.invocations(started.sessionId)).toEqual([turnId]);
   });
 
   it("hands a call that needs approval to an invocation, which parks it; approved, the turn completes", async () => {

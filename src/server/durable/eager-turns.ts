@@ -7,13 +7,15 @@
 //   superseded: the eager run sends its invocation, which resumes it from the journal;
 // - its worker dies: every worker holds a liveness lock (a Postgres advisory lock on its LISTEN
 //   connection, gone when the process or its connection is), the eager run records the lock's
-//   key on the session (sessions.eagerWorker; 0 = announced, not yet claimed; cleared when the
-//   run ends), and every worker sweeps for announced first turns still running with neither an
-//   invocation nor a live eager worker, sending them to Restate (at start-up, then every 2 s);
+//   key on the session (sessions.eagerWorker; 0 = announced, not yet claimed), and every worker
+//   sweeps for such sessions' running turns (the announced one, or the follow-up its sends
+//   drained into) with neither an invocation nor a live eager worker, sending them to Restate
+//   (at start-up, then every 2 s);
 // - nobody heard the notice (no worker was up, or its LISTEN connection was down): the sweep
 //   sends announced turns left unclaimed for 2 s the same way.
 // A send is idempotent per turn, so two workers sweeping, or a sweep racing a send, cost nothing.
-// Only announced turns are swept: other turns are queued on Restate by whoever recorded them.
+// Only those are swept: other turns are queued on Restate by whoever recorded them (a send
+// through the web clears eagerWorker as it takes the session).
 // Stop needs no invocation (the NOTIFY reaches the eager run); a preempting send first gives the
 // running turn one (follow-up-session.ts), so Restate still runs the session's turns one at a time.
 //
@@ -48,6 +50,7 @@ export type EagerTurns = {
 // pg_advisory_lock(int, int): this namespace, then the worker's key.
 const livenessLockSpace = 0x61660001;
 const sweepEveryMs = 2_000;
+const freshKey = () => crypto.randomInt(1, 2 ** 31 - 1);
 // An outcome is kept this long for an invocation that arrives after the run ended (sent by a
 // preempting send or a sweep); one that comes later runs the turn from the journal, which finds
 // it done.
@@ -80,14 +83,17 @@ export async function createEagerTurns(options: {
     name: "eager turns",
     databaseUrl: options.databaseUrl,
     log,
-    // Held for as long as this connection lives. A reconnection takes a new key: the old one's
-    // lock may linger on a backend that has not noticed its client went away, and the turns
-    // claimed under it are swept (and then found running here) once it is gone.
+    // Held for as long as this connection lives. A reconnection takes the same key back, or a new
+    // one while a backend that has not noticed its client went away still holds the old.
     onConnect: async (client) => {
-      for (;;) {
-        const key = crypto.randomInt(1, 2 ** 31 - 1);
+      const previous = workerKey;
+      for (let key = previous || freshKey(); ; key = freshKey()) {
         const { rows } = await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [livenessLockSpace, key]);
-        if (rows[0]?.taken) return void (workerKey = key);
+        if (!rows[0]?.taken) continue;
+        // The old backend still holds the old key: the runs going on here move to the new one,
+        // so no sweep takes them for a dead worker's.
+        if (previous && key !== previous) await client.query(`UPDATE sessions SET "eagerWorker" = $2 WHERE "eagerWorker" = $1`, [previous, key]);
+        return void (workerKey = key);
       }
     },
     channels: { [turnStartChannel]: start },
@@ -131,18 +137,21 @@ export async function createEagerTurns(options: {
   };
 }
 
-// A new session's announced first turn, still running, with no invocation: claimed by a worker
-// whose liveness lock is gone, or announced ($2 ms ago or more) and claimed by nobody (eagerWorker 0).
-// An eager run clears eagerWorker when it ends, so later turns of the session are never swept.
-// The advisory lock of a worker shows in pg_locks while its connection lives. Timestamps are
-// UTC in columns without a zone.
+// A running turn with no invocation in a session an eager run had (eagerWorker set; a send of
+// the web's own clears it): the announced turn or the follow-up its run drained into, claimed by
+// a worker whose liveness lock is gone, or announced ($2 ms ago or more) and claimed by nobody
+// (eagerWorker 0, also where an eager run could not hand its turn over). The advisory lock of a
+// worker shows in pg_locks while its connection lives. Timestamps are UTC in columns without a zone.
 const unsentTurnsSql = `
   SELECT s.id AS "sessionId", s."runningTurnId" AS "turnId"
   FROM sessions s
-  JOIN session_events first ON first."sessionId" = s.id AND first.index = 1 AND first."turnId" = s."runningTurnId"
   WHERE s."runningTurnId" IS NOT NULL AND s."runningInvocationId" IS NULL AND s."eagerWorker" IS NOT NULL
     AND CASE WHEN s."eagerWorker" = 0
-      THEN first.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8 / 1000)
+      THEN EXISTS (
+        SELECT 1 FROM session_events e
+        WHERE e."sessionId" = s.id AND e."turnId" = s."runningTurnId" AND e.type = 'message.received'
+          AND e.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8 / 1000)
+      )
       ELSE NOT EXISTS (
         SELECT 1 FROM pg_locks l
         WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())

@@ -5,6 +5,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
+import { poolOf } from "@/server/db";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import { queueTurn, sendRecordedTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
@@ -135,23 +136,19 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
     if (error instanceof NotFirst) return undefined;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
   }
-  // This run is over: the session is no longer this worker's to keep (the sweep looks no more),
-  // unless its turn still needs an invocation that cannot be sent now: the sweep sends it.
-  const release = (eagerWorker: 0 | null) => deps.db.session.updateMany({ where: { id: turn.sessionId, eagerWorker: key }, data: { eagerWorker } });
   if (outcome?.next) {
     // Sends coalesced during the turn drained into a follow-up: queued like any send (retried,
     // and recorded as failed if the engine stays unreachable).
-    await release(null);
     await queueTurn({ db: deps.db, runtime, turn: outcome.next, mode: "chat" }).catch((error: Error) => console.error(`could not queue turn ${outcome.next!.turnId}:`, error.message));
   } else if (!outcome) {
     try {
       await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
-      await release(null);
     } catch (error) {
-      await release(0);
+      // Back to "announced, unclaimed": the sweep sends it (this worker's lock would hold it off).
+      await poolOf(deps.db).query(`UPDATE sessions SET "eagerWorker" = 0 WHERE id = $1 AND "runningTurnId" = $2 AND "eagerWorker" IS NOT NULL`, [turn.sessionId, turn.turnId]);
       console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, error);
     }
-  } else await release(null);
+  }
   return outcome;
 }
 

@@ -26,13 +26,16 @@ export async function listen(options: {
     const next = new pg.Client({
       connectionString: databaseUrl,
       keepAlive: true,
+      keepAliveInitialDelayMillis: 30_000,
       options: "-c tcp_keepalives_idle=30 -c tcp_keepalives_interval=10 -c tcp_keepalives_count=3",
     });
     next.on("notification", (message) => channels[message.channel]?.(message.payload ?? ""));
     next.on("error", (error) => {
-      log(`${name}: connection lost (${error.message}); reconnecting`);
       void next.end().catch(() => undefined);
-      if (client === next) client = undefined;
+      // A connection that failed while being set up is retried by whoever was connecting it.
+      if (client !== next) return;
+      log(`${name}: connection lost (${error.message}); reconnecting`);
+      client = undefined;
       if (!isClosed) setTimeout(() => void reconnect(), retryMs).unref();
     });
     await next.connect();

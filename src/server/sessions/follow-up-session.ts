@@ -16,7 +16,7 @@ import { interruptTurn } from "@/server/turns/interrupt-turn";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
-import { queueTurn, sendRecordedTurn } from "./queue-turn";
+import { failUnqueuedTurn, queueTurn, sendRecordedTurn, withRetries } from "./queue-turn";
 import type { FollowUpBody } from "./schema";
 import { newDeliveryId, newTurnId } from "./session-urls";
 
@@ -62,7 +62,8 @@ export async function followUpSession(options: {
       return { queued: true as const };
     }
     await client.query(
-      `UPDATE sessions SET "continuationTokenHash" = $2, status = 'running', "runningTurnId" = $3 WHERE id = $1`,
+      // The web queues this turn itself: no eager run's sweep covers the session any more.
+      `UPDATE sessions SET "continuationTokenHash" = $2, status = 'running', "runningTurnId" = $3, "eagerWorker" = NULL WHERE id = $1`,
       [sessionId, next.hash, turnId],
     );
     await appendEventsInTransaction({ client, sessionId, events: [{ type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } }] });
@@ -78,7 +79,14 @@ export async function followUpSession(options: {
   if (admitted.preempt) {
     const { turnId: running, invocationId } = admitted.preempt;
     await interruptTurn({ db, runtime, sessionId, turnId: running, invocationId });
-    if (!invocationId) await sendRecordedTurn({ db, runtime, sessionId, turnId: running }).catch(() => undefined);
+    if (!invocationId) {
+      try {
+        await withRetries(() => sendRecordedTurn({ db, runtime, sessionId, turnId: running }));
+      } catch (error) {
+        // Queued without it, this turn would run beside the old one: it fails instead.
+        await failUnqueuedTurn({ db, sessionId, turnId, mode: "chat" }, error);
+      }
+    }
   }
   await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode: "chat" });
   return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };

@@ -11,21 +11,34 @@ import { recordInvocation } from "./record-invocation";
 
 const retryDelaysMs = [200, 800];
 
-export async function queueTurn(options: { db: PrismaClient; runtime: DurableRuntime; turn: TurnRequest; mode: "chat" | "task" }): Promise<void> {
-  const { db, runtime, turn, mode } = options;
-  let lastError: unknown;
-  for (let attempt = 0; attempt <= retryDelaysMs.length; attempt++) {
+/** Runs `attempt`, then again after 200 and 800 ms while it throws; the last error is thrown. */
+export async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
     try {
-      const { invocationId } = await runtime.sendTurn(turn);
-      await recordInvocation(db, turn.sessionId, turn.turnId, invocationId);
-      return;
+      return await attempt();
     } catch (error) {
-      lastError = error;
-      if (attempt < retryDelaysMs.length) await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[attempt]));
+      if (i >= retryDelaysMs.length) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryDelaysMs[i]));
     }
   }
-  const reason = lastError instanceof Error ? lastError.message : String(lastError);
-  await finishTurn({ db, sessionId: turn.sessionId, turnId: turn.turnId, mode, end: { kind: "failed", message: `the turn could not be queued: ${reason}` } });
+}
+
+export async function queueTurn(options: { db: PrismaClient; runtime: DurableRuntime; turn: TurnRequest; mode: "chat" | "task" }): Promise<void> {
+  const { db, runtime, turn, mode } = options;
+  try {
+    await withRetries(async () => {
+      const { invocationId } = await runtime.sendTurn(turn);
+      await recordInvocation(db, turn.sessionId, turn.turnId, invocationId);
+    });
+  } catch (error) {
+    await failUnqueuedTurn({ db, sessionId: turn.sessionId, turnId: turn.turnId, mode }, error);
+  }
+}
+
+/** A recorded turn the engine would not take: recorded as failed, and the caller gets 503. */
+export async function failUnqueuedTurn(turn: { db: PrismaClient; sessionId: string; turnId: string; mode: "chat" | "task" }, error: unknown): Promise<never> {
+  const reason = error instanceof Error ? error.message : String(error);
+  await finishTurn({ db: turn.db, sessionId: turn.sessionId, turnId: turn.turnId, mode: turn.mode, end: { kind: "failed", message: `the turn could not be queued: ${reason}` } });
   throw new AppError("unavailable", "the durable engine is not reachable; the message was recorded and its turn failed, try again shortly");
 }
 
