@@ -150,9 +150,9 @@ message and announces the turn (NOTIFY); a worker runs it at once, with no Resta
 statement that appends the step's last events). Restate takes a turn over only when it must wait
 on the engine (an approval, a slot), fails, or its worker dies (a liveness lock and a sweep), and
 carries every later turn of a session. API clients' hot calls skip Next's router
-(\`src/server/http/api-front.ts\`). Since this work began: p50 93 → ~35 ms, 25 → ~50 turns/s,
-CPU per turn (all processes) ~75 → ~30 ms; run-to-run spread on this VM is about ±5 ms and
-±10 %. What is left, measured on this machine:
+(\`src/server/http/api-front.ts\`). Since this work began: p50 93 → ~35–43 ms, 25 → ~45–55 turns/s,
+CPU per turn (all processes) ~75 → ~30–35 ms; run-to-run spread on this VM is about ±5 ms
+and ±10 %. What is left, measured on this machine:
 
 - Postgres, 11–14 ms of CPU per turn for ~17 statements and six commits (WAL flush, NOTIFY). The
   statements themselves execute in ~4 ms (\`pg_stat_statements\`): four appends ~0.6 ms each,
