@@ -11,7 +11,7 @@ import { ErrorNote } from "@/components/ui/card";
 import { Dialog } from "@/components/ui/dialog";
 import { Field, Select } from "@/components/ui/field";
 
-export const tokenFragment = "token=";
+const tokenFragment = "token=";
 
 export function ShareButton({ slug }: { slug: string }) {
   const trpc = useTRPC();

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useSyncExternalStore } from "react";
 import { adoptSharedToken, sharedTokenInUrl } from "./share-dialog";
 
-export const tokenStorageKey = "agentfold.token";
+const tokenStorageKey = "agentfold.token";
 const localChange = "agentfold-token-change";
 
 function subscribe(onChange: () => void) {

@@ -137,6 +137,20 @@ describe("accounts and teams", () => {
     expect(await revoked(reader.id)).toBe(true);
   });
 
+  it("lets members revoke only their own tokens, and admins any", async () => {
+    const maker = await join("token-maker@example.com", "member", teamId, ownerId);
+    const other = await join("token-other@example.com", "member", teamId, ownerId);
+    const mine = await caller(maker.userId).tokens.create({ teamSlug, name: "mine", actions: ["sessions:read"], agentSlugs: [], expiresInDays: 1 });
+    const theirs = await caller(maker.userId).tokens.create({ teamSlug, name: "theirs", actions: ["sessions:read"], agentSlugs: [], expiresInDays: 1 });
+    await expect(caller(other.userId).tokens.revoke({ teamSlug, tokenId: mine.id })).rejects.toMatchObject({ code: "FORBIDDEN", message: /only admins/ });
+    await caller(maker.userId).tokens.revoke({ teamSlug, tokenId: mine.id });
+    await expect(caller(maker.userId).tokens.revoke({ teamSlug, tokenId: mine.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await caller(ownerId).tokens.revoke({ teamSlug, tokenId: theirs.id });
+    const revokedAt = async (id: string) => (await db.apiToken.findUniqueOrThrow({ where: { id } })).revokedAt;
+    expect(await revokedAt(mine.id)).not.toBeNull();
+    expect(await revokedAt(theirs.id)).not.toBeNull();
+  });
+
   it("lets only the instance admin open teams", async () => {
     const member = await join("max@example.com", "member", teamId, ownerId);
     await expect(caller(member.userId).teams.create({ name: "Side project" })).rejects.toMatchObject({ code: "FORBIDDEN" });

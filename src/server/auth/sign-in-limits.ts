@@ -3,7 +3,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
 
-export const signInWindowMs = 15 * 60_000;
+const signInWindowMs = 15 * 60_000;
 const limits = { email: 5, ip: 30 } as const;
 
 export type SignInKeys = { email: string; ip?: string };

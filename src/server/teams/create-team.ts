@@ -7,7 +7,7 @@ import { AppError } from "@/server/http/app-error";
 type Tx = Prisma.TransactionClient | PrismaClient;
 
 /** A slug from a name: lowercase words joined by dashes; a short suffix when it is taken. */
-export async function freeTeamSlug(tx: Tx, name: string): Promise<string> {
+async function freeTeamSlug(tx: Tx, name: string): Promise<string> {
   const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "team";
   const candidate = slugProblem(base) ? `team-${base}` : base;
   const taken = await tx.team.findUnique({ where: { slug: candidate }, select: { id: true } });

@@ -3,9 +3,14 @@ import type { PrismaClient } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
 import { hashToken } from "./token-secret";
 
-export async function revokeToken({ db, teamId, tokenId }: { db: PrismaClient; teamId: string; tokenId: string }): Promise<void> {
-  const { count } = await db.apiToken.updateMany({ where: { id: tokenId, teamId, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (count === 0) throw new AppError("not_found", "no such active token in this team");
+/** `onlyCreatedBy`: a member who is not an admin may revoke only the tokens they created. */
+export async function revokeToken({ db, teamId, tokenId, onlyCreatedBy }: { db: PrismaClient; teamId: string; tokenId: string; onlyCreatedBy?: string }): Promise<void> {
+  const active = { id: tokenId, teamId, revokedAt: null };
+  const { count } = await db.apiToken.updateMany({ where: { ...active, ...(onlyCreatedBy ? { createdById: onlyCreatedBy } : {}) }, data: { revokedAt: new Date() } });
+  if (count > 0) return;
+  // Nothing revoked: say why (only this path reads twice).
+  if (onlyCreatedBy && (await db.apiToken.count({ where: active })) > 0) throw new AppError("forbidden", "only admins may revoke other people's tokens");
+  throw new AppError("not_found", "no such active token in this team");
 }
 
 /** Revokes a token given its secret (what scripts hold): `agentfold token revoke --token af_…`. */

@@ -32,10 +32,6 @@ export const tokensRouter = router({
   revoke: teamProcedure("viewer")
     .input(z.object({ tokenId: z.string() }))
     .mutation(async ({ ctx, input }) => {
-      if (!isAtLeast(ctx.team.role, "admin")) {
-        const own = await ctx.db.apiToken.count({ where: { id: input.tokenId, teamId: ctx.team.id, createdById: ctx.userId } });
-        if (own === 0) throw new AppError("forbidden", "only admins may revoke other people's tokens");
-      }
-      await revokeToken({ db: ctx.db, teamId: ctx.team.id, tokenId: input.tokenId });
+      await revokeToken({ db: ctx.db, teamId: ctx.team.id, tokenId: input.tokenId, onlyCreatedBy: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId });
     }),
 });

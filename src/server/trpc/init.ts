@@ -57,7 +57,7 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) =
   return next({ ctx: { ...ctx, userId: ctx.userId, user } });
 });
 
-export const teamInput = z.object({ teamSlug: z.string().min(1) });
+const teamInput = z.object({ teamSlug: z.string().min(1) });
 
 /** A procedure on one team (input `teamSlug`) for callers with at least `least` role there. */
 export function teamProcedure(least: Role) {
