@@ -1,7 +1,7 @@
 // tRPC: a team's agents, their versions and surface, and switching the active version. Uploads
 // are a plain HTTP route (POST /v1/agents/:slug/versions): archives are bytes, not JSON.
 import { z } from "zod";
-import { findTeamsOfUser } from "@/server/teams/find-teams-of-user";
+import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
 import { publicProcedure, teamProcedure, router } from "@/server/trpc/init";
 import { durableRuntime } from "@/server/http/platform";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
@@ -19,7 +19,7 @@ export const agentsRouter = router({
       ctx.db.agent.findUnique({ where: { slug: input.slug }, select: { teamId: true } }),
       ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true, isInstanceAdmin: true } }),
     ]);
-    const team = agent && user && (await findTeamsOfUser({ db: ctx.db, user })).find((t) => t.id === agent.teamId);
+    const team = agent && user && (await findTeamOfUser({ db: ctx.db, user, team: { id: agent.teamId } }));
     return team ? { teamSlug: team.slug, teamName: team.name, role: team.role } : null;
   }),
   list: teamProcedure("viewer").query(({ ctx }) => findTeamAgents({ db: ctx.db, teamId: ctx.team.id })),

@@ -15,3 +15,15 @@ export async function findTeamsOfUser({ db, user }: { db: PrismaClient; user: Si
   }
   return [...teams.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** One team of the user (by slug or id), with their role there: what findTeamsOfUser would list
+ * for it, in one query. */
+export async function findTeamOfUser({ db, user, team }: { db: PrismaClient; user: SignedInUser; team: { slug: string } | { id: string } }): Promise<TeamOfUser | undefined> {
+  const row = await db.team.findUnique({
+    where: "slug" in team ? { slug: team.slug } : { id: team.id },
+    select: { id: true, slug: true, name: true, memberships: { where: { userId: user.id }, select: { role: true } } },
+  });
+  // The instance admin is an owner of every team.
+  const role = user.isInstanceAdmin ? "owner" : row?.memberships[0]?.role;
+  return row && role ? { id: row.id, slug: row.slug, name: row.name, role } : undefined;
+}

@@ -5,7 +5,7 @@ import type { PrismaClient, Role } from "@prisma/client";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { AppError, type ErrorCode } from "@/server/http/app-error";
-import { findTeamsOfUser } from "@/server/teams/find-teams-of-user";
+import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
 import { isAtLeast } from "@/server/teams/roles";
 
 export type Context = { db: PrismaClient; userId: string | null; isCrossSite: boolean; origin: string };
@@ -62,7 +62,7 @@ const teamInput = z.object({ teamSlug: z.string().min(1) });
 /** A procedure on one team (input `teamSlug`) for callers with at least `least` role there. */
 export function teamProcedure(least: Role) {
   return authedProcedure.input(teamInput).use(async ({ ctx, input, next }) => {
-    const team = (await findTeamsOfUser({ db: ctx.db, user: ctx.user })).find((t) => t.slug === input.teamSlug);
+    const team = await findTeamOfUser({ db: ctx.db, user: ctx.user, team: { slug: input.teamSlug } });
     if (!team) throw new AppError("not_found", `no team '${input.teamSlug}' among yours`);
     if (!isAtLeast(team.role, least)) throw new AppError("forbidden", `this needs the ${least} role in ${team.name}; you are ${team.role}`);
     return next({ ctx: { ...ctx, team } });
