@@ -58,29 +58,33 @@ async function authenticateForAgent(request: Request): Promise<AgentCaller> {
     const { caller, agent } = await authenticateTokenForAgent({ db: db(), authorization, slug });
     return { caller, agent: { slug, row: agent } };
   }
-  return { caller: await authenticateWithoutBearer(request) };
+  return authenticateWithoutBearer(request);
 }
 
-async function authenticateWithoutBearer(request: Request): Promise<Caller> {
+/** The cookie, local and anonymous callers. The agent, when looking at it was part of deciding,
+ * goes along so the route does not read it again. */
+async function authenticateWithoutBearer(request: Request): Promise<AgentCaller> {
+  const slug = requestedSlug(request);
+  let looked: AgentCaller["agent"];
+  const lookUp = async () => (looked ??= { slug, row: await findAgentBySlug(db(), slug) }).row;
   const credentials = await authenticateCredentials(request);
   if (credentials?.principal.kind === "user") {
     // A signed-in person from another team is, on a public demo agent, just another visitor.
-    const agent = await findAgentBySlug(db(), requestedSlug(request));
-    if (agent?.allowAnonymous && !credentials.can("agents:read", agent.slug, agent.teamId)) return anonymousCaller(agent);
+    const agent = await lookUp();
+    if (agent?.allowAnonymous && !credentials.can("agents:read", agent.slug, agent.teamId)) return { caller: anonymousCaller(agent), agent: looked };
   }
-  if (credentials) return credentials;
-  const slug = requestedSlug(request);
+  if (credentials) return { caller: credentials, agent: looked };
   const config = env();
   if (config.AGENTFOLD_SINGLE_AGENT && slug === config.AGENTFOLD_SINGLE_AGENT) {
     const evidence = proxyEvidence(request.headers, config.AGENTFOLD_HOST);
-    if (!evidence) return localCaller(slug);
-    const agent = await findAgentBySlug(db(), slug);
-    if (agent?.allowAnonymous) return anonymousCaller(agent);
+    if (!evidence) return { caller: localCaller(slug) };
+    const agent = await lookUp();
+    if (agent?.allowAnonymous) return { caller: anonymousCaller(agent), agent: looked };
     throw new AppError("unauthorized", `local access needs a direct loopback call (${evidence}); send Authorization: Bearer <token>`);
   }
-  const agent = await findAgentBySlug(db(), slug);
-  if (agent?.allowAnonymous) return anonymousCaller(agent);
-  return authenticate(request);
+  const agent = await lookUp();
+  if (agent?.allowAnonymous) return { caller: anonymousCaller(agent), agent: looked };
+  return { caller: await authenticate(request), agent: looked };
 }
 
 export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction, found?: AgentCaller["agent"]): Promise<AgentRow> {
