@@ -240,6 +240,9 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   expect(other.status()).toBe(403);
   const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
   expect(chat.status()).toBe(403);
+  // Signed in, the API lists the agents of the viewer's team only (not the other teams' hello, desk …).
+  const listed = (await (await page.request.get("/v1/agents")).json()) as { agents: { slug: string }[] };
+  expect(listed.agents.map((agent) => agent.slug)).toEqual(["broken", "support-desk"]);
 
   // Signing out ends it: dashboard pages send the visitor to sign in, the API answers 401.
   await page.getByTestId("sign-out").click();

@@ -15,6 +15,7 @@ export async function dashboardCaller({ db, userId }: { db: PrismaClient; userId
   if (user.name) attributes.name = user.name;
   return {
     principal: { kind: "user", id: user.id, attributes },
+    teamIds: [...roles.keys()],
     can: (action, _slug, agentTeamId) => {
       const role = roles.get(agentTeamId);
       return role !== undefined && roleGrants(role, action);

@@ -8,7 +8,10 @@ export type { Principal };
 /** A principal plus what it may do, for the route helper's checks. */
 export type Caller = {
   principal: Principal;
+  /** The one team of a token. */
   teamId?: string;
+  /** The teams of a signed-in person (each with the role `can` checks). */
+  teamIds?: string[];
   /** Whether the caller may take `action` on the agent `slug`. */
   can: (action: TokenAction, slug: string, agentTeamId: string) => boolean;
 };

@@ -10,8 +10,8 @@ export const GET = defineRoute({
   handler: async ({ request, principal }) => {
     const origin = new URL(request.url).origin;
     const agents = await db().agent.findMany({
-      // A token belongs to one team; a signed-in person may span several (filtered below).
-      where: principal?.teamId ? { teamId: principal.teamId } : {},
+      // A token belongs to one team, a signed-in person to theirs; `can` decides per agent below.
+      where: principal?.teamId ? { teamId: principal.teamId } : principal?.teamIds ? { teamId: { in: principal.teamIds } } : {},
       select: { slug: true, name: true, description: true, teamId: true },
       orderBy: { slug: "asc" },
     });
