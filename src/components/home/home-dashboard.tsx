@@ -1,7 +1,7 @@
 "use client";
 // Home for a signed-in person: their agents (every team) with playground links, and their most
 // recent sessions.
-import { useQueries, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
@@ -10,15 +10,15 @@ import { Card, EmptyState } from "@/components/ui/card";
 export function HomeDashboard() {
   const trpc = useTRPC();
   const teams = useQuery(trpc.teams.mine.queryOptions());
-  const agentLists = useQueries({ queries: (teams.data ?? []).map((team) => trpc.agents.list.queryOptions({ teamSlug: team.slug })) });
+  const mine = useQuery(trpc.agents.mine.queryOptions());
   const recent = useQuery(trpc.sessions.recent.queryOptions({ limit: 8 }));
-  const agents = (teams.data ?? []).flatMap((team, i) => (agentLists[i]?.data ?? []).map((agent) => ({ ...agent, team })));
+  const agents = mine.data ?? [];
   const firstTeam = teams.data?.[0];
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
       <section aria-label="Your agents" className="space-y-3">
         <h2 className="text-lg font-semibold">Your agents</h2>
-        {teams.data && agentLists.every((q) => q.data) && agents.length === 0 ? (
+        {teams.data && mine.data && agents.length === 0 ? (
           <EmptyState title="No agents yet">
             {firstTeam ? <Link className="underline" href={`/teams/${firstTeam.slug}/agents`}>Upload an agent folder</Link> : "Join a team to see its agents."}
           </EmptyState>

@@ -1,4 +1,4 @@
-// A team's agents for the dashboard list: status, the active version and a count of its surface.
+// Teams' agents for the dashboard lists: status, the active version and a count of its surface.
 import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
 
@@ -13,11 +13,12 @@ export function surfaceCounts(manifest: AgentManifest | null) {
   };
 }
 
-export async function findTeamAgents({ db, teamId }: { db: PrismaClient; teamId: string }) {
+export async function findTeamAgents({ db, teamIds }: { db: PrismaClient; teamIds: string[] }) {
   const agents = await db.agent.findMany({
-    where: { teamId },
+    where: { teamId: { in: teamIds } },
     orderBy: { slug: "asc" },
     select: {
+      teamId: true,
       slug: true,
       name: true,
       description: true,
@@ -27,6 +28,7 @@ export async function findTeamAgents({ db, teamId }: { db: PrismaClient; teamId:
     },
   });
   return agents.map((agent) => ({
+    teamId: agent.teamId,
     slug: agent.slug,
     name: agent.name,
     description: agent.description,

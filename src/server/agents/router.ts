@@ -1,8 +1,8 @@
 // tRPC: a team's agents, their versions and surface, and switching the active version. Uploads
 // are a plain HTTP route (POST /v1/agents/:slug/versions): archives are bytes, not JSON.
 import { z } from "zod";
-import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
-import { publicProcedure, teamProcedure, router } from "@/server/trpc/init";
+import { findTeamOfUser, findTeamsOfUser } from "@/server/teams/find-teams-of-user";
+import { authedProcedure, publicProcedure, teamProcedure, router } from "@/server/trpc/init";
 import { durableRuntime } from "@/server/http/platform";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { activateAgentVersion } from "./activate-agent-version";
@@ -22,7 +22,18 @@ export const agentsRouter = router({
     const team = agent && user && (await findTeamOfUser({ db: ctx.db, user, team: { id: agent.teamId } }));
     return team ? { teamSlug: team.slug, teamName: team.name, role: team.role } : null;
   }),
-  list: teamProcedure("viewer").query(({ ctx }) => findTeamAgents({ db: ctx.db, teamId: ctx.team.id })),
+  list: teamProcedure("viewer").query(({ ctx }) => findTeamAgents({ db: ctx.db, teamIds: [ctx.team.id] })),
+  /** Every agent of every team of the signed-in person, with its team, in one query (home page). */
+  mine: authedProcedure.query(async ({ ctx }) => {
+    const teams = await findTeamsOfUser({ db: ctx.db, user: ctx.user });
+    const byId = new Map(teams.map((team) => [team.id, { slug: team.slug, name: team.name }]));
+    const agents = await findTeamAgents({ db: ctx.db, teamIds: [...byId.keys()] });
+    // Grouped by team, in the order of the person's teams.
+    const order = new Map(teams.map((team, i) => [team.id, i]));
+    return agents
+      .map((agent) => ({ ...agent, team: byId.get(agent.teamId)! }))
+      .sort((a, b) => order.get(a.teamId)! - order.get(b.teamId)! || a.slug.localeCompare(b.slug));
+  }),
   get: teamProcedure("viewer")
     .input(z.object({ slug: agentSlugSchema }))
     .query(({ ctx, input }) => getTeamAgent({ db: ctx.db, teamId: ctx.team.id, slug: input.slug })),

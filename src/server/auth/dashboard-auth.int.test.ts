@@ -1,5 +1,6 @@
 // Sign-up, invites, the sign-in rate limit, the cookie reader and role enforcement on tRPC, on a
 // fresh database of the real test Postgres.
+import crypto from "node:crypto";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { authSecret, env } from "@/env";
@@ -7,6 +8,7 @@ import { createDb } from "@/server/db";
 import type { Context } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
 import { createInvite } from "@/server/teams/create-invite";
+import { createTestAgent } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
 import { dashboardCaller } from "./dashboard-caller";
 import { readSessionUserId } from "./dashboard-session";
@@ -149,6 +151,18 @@ describe("accounts and teams", () => {
     const revokedAt = async (id: string) => (await db.apiToken.findUniqueOrThrow({ where: { id } })).revokedAt;
     expect(await revokedAt(mine.id)).not.toBeNull();
     expect(await revokedAt(theirs.id)).not.toBeNull();
+  });
+
+  it("lists every agent of a person's teams, with its team, in one call", async () => {
+    const reader = await join("agent-reader@example.com", "viewer", teamId, ownerId);
+    const elsewhere = await createTestAgent(db); // a team the reader is not in
+    const suffix = crypto.randomUUID().slice(0, 6);
+    await db.agent.createMany({ data: [{ teamId, slug: `zeta-${suffix}`, name: "Zeta" }, { teamId, slug: `alpha-${suffix}`, name: "Alpha" }] });
+    const mine = await caller(reader.userId).agents.mine();
+    const ours = mine.filter((agent) => agent.slug.endsWith(suffix));
+    expect(ours.map((agent) => [agent.slug, agent.team.slug])).toEqual([[`alpha-${suffix}`, teamSlug], [`zeta-${suffix}`, teamSlug]]);
+    expect(mine.some((agent) => agent.slug === elsewhere.agent.slug)).toBe(false);
+    expect(mine.every((agent) => agent.team.slug === teamSlug)).toBe(true);
   });
 
   it("lets only the instance admin open teams", async () => {
