@@ -30,18 +30,15 @@ import type { DurableRuntime, TurnRequest } from "./runtime";
 
 export const turnStartChannel = "turn_start";
 
-/** What the invocation does after a finished eager run: the follow-up its sends drained into. */
-export type EagerOutcome = { next: TurnRequest | undefined };
-
 export type EagerTurns = {
   /** This worker's liveness lock key (a new one per LISTEN connection): an eager run records it
    * on its session. */
   readonly workerKey: number;
   /**
-   * The eager run of this turn, once settled; undefined when there was none here or it did not
-   * finish the turn. Also marks the turn as the invocation's: a notice heard later starts nothing.
+   * Whether an eager run here finished this turn (waited for while it runs): then its invocation
+   * has nothing to do. Also marks the turn as the invocation's: a notice heard later starts nothing.
    */
-  outcome: (turnId: string) => Promise<EagerOutcome | undefined>;
+  finished: (turnId: string) => Promise<boolean>;
   /** Sends running turns that no invocation and no live eager run carry (see above); answers how many. */
   sweep: () => Promise<number>;
   close: () => Promise<void>;
@@ -60,12 +57,13 @@ export async function createEagerTurns(options: {
   db: PrismaClient;
   databaseUrl: string;
   runtime: DurableRuntime;
-  run: (turn: TurnRequest) => Promise<EagerOutcome | undefined>;
+  /** Runs the turn eagerly; true when it finished it. */
+  run: (turn: TurnRequest) => Promise<boolean>;
   log?: (message: string) => void;
 }): Promise<EagerTurns> {
   const { db, runtime, log = console.error } = options;
   let workerKey = 0;
-  const runs = new Map<string, Promise<EagerOutcome | undefined>>();
+  const runs = new Map<string, Promise<boolean>>();
   const forget = (turnId: string) => setTimeout(() => runs.delete(turnId), keepMs).unref();
   const start = (payload: string) => {
     let turn: TurnRequest;
@@ -75,7 +73,7 @@ export async function createEagerTurns(options: {
       return log(`ignored a malformed ${turnStartChannel} notice`);
     }
     if (runs.has(turn.turnId)) return;
-    const running = options.run(turn).catch(() => undefined);
+    const running = options.run(turn).catch(() => false);
     runs.set(turn.turnId, running);
     void running.then(() => forget(turn.turnId));
   };
@@ -121,12 +119,12 @@ export async function createEagerTurns(options: {
     get workerKey() {
       return workerKey;
     },
-    outcome(turnId) {
+    finished(turnId) {
       const running = runs.get(turnId);
       if (running) return running;
-      runs.set(turnId, Promise.resolve(undefined));
+      runs.set(turnId, Promise.resolve(false));
       forget(turnId);
-      return Promise.resolve(undefined);
+      return Promise.resolve(false);
     },
     sweep,
     async close() {

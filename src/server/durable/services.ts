@@ -14,7 +14,7 @@ import { handOnSlot, runTurn, type Step, type TurnDeps } from "@/server/turns/ru
 import type { Seal } from "@/server/turns/agent-loop";
 import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
 import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
-import type { EagerOutcome, EagerTurns } from "./eager-turns";
+import type { EagerTurns } from "./eager-turns";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
@@ -77,7 +77,7 @@ export function sessionObject(deps: WorkerDeps) {
           },
         };
         // Finished by its eager run, which handed anything left to its own invocation.
-        if (await deps.eager?.outcome(first.turnId)) return;
+        if (await deps.eager?.finished(first.turnId)) return;
         let turn: TurnRequest | undefined = first;
         while (turn) {
           if (turn !== first) ran.push(turn.turnId);
@@ -113,10 +113,10 @@ class NotFirst extends Error {}
  * (./eager-turns.ts). It takes the session's first epoch or nothing, so it never runs beside an
  * invocation's run. What it leaves goes to Restate: the follow-up its coalesced sends drained
  * into, or the turn itself when this run did not finish it (it handed over, was superseded or
- * failed: the invocation resumes it from the journal). Answers `{ next }` when the turn ended here
- * (its invocation, if one arrives, has nothing left to do), undefined otherwise.
+ * failed: the invocation resumes it from the journal). Answers whether the turn ended here (its
+ * invocation, if one arrives, then has nothing left to do).
  */
-export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey">, turn: TurnRequest): Promise<EagerOutcome | undefined> {
+export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey">, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
   const key = eager.workerKey;
   const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: key });
@@ -128,28 +128,26 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
       return journal.stopRequested();
     },
   };
-  let outcome: EagerOutcome | undefined;
+  let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    outcome = { next: await runSessionTurn(deps, turn, claimed, durable) };
+    next = await runSessionTurn(deps, turn, claimed, durable);
   } catch (error) {
-    if (error instanceof NotFirst) return undefined;
+    if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
-  }
-  if (outcome?.next) {
-    // Sends coalesced during the turn drained into a follow-up: queued like any send (retried,
-    // and recorded as failed if the engine stays unreachable).
-    await queueTurn({ db: deps.db, runtime, turn: outcome.next, mode: "chat" }).catch((error: Error) => console.error(`could not queue turn ${outcome.next!.turnId}:`, error.message));
-  } else if (!outcome) {
     try {
       await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
-    } catch (error) {
+    } catch (sendError) {
       // Back to "announced, unclaimed": the sweep sends it (this worker's lock would hold it off).
       await poolOf(deps.db).query(`UPDATE sessions SET "eagerWorker" = 0 WHERE id = $1 AND "runningTurnId" = $2 AND "eagerWorker" IS NOT NULL`, [turn.sessionId, turn.turnId]);
-      console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, error);
+      console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, sendError);
     }
+    return false;
   }
-  return outcome;
+  // Sends coalesced during the turn drained into a follow-up: queued like any send (retried, and
+  // recorded as failed if the engine stays unreachable).
+  if (next) await queueTurn({ db: deps.db, runtime, turn: next, mode: "chat" }).catch((error: Error) => console.error(`could not queue turn ${next.turnId}:`, error.message));
+  return true;
 }
 
 /** One turn of the session; answers the turn this invocation runs next (a drained follow-up). */
