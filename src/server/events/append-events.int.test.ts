@@ -1,7 +1,10 @@
+import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
-import { appendEvents } from "./append-events";
+import { freshDatabaseUrl } from "@/testing/fresh-database";
+import { appendEvents, eventsChannel } from "./append-events";
+import { appendStatement } from "./group-commit";
 import { readEvents } from "./read-events";
 
 const db = createDb(inject("databaseUrl"));
@@ -70,5 +73,38 @@ describe("appendEvents", () => {
     const session = await createTestSession(db);
     const [event] = await appendEvents({ db, sessionId: session.id, events: [text(7)], clock: () => new Date("2026-11-29T12:00:00.000Z") });
     expect(event).toEqual({ type: "message.appended", index: 0, sessionId: session.id, turnId: "turn_1", at: "2026-11-29T12:00:00.000Z", data: { delta: "d7" } });
+  });
+
+  it("looks events up by index however much the log grew after the statement was planned", async () => {
+    // A database of its own: the count of full scans below must be this test's alone.
+    const url = await freshDatabaseUrl(inject("databaseUrl"));
+    const own = createDb(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const session = await createTestSession(own);
+      let n = 0;
+      const append = () => appendStatement(client, [{ sessionId: session.id, events: [{ ...text(n), idempotencyKey: `k${n++}` }], at: new Date() }], eventsChannel);
+      // Planned (and kept) on this connection while the log is nearly empty …
+      for (let i = 0; i < 10; i++) await append();
+      // … then the log grows, with no ANALYZE in between.
+      await client.query(
+        `INSERT INTO session_events ("sessionId", index, type, at, data, "idempotencyKey")
+         SELECT $1, 1000 + i, 'message.appended', now(), '{"delta":"x"}', 'bulk' || i FROM generate_series(1, 20000) AS i`,
+        [session.id],
+      );
+      const fullScans = async () => {
+        await client.query(`SELECT pg_stat_force_next_flush()`);
+        const { rows } = await client.query<{ seq_scan: string }>(`SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'session_events'`);
+        return Number(rows[0]!.seq_scan);
+      };
+      const before = await fullScans();
+      for (let i = 0; i < 10; i++) await append();
+      // The idempotency check of each append is an index lookup, not a scan of 20,000 rows.
+      expect(await fullScans()).toBe(before);
+    } finally {
+      await client.end();
+      await own.$disconnect();
+    }
   });
 });

@@ -1,0 +1,81 @@
+-- The event log's one append statement (src/server/events/group-commit.ts), as a function so
+-- Postgres plans it once per connection instead of on every call (planning it cost more than
+-- running it). The plan it keeps must stay right as the tables grow from nothing: a plan made
+-- while session_events was tiny would keep scanning it in full for the idempotency check until
+-- the next ANALYZE. So the function plans without sequential scans (every lookup here has its
+-- index) and always keeps that one plan. (Postgres 18 keeps SQL functions' plans; an older
+-- server plans the statement per call, as a plain statement would be.)
+--
+-- One element per event in p_session_ids … p_times, one per journal row (the turn steps these
+-- events end, written only while p_step_epochs matches the session's turn epoch) in p_step_*.
+-- Timestamps are UTC in columns without a zone (Prisma's convention), whatever the server's zone.
+CREATE FUNCTION append_session_events(
+  p_session_ids text[],
+  p_types text[],
+  p_turn_ids text[],
+  p_data text[],
+  p_keys text[],
+  p_times text[],
+  p_channel text,
+  p_step_turn_ids text[],
+  p_step_names text[],
+  p_step_session_ids text[],
+  p_step_results text[],
+  p_step_epochs int[],
+  p_max_notify_bytes int
+)
+RETURNS TABLE (session_id text, index int, type text, turn_id text, at timestamptz, data jsonb, ord bigint, recorded text[])
+LANGUAGE sql
+SET enable_seqscan = off
+SET plan_cache_mode = force_generic_plan
+AS $$
+  WITH input AS (
+    SELECT * FROM unnest(p_session_ids, p_types, p_turn_ids, p_data, p_keys, p_times) WITH ORDINALITY AS t(session_id, type, turn_id, data, key, at, ord)
+  ), locked AS (
+    SELECT s.id, s."nextIndex" AS base, s."turnEpoch" AS epoch FROM sessions s WHERE s.id IN (SELECT i.session_id FROM input i) ORDER BY s.id FOR NO KEY UPDATE
+  ), existing AS (
+    SELECT e."sessionId", e.index, e.type, e."turnId", e.at AT TIME ZONE 'UTC' AS at, e.data, i.ord
+      FROM session_events e JOIN input i ON e."sessionId" = i.session_id AND e."idempotencyKey" = i.key
+  ), fresh AS (
+    SELECT i.*, row_number() OVER (PARTITION BY i.session_id ORDER BY i.ord) - 1 AS position FROM input i
+      WHERE NOT EXISTS (SELECT 1 FROM existing x WHERE x.ord = i.ord)
+  ), inserted AS (
+    INSERT INTO session_events ("sessionId", index, type, "turnId", at, data, "idempotencyKey")
+      SELECT f.session_id, l.base + f.position, f.type, f.turn_id, f.at::timestamptz AT TIME ZONE 'UTC', f.data::jsonb, f.key
+      FROM fresh f JOIN locked l ON l.id = f.session_id
+      RETURNING "sessionId", session_events.index, session_events.type, "turnId", session_events.at AT TIME ZONE 'UTC' AS at, session_events.data,
+        to_char(session_events.at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at_text
+  ), counts AS (
+    SELECT f.session_id, count(*) AS n FROM fresh f GROUP BY f.session_id
+  ), bumped AS (
+    UPDATE sessions s SET "nextIndex" = l.base + c.n, "updatedAt" = now() AT TIME ZONE 'UTC'
+      FROM locked l JOIN counts c ON c.session_id = l.id WHERE s.id = l.id
+      RETURNING s.id, s."nextIndex"
+  ), notified AS (
+    -- "S:N", then the new events themselves when they fit in a notification (notice.ts).
+    SELECT pg_notify(p_channel, CASE WHEN octet_length(n.head) + octet_length(n.body) < p_max_notify_bytes THEN n.head || n.body ELSE n.head END)
+      FROM (
+        SELECT b.id || ':' || (b."nextIndex" - 1) AS head,
+               string_agg(E'\n' || i.index || E'\t' || i.type || E'\t' || coalesce(i."turnId", '') || E'\t' || i.at_text || E'\t' || i.data::text, '' ORDER BY i.index) AS body
+          FROM bumped b JOIN inserted i ON i."sessionId" = b.id GROUP BY b.id, b."nextIndex"
+      ) n
+  ), recorded AS (
+    INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
+      SELECT s.turn_id, s.name, s.session_id, s.result, now() AT TIME ZONE 'UTC'
+      FROM unnest(p_step_turn_ids, p_step_names, p_step_session_ids, p_step_results, p_step_epochs) AS s(turn_id, name, session_id, result, epoch)
+      JOIN locked l ON l.id = s.session_id AND l.epoch = s.epoch
+      ON CONFLICT ("turnId", name) DO NOTHING
+      RETURNING turn_steps."turnId" || E'\t' || turn_steps.name AS step
+  ), recorded_steps AS (
+    SELECT coalesce(array_agg(r.step), '{}') AS recorded FROM recorded r
+  )
+  SELECT ins."sessionId", ins.index, ins.type, ins."turnId", ins.at, ins.data, f.ord, r.recorded
+    FROM inserted ins
+    CROSS JOIN recorded_steps r
+    JOIN fresh f ON f.session_id = ins."sessionId"
+    JOIN locked l ON l.id = f.session_id AND ins.index = l.base + f.position
+    CROSS JOIN (SELECT count(*) FROM notified) AS delivered
+  UNION ALL
+  SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord, r.recorded FROM existing x CROSS JOIN recorded_steps r
+  ORDER BY ord
+$$;
