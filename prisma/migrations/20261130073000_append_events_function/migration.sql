@@ -3,7 +3,7 @@
 -- running it). The plan it keeps must stay right as the tables grow from nothing: a plan made
 -- while session_events was tiny would keep scanning it in full for the idempotency check until
 -- the next ANALYZE. So the function plans without sequential scans (every lookup here has its
--- index) and always keeps that one plan. (Postgres 18 keeps SQL functions' plans; an older
+-- index) and always keeps that one plan. (Postgres 18 keeps the plans of SQL functions, an older
 -- server plans the statement per call, as a plain statement would be.)
 --
 -- One element per event in p_session_ids … p_times, one per journal row (the turn steps these
