@@ -108,3 +108,76 @@ describe("appendEvents", () => {
     }
   });
 });
+
+describe("appendEvents ending a turn (endsTurn)", () => {
+  const turnId = "turn_end";
+  const ending = [
+    { type: "turn.completed" as const, turnId, data: { usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } }, idempotencyKey: `${turnId}:finished` },
+    { type: "session.waiting" as const, turnId, data: {}, idempotencyKey: `${turnId}:waiting` },
+  ];
+  const runningSession = async () => {
+    const session = await createTestSession(db);
+    await db.session.update({ where: { id: session.id }, data: { status: "running", runningTurnId: turnId, runningInvocationId: "inv_1" } });
+    return session;
+  };
+  const end = (sessionId: string) =>
+    appendEvents({ db, sessionId, events: ending, endsTurn: true, step: { turnId, name: `${turnId}:finish`, sessionId, result: "{}", epoch: 0 } });
+  const state = async (sessionId: string) => {
+    const session = await db.session.findUniqueOrThrow({ where: { id: sessionId } });
+    return {
+      status: session.status,
+      runningTurnId: session.runningTurnId,
+      runningInvocationId: session.runningInvocationId,
+      events: (await readEvents({ db, sessionId, fromIndex: 0, limit: 100 })).map((e) => e.type),
+      steps: await db.turnStep.count({ where: { sessionId } }),
+    };
+  };
+
+  it("writes the events and the step's record and sets the session waiting, in one statement", async () => {
+    const session = await runningSession();
+    const stored = await end(session.id);
+    expect(stored.map((e) => e.type)).toEqual(["turn.completed", "session.waiting"]);
+    expect(await state(session.id)).toEqual({ status: "waiting", runningTurnId: null, runningInvocationId: null, events: ["turn.completed", "session.waiting"], steps: 1 });
+  });
+
+  it("writes nothing while a coalesced send waits, a call waits for approval, or another turn owns the session", async () => {
+    const waiting = await runningSession();
+    await db.pendingDelivery.create({ data: { sessionId: waiting.id, deliveryId: "dlv_1", text: "more" } });
+    const approving = await runningSession();
+    await db.approval.create({
+      data: { sessionId: approving.id, turnId, callId: "call_1", toolName: "t", args: {}, requestedBy: {}, awakeableId: "a", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    const taken = await runningSession();
+    await db.session.update({ where: { id: taken.id }, data: { runningTurnId: "turn_next" } });
+    for (const session of [waiting, approving, taken]) {
+      expect(await end(session.id)).toEqual([]);
+      expect(await state(session.id)).toMatchObject({ status: "running", events: [], steps: 0 });
+    }
+  });
+
+  it("writes nothing again for a turn whose end is already in the log", async () => {
+    const session = await runningSession();
+    await appendEvents({ db, sessionId: session.id, events: ending });
+    expect(await end(session.id)).toEqual([]);
+    expect(await state(session.id)).toMatchObject({ status: "running", events: ["turn.completed", "session.waiting"], steps: 0 });
+  });
+
+  it("does not miss a send that commits while the statement waits for the session's lock", async () => {
+    const session = await runningSession();
+    const sender = new pg.Client({ connectionString: inject("databaseUrl") });
+    await sender.connect();
+    try {
+      // A coalesced send as follow-up-session.ts makes it: the session row, then the delivery.
+      await sender.query("BEGIN");
+      await sender.query(`UPDATE sessions SET "continuationTokenHash" = 'next' WHERE id = $1`, [session.id]);
+      await sender.query(`INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, 'dlv_2', 'more')`, [session.id]);
+      const ended = end(session.id);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sender.query("COMMIT");
+      expect(await ended).toEqual([]);
+      expect(await state(session.id)).toMatchObject({ status: "running", runningTurnId: turnId, events: [], steps: 0 });
+    } finally {
+      await sender.end();
+    }
+  });
+});

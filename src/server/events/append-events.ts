@@ -8,7 +8,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { poolOf } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
 import { toValidEnvelope } from "./envelope";
-import { appendStatement, groupAppend, type Queryable, type StepRecord } from "./group-commit";
+import { appendStatement, groupAppend, type AppendRequest, type Queryable, type StepRecord } from "./group-commit";
 
 export type { StepRecord };
 
@@ -29,19 +29,22 @@ export async function appendEvents(options: {
   clock?: () => Date;
   /** The journal row of the turn step these events end: written by the same statement. */
   step?: StepRecord;
+  /** The events end their turn and set the session waiting, if nothing stands in the way
+   * (AppendRequest.endsTurn); when something does, nothing is written and no events come back. */
+  endsTurn?: boolean;
 }): Promise<SessionEvent[]> {
-  const { db, sessionId, events, clock = () => new Date(), step } = options;
+  const { db, sessionId, events, clock = () => new Date(), step, endsTurn } = options;
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
   let stored: SessionEvent[];
   try {
-    stored = await groupAppend(poolOf(db), { sessionId, events, at, step }, eventsChannel);
+    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn }, eventsChannel);
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.
     if (!isUniqueViolation(error)) throw error;
-    stored = await appendOne(poolOf(db), sessionId, events, at, step);
+    stored = await appendOne(poolOf(db), { sessionId, events, at, step, endsTurn });
   }
   return stored;
 }
@@ -56,12 +59,12 @@ export async function appendEventsInTransaction(options: { client: Queryable; se
   const at = clock();
   validate(sessionId, events, at);
   // The step's record commits with the caller's transaction.
-  return appendOne(client, sessionId, events, at, step);
+  return appendOne(client, { sessionId, events, at, step });
 }
 
-async function appendOne(client: Queryable, sessionId: string, events: NewEvent[], at: Date, step?: StepRecord): Promise<SessionEvent[]> {
-  const [stored] = await appendStatement(client, [{ sessionId, events, at, step }], eventsChannel);
-  if (!stored || stored.length === 0) throw new AppError("not_found", `no session ${sessionId}`);
+async function appendOne(client: Queryable, request: AppendRequest): Promise<SessionEvent[]> {
+  const [stored = []] = await appendStatement(client, [request], eventsChannel);
+  if (stored.length === 0 && !request.endsTurn) throw new AppError("not_found", `no session ${request.sessionId}`);
   return stored;
 }
 

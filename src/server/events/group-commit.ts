@@ -21,6 +21,13 @@ export type AppendRequest = {
   events: { type: string; data: unknown; turnId?: string; idempotencyKey?: string }[];
   at: Date;
   step?: StepRecord;
+  /**
+   * The events end their turn (their turnId) and set the session waiting, all or nothing: only
+   * while the turn still owns the chat session, nothing waits for it (a coalesced send, a pending
+   * approval), none of them is in the log yet, and nobody changed the session meanwhile.
+   * Otherwise nothing of this request is written and it answers no events.
+   */
+  endsTurn?: boolean;
 };
 
 type Pending = AppendRequest & { resolve: (events: SessionEvent[]) => void; reject: (error: unknown) => void };
@@ -80,8 +87,8 @@ export async function appendStatement(db: Queryable, requests: AppendRequest[], 
 }
 
 async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string; recorded: string[] })[]> {
-  const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at })));
-  const steps = batch.flatMap((request) => (request.step ? [request.step] : []));
+  const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at, endsTurn: request.endsTurn === true })));
+  const steps = batch.flatMap((request) => (request.step ? [{ ...request.step, endsTurn: request.endsTurn === true }] : []));
   const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string[] }>({
     name: "agentfold-append-events",
     text: groupAppendSql,
@@ -99,16 +106,19 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
       steps.map((s) => s.result),
       steps.map((s) => s.epoch),
       maxNotifyBytes,
+      flat.map((e) => e.endsTurn),
+      steps.map((s) => s.endsTurn),
     ],
   });
   return rows;
 }
 
-/** Hands each request its events; none at all means its session does not exist. */
+/** Hands each request its events; none at all means its session does not exist (or, for a
+ * request that ends its turn, that it could not). */
 function settle(batch: Pending[], results: SessionEvent[][]): void {
   batch.forEach((request, i) => {
     const mine = results[i] ?? [];
-    if (mine.length === 0) request.reject(new AppError("not_found", `no session ${request.sessionId}`));
+    if (mine.length === 0 && !request.endsTurn) request.reject(new AppError("not_found", `no session ${request.sessionId}`));
     else request.resolve(mine);
   });
 }
@@ -116,7 +126,8 @@ function settle(batch: Pending[], results: SessionEvent[][]): void {
 // The statement lives in the database as a function (migration append_events_function), planned
 // once per connection: $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency
 // keys, $6 times (ISO), $7 channel; $8–$12 the journal rows of steps these events end (turn ids,
-// names, session ids, results, the epoch of the run recording them); $13 the largest notification.
+// names, session ids, results, the epoch of the run recording them); $13 the largest notification;
+// $14 and $15 flag the events and journal rows that end their turn (AppendRequest.endsTurn).
 const groupAppendSql = `
   SELECT session_id AS "sessionId", index, type, turn_id AS "turnId", at, data, ord, recorded
-  FROM append_session_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+  FROM append_session_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;

@@ -1,5 +1,5 @@
-// Ends a turn in one transaction: the final message, turn.completed / turn.failed, and then what
-// the session does next. A task session ends (session.completed / session.failed). A chat session
+// Ends a turn in one statement or one transaction: the final message, turn.completed /
+// turn.failed, and then what the session does next. A task session ends (session.completed / session.failed). A chat session
 // whose coalesced sends piled up during the turn drains them into one follow-up turn (its
 // `message.received` lists their deliveryIds in arrival order); otherwise it waits. A turn that a
 // newer send preempted only records its own end: the session already belongs to the next turn.
@@ -9,7 +9,7 @@ import type { Usage } from "@/agents/sdk/events";
 import { resolved } from "@/server/approvals/gate-approvals";
 import { pgTransaction } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
-import { appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
+import { appendEvents, appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
 import { newTurnId } from "@/server/sessions/session-urls";
 import type { Seal } from "./agent-loop";
 import { claimIntoFollowUp, claimPendingDeliveries } from "./pending-deliveries";
@@ -31,6 +31,14 @@ export async function finishTurn(options: {
   seal?: Seal<TurnRequest | undefined>;
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId, turnId, mode, end } = options;
+  // The common end of a chat turn, which still owns its session with nothing waiting for it, is
+  // one statement: its last events, the session set waiting and the step's record together
+  // (AppendRequest.endsTurn). Anything else — or anyone changing the session meanwhile — takes
+  // the transaction below.
+  if (mode === "chat" && end.kind !== "cancelled") {
+    const stored = await appendEvents({ db, sessionId, events: [...endEvents(turnId, end), waitingEvent(turnId)], step: options.seal?.(undefined), endsTurn: true });
+    if (stored.length > 0) return undefined;
+  }
   const drainKey = `${turnId}:drain`;
   return pgTransaction(db, async (client) => {
     // One statement: lock the session row, look for this turn's end (already recorded when this
@@ -58,25 +66,8 @@ export async function finishTurn(options: {
       const drained = done.find((row) => row.key === drainKey);
       return drained ? { sessionId, turnId: drained.turnId, message: drained.text } : undefined;
     }
-    const events: NewEvent[] = [];
-    for (const callId of abandoned) events.push(resolved(turnId, callId, "denied", undefined, "cancelled"));
-    const text = end.kind === "cancelled" ? undefined : end.text;
-    if (text !== undefined) events.push({ type: "message.completed", turnId, data: { text }, idempotencyKey: `${turnId}:message` });
-    events.push(
-      end.kind === "completed"
-        ? {
-            type: "turn.completed",
-            turnId,
-            data: { usage: end.usage, ...(end.cost ? { cost: end.cost } : {}), ...(end.result !== undefined && end.result !== null ? { result: end.result } : {}) },
-            idempotencyKey: `${turnId}:finished`,
-          }
-        : {
-            type: "turn.failed",
-            turnId,
-            data: end.kind === "cancelled" ? { message: "turn interrupted", status: "cancelled" } : { message: end.message, status: "error" },
-            idempotencyKey: `${turnId}:finished`,
-          },
-    );
+    const events: NewEvent[] = abandoned.map((callId) => resolved(turnId, callId, "denied", undefined, "cancelled"));
+    events.push(...endEvents(turnId, end));
     let next: TurnRequest | undefined;
     if (mode === "task") {
       events.push(
@@ -99,12 +90,37 @@ export async function finishTurn(options: {
         next = { sessionId, turnId: nextTurnId, message: pending.map((p) => p.text).join("\n\n") };
         events.push({ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) }, idempotencyKey: drainKey });
       } else {
-        events.push({ type: "session.waiting", turnId, data: {}, idempotencyKey: `${turnId}:waiting` });
+        events.push(waitingEvent(turnId));
       }
     }
     await appendEventsInTransaction({ client, sessionId, events, step: options.seal?.(next) });
     return next;
   });
+}
+
+/** The turn's final message (if it has one) and its end. */
+function endEvents(turnId: string, end: TurnEnd): NewEvent[] {
+  const text = end.kind === "cancelled" ? undefined : end.text;
+  return [
+    ...(text !== undefined ? [{ type: "message.completed" as const, turnId, data: { text }, idempotencyKey: `${turnId}:message` }] : []),
+    end.kind === "completed"
+      ? {
+          type: "turn.completed",
+          turnId,
+          data: { usage: end.usage, ...(end.cost ? { cost: end.cost } : {}), ...(end.result !== undefined && end.result !== null ? { result: end.result } : {}) },
+          idempotencyKey: `${turnId}:finished`,
+        }
+      : {
+          type: "turn.failed",
+          turnId,
+          data: end.kind === "cancelled" ? { message: "turn interrupted", status: "cancelled" } : { message: end.message, status: "error" },
+          idempotencyKey: `${turnId}:finished`,
+        },
+  ];
+}
+
+function waitingEvent(turnId: string): NewEvent {
+  return { type: "session.waiting", turnId, data: {}, idempotencyKey: `${turnId}:waiting` };
 }
 
 /**
