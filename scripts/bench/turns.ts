@@ -150,26 +150,29 @@ message and announces the turn (NOTIFY); a worker runs it at once, with no Resta
 statement that appends the step's last events). Restate takes a turn over only when it must wait
 on the engine (an approval, a slot), fails, or its worker dies (a liveness lock and a sweep), and
 carries every later turn of a session. API clients' hot calls skip Next's router
-(\`src/server/http/api-front.ts\`). Since this work began: p50 93 → ~35–43 ms, 25 → ~45–55 turns/s,
-CPU per turn (all processes) ~75 → ~30–35 ms; run-to-run spread on this VM is about ±5 ms
-and ±10 %. What is left, measured on this machine:
+(\`src/server/http/api-front.ts\`). The appends are one statement kept in the database as a SQL
+function (planned once per connection), and a chat turn's common end is one of those appends.
+Since this work began: p50 93 → ~30–40 ms, 25 → ~50–60 turns/s, CPU per turn (all processes)
+~75 → ~30 ms; run-to-run spread on this VM is about ±5 ms and ±10 %. What is left, measured on
+this machine (a sequential turn, traced across processes):
 
-- Postgres, 11–14 ms of CPU per turn for ~17 statements and six commits (WAL flush, NOTIFY). The
-  statements themselves execute in ~4 ms (\`pg_stat_statements\`): four appends ~0.6 ms each,
-  the session start and the journal's epoch ~0.25 ms each, the rest under 0.1 ms. The remainder
-  is per-statement and per-commit overhead and waking the LISTEN connections on every NOTIFY.
-- The worker's largest cost is the AI SDK's web streams (\`streamText\` builds and tees about ten
-  of them per model step; on Node 20 each costs a \`makeTransferable\`), ~5 ms per turn; then
-  socket writes to Postgres and seeding the session workspace.
-- A sequential turn is ~20 ms of work in the worker after ~8 ms from the POST's commit, and the
-  web, worker and Postgres share two cores: each waits on the others.
+- A turn makes 13 statements and 6 commits: the session start (web), the eager run's epoch, four
+  appends (the first model step, the tool's result, the second model step, the finish), the
+  token check twice, the stream's session check and first page, and three small reads in the
+  worker. Each append costs ~2–3 ms of wall time on the turn's path (the commit, NOTIFY, and
+  the processes sharing two cores).
+- The worker's largest cost is the AI SDK: \`streamText\` takes ~2.5 ms of CPU per model step with
+  the offline model (prompt validation with zod, about ten web streams, each a
+  \`makeTransferable\` on Node 20), so ~5 ms per turn; then the pg client and seeding the session
+  workspace.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
-  processes together, against the sum in the table above.
+  processes together (the benchmark's own client takes ~6 ms of it), against the sum above.
 
-Next, in order of what they would save: fewer statements and commits per turn (a turn's finish
-in one statement with its final model step's events, today a transaction of four round trips
-plus an append; the stream's session check and first page in one); one LISTEN connection per
-process.
+Next, in order of what they would save: a step whose record rides on the next step's append (the
+final model step's events and the finish in one statement, a tool's result with the next model
+step's start; a barrier before write tools), two appends fewer per turn; the stream's session
+check and first page in one statement; the eager run's claim without a commit (a per-session
+advisory lock on the worker's liveness connection); one LISTEN connection per process.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
