@@ -1,9 +1,10 @@
 // Ends a turn in one statement or one transaction: the final message, turn.completed /
-// turn.failed, and then what the session does next. A task session ends (session.completed / session.failed). A chat session
-// whose coalesced sends piled up during the turn drains them into one follow-up turn (its
-// `message.received` lists their deliveryIds in arrival order); otherwise it waits. A turn that a
-// newer send preempted only records its own end: the session already belongs to the next turn.
-// A cancelled turn never drains (its invocation is being cancelled): see startLeftoverTurn.
+// turn.failed, and then what the session does next. A task session ends (session.completed /
+// session.failed). A chat session whose coalesced sends piled up during the turn drains them into
+// one follow-up turn (its `message.received` lists their deliveryIds in arrival order); otherwise
+// it waits. A turn that a newer send preempted only records its own end: the session already
+// belongs to the next turn. A cancelled turn never drains (its invocation is being cancelled):
+// see startLeftoverTurn.
 import type { PrismaClient } from "@prisma/client";
 import type { Usage } from "@/agents/sdk/events";
 import { resolved } from "@/server/approvals/gate-approvals";
