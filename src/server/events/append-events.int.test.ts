@@ -5,6 +5,7 @@ import { createTestSession } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
 import { appendEvents, eventsChannel } from "./append-events";
 import { appendStatement } from "./group-commit";
+import { deliverCoalesced } from "@/server/sessions/deliver-coalesced";
 import { readEvents } from "./read-events";
 
 const db = createDb(inject("databaseUrl"));
@@ -162,15 +163,23 @@ describe("appendEvents ending a turn (endsTurn)", () => {
     expect(await state(session.id)).toMatchObject({ status: "running", events: ["turn.completed", "session.waiting"], steps: 0 });
   });
 
-  it("does not miss a send that commits while the statement waits for the session's lock", async () => {
+  it.each([
+    // A coalesced send as follow-up-session.ts makes it: the session row, then the delivery.
+    ["a client's send", async (sender: pg.Client, sessionId: string) => {
+      await sender.query(`UPDATE sessions SET "continuationTokenHash" = 'next' WHERE id = $1`, [sessionId]);
+      await sender.query(`INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, 'dlv_2', 'more')`, [sessionId]);
+    }],
+    // A reminder firing into the busy session.
+    ["a reminder", async (sender: pg.Client, sessionId: string) => {
+      expect(await deliverCoalesced(sender as pg.PoolClient, { sessionId, text: "remember", deliveryId: "dlv_3" })).toEqual({ kind: "queued" });
+    }],
+  ] as const)("does not miss %s committing while the statement waits for the session's lock", async (_, send) => {
     const session = await runningSession();
     const sender = new pg.Client({ connectionString: inject("databaseUrl") });
     await sender.connect();
     try {
-      // A coalesced send as follow-up-session.ts makes it: the session row, then the delivery.
       await sender.query("BEGIN");
-      await sender.query(`UPDATE sessions SET "continuationTokenHash" = 'next' WHERE id = $1`, [session.id]);
-      await sender.query(`INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, 'dlv_2', 'more')`, [session.id]);
+      await send(sender, session.id);
       const ended = end(session.id);
       await new Promise((resolve) => setTimeout(resolve, 200));
       await sender.query("COMMIT");

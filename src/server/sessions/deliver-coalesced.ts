@@ -15,6 +15,9 @@ export async function deliverCoalesced(client: pg.PoolClient, message: { session
   if (!session) return { kind: "dropped", reason: "the session is gone" };
   if (session.mode !== "chat") return { kind: "dropped", reason: "task sessions take no follow-ups" };
   if (session.runningTurnId) {
+    // A queued send changes the session row too: a turn ending in one statement meanwhile sees
+    // the row changed and takes the long way, which drains this send (finish-turn.ts).
+    await client.query(`UPDATE sessions SET "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`, [sessionId]);
     await client.query(`INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, $2, $3)`, [sessionId, deliveryId, text]);
     return { kind: "queued" };
   }

@@ -65,7 +65,11 @@ export async function finishTurn(options: {
     const { runningTurnId, done, abandoned } = rows[0]!;
     if (done.some((row) => row.key === finishedKey)) {
       const drained = done.find((row) => row.key === drainKey);
-      return drained ? { sessionId, turnId: drained.turnId, message: drained.text } : undefined;
+      const next = drained ? { sessionId, turnId: drained.turnId, message: drained.text } : undefined;
+      // No append carries the record here: sealed anew (a declined one-statement end left its
+      // seal, unwritten), the journal writes it itself.
+      options.seal?.(next);
+      return next;
     }
     const events: NewEvent[] = abandoned.map((callId) => resolved(turnId, callId, "denied", undefined, "cancelled"));
     events.push(...endEvents(turnId, end));

@@ -7,6 +7,8 @@ import { createDb } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { appendEvents } from "@/server/events/append-events";
 import { requestTurnCancel } from "./cancellation";
+import { finishTurn } from "./finish-turn";
+import { zeroUsage } from "./model-step";
 import { SupersededRun, turnJournal } from "./step-journal";
 
 const stepJournal = (...args: Parameters<typeof turnJournal>) => turnJournal(...args).step;
@@ -186,5 +188,17 @@ describe("turnJournal", () => {
     expect(await stepJournal(db, b)("finish", async () => "b")).toBe("b");
     await db.session.delete({ where: { id: a.sessionId } });
     expect(await db.turnStep.count({ where: { sessionId: a.sessionId } })).toBe(0);
+  });
+
+  it("records the finish of a turn whose end is in the log but not in the journal (the one-statement end declines)", async () => {
+    const turn = await newTurn();
+    await db.session.update({ where: { id: turn.sessionId }, data: { status: "running", runningTurnId: turn.turnId } });
+    // An earlier run wrote the end; its record did not make it (say, that run was superseded).
+    await appendEvents({ db, sessionId: turn.sessionId, events: [{ type: "turn.completed", turnId: turn.turnId, data: { usage: zeroUsage }, idempotencyKey: `${turn.turnId}:finished` }] });
+    const step = stepJournal(db, turn);
+    const finish = () => step(`${turn.turnId}:finish`, (seal) => finishTurn({ db, ...turn, mode: "chat", end: { kind: "completed", text: "done", usage: zeroUsage }, seal }));
+    expect(await finish()).toBeUndefined();
+    expect(await db.turnStep.count({ where: { turnId: turn.turnId, name: `${turn.turnId}:finish` } })).toBe(1);
+    expect(await db.sessionEvent.count({ where: { sessionId: turn.sessionId } })).toBe(1);
   });
 });
