@@ -1,7 +1,8 @@
 -- The append can also end a chat turn in the same statement (finish-turn.ts, its common case):
 -- events flagged in p_ends_turn (and journal rows flagged in p_step_ends_turn) are written, and
 -- the session set waiting, only while their turn still owns the chat session, nothing waits for
--- it (no coalesced send, no pending approval), they are not in the log yet, and nobody changed
+-- it (no coalesced send, no pending approval), they are not in the log yet, the run ending it
+-- holds the session's turn epoch (a superseded run ends nothing), and nobody changed
 -- the session row since the statement's snapshot was taken (its xmin then and once locked are
 -- the same), so a send that committed meanwhile cannot go unseen. Otherwise none of them is
 -- written and the caller ends the turn the long way, in a transaction.
@@ -48,6 +49,10 @@ AS $$
         AND NOT EXISTS (SELECT 1 FROM pending_deliveries d WHERE d."sessionId" = l.id)
         AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a."sessionId" = l.id AND a."turnId" = e.turn_id AND a.status = 'pending')
         AND NOT EXISTS (SELECT 1 FROM existing x WHERE x."sessionId" = l.id AND x.ends_turn)
+        AND NOT EXISTS (
+          SELECT 1 FROM unnest(p_step_session_ids, p_step_epochs, p_step_ends_turn) AS g(session_id, epoch, ends_turn)
+          WHERE g.ends_turn AND g.session_id = l.id AND g.epoch <> l.epoch
+        )
   ), fresh AS (
     SELECT i.*, row_number() OVER (PARTITION BY i.session_id ORDER BY i.ord) - 1 AS position FROM input i
       WHERE NOT EXISTS (SELECT 1 FROM existing x WHERE x.ord = i.ord)

@@ -156,6 +156,13 @@ describe("appendEvents ending a turn (endsTurn)", () => {
     }
   });
 
+  it("writes nothing for a run that no longer holds the session's turn epoch", async () => {
+    const session = await runningSession();
+    await db.session.update({ where: { id: session.id }, data: { turnEpoch: 1 } });
+    expect(await end(session.id)).toEqual([]);
+    expect(await state(session.id)).toMatchObject({ status: "running", events: [], steps: 0 });
+  });
+
   it("writes nothing again for a turn whose end is already in the log", async () => {
     const session = await runningSession();
     await appendEvents({ db, sessionId: session.id, events: ending });

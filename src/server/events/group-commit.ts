@@ -14,7 +14,17 @@ import { maxNotifyBytes } from "./notice";
  * the events that end the step, so the step's record and its last events commit together. It is
  * written only while `epoch` is the session's turn epoch (a superseded run records nothing);
  * `stored` says whether it was. */
-export type StepRecord = { turnId: string; name: string; sessionId: string; result: string | null; epoch: number; stored?: boolean };
+export type StepRecord = {
+  turnId: string;
+  name: string;
+  sessionId: string;
+  result: string | null;
+  epoch: number;
+  stored?: boolean;
+  /** Set by a step that returns while its last append is still being written (a deferred
+   * record): settles when that append is stored (`stored` then says whether the record was). */
+  written?: Promise<unknown>;
+};
 
 export type AppendRequest = {
   sessionId: string;

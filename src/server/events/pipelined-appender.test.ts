@@ -50,4 +50,33 @@ describe("pipelinedAppender", () => {
     await expect(out.flush()).rejects.toThrow("database gone");
     expect(() => out.push(delta(1))).toThrow("database gone");
   });
+
+  it("dispatched ends the linger and resolves once everything pushed is handed over, before it is stored", async () => {
+    const handed: string[][] = [];
+    let store: () => void = () => undefined;
+    const out = pipelinedAppender(
+      (events) => {
+        handed.push(events.map((e) => (e.data as { delta: string }).delta));
+        return new Promise<void>((resolve) => (store = resolve));
+      },
+      { lingerMs: 10_000 },
+    );
+    out.push(delta(0), delta(1));
+    let isStored = false;
+    const flushed = out.flush().then(() => (isStored = true));
+    await out.dispatched();
+    expect(handed).toEqual([["0", "1"]]);
+    expect(isStored).toBe(false);
+    // What is pushed later is handed over after the append in flight is stored.
+    out.push(delta(2));
+    const later = out.dispatched();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(handed).toEqual([["0", "1"]]);
+    store();
+    await flushed;
+    await later;
+    expect(handed).toEqual([["0", "1"], ["2"]]);
+    store();
+    await out.flush();
+  });
 });

@@ -12,6 +12,9 @@ export type PipelinedAppender = {
   end: (step: StepRecord | undefined, ...events: NewEvent[]) => void;
   /** Resolves when everything pushed so far is stored; rejects if any append failed. */
   flush: () => Promise<void>;
+  /** Ends the linger and resolves once everything pushed so far has been handed to `append`
+   * (not stored yet): an append requested after that is written after it. */
+  dispatched: () => Promise<void>;
 };
 
 export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord) => Promise<unknown>, options: { lingerMs?: number } = {}): PipelinedAppender {
@@ -23,6 +26,7 @@ export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord
   // The first append waits up to lingerMs for more events; flush ends the wait.
   let hasLingered = !options.lingerMs;
   let endLinger: (() => void) | undefined;
+  let handed: Promise<void> = Promise.resolve();
   const appender: PipelinedAppender = {
     end(step, ...events) {
       endingStep = step;
@@ -43,6 +47,8 @@ export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord
             };
           });
       hasLingered = true;
+      let onHanded = () => {};
+      handed = new Promise<void>((resolve) => (onHanded = resolve));
       chain = chain.then(async () => {
         if (linger) await linger;
         isScheduled = false;
@@ -50,9 +56,11 @@ export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord
         const step = endingStep;
         pending = [];
         endingStep = undefined;
-        if (failure || batch.length === 0) return;
+        if (failure || batch.length === 0) return onHanded();
+        const appended = append(batch, step);
+        onHanded();
         try {
-          await append(batch, step);
+          await appended;
         } catch (error) {
           failure = { error };
         }
@@ -62,6 +70,10 @@ export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord
       endLinger?.();
       await chain;
       if (failure) throw failure.error;
+    },
+    dispatched() {
+      endLinger?.();
+      return handed;
     },
   };
   return appender;

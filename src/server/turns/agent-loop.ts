@@ -56,6 +56,9 @@ export type LoopOptions = {
   repair?: string;
   /** Recorded with the first step's start (turn.started). */
   leading?: NewEvent[];
+  /** The final answer's step may leave its record to the turn's next append (runModelStep's
+   * deferRecord): only where that append comes next, with nothing in between. */
+  deferFinalRecord?: boolean;
   /** At each tool boundary, the messages to steer into the turn (nudges); see runModelStep. */
   steer?: (step: number, stored: () => Promise<void>) => Promise<ModelMessage[]>;
 };
@@ -101,6 +104,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
         repair: n === options.firstStep ? options.repair : undefined,
         leading,
         steer: n > options.firstStep && options.steer ? (stored) => options.steer!(n, stored) : undefined,
+        deferRecord: options.deferFinalRecord,
       }),
     );
     if (outcome.kind !== "ok") return { ...outcome, ...spend, nextStep: n + 1 };

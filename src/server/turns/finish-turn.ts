@@ -41,28 +41,33 @@ export async function finishTurn(options: {
     if (stored.length > 0) return undefined;
   }
   const drainKey = `${turnId}:drain`;
+  // The epoch of the run finishing (its journal record has it): a run a newer one superseded
+  // writes nothing, and its journal then stops it. Without a journal, no check.
+  const epoch = options.seal?.(undefined)?.epoch ?? null;
   return pgTransaction(db, async (client) => {
     // One statement: lock the session row, look for this turn's end (already recorded when this
     // step runs again after a crash that followed its commit), and end the calls still parked
     // for approval (stop, preempt), which end with the turn, resolved as cancelled.
     const finishedKey = `${turnId}:finished`;
-    const { rows } = await client.query<{ runningTurnId: string | null; done: { key: string; turnId: string; text: string }[]; abandoned: string[] }>({
+    const { rows } = await client.query<{ runningTurnId: string | null; isCurrent: boolean; done: { key: string; turnId: string; text: string }[]; abandoned: string[] }>({
       name: "agentfold-finish-turn-start",
       text: `WITH locked AS (
-               SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE
+               SELECT "runningTurnId", $5::int IS NULL OR "turnEpoch" = $5 AS "isCurrent" FROM sessions WHERE id = $1 FOR UPDATE
              ), done AS (
                SELECT "idempotencyKey" AS key, "turnId", data->>'text' AS text FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = ANY($3)
              ), abandoned AS (
                UPDATE approvals SET status = 'cancelled', reason = 'cancelled', "decidedAt" = now() AT TIME ZONE 'UTC'
                  WHERE "turnId" = $2 AND status = 'pending' AND NOT EXISTS (SELECT 1 FROM done WHERE key = $4)
+                   AND (SELECT "isCurrent" FROM locked)
                  RETURNING "callId"
              )
-             SELECT (SELECT "runningTurnId" FROM locked) AS "runningTurnId",
+             SELECT (SELECT "runningTurnId" FROM locked) AS "runningTurnId", coalesce((SELECT "isCurrent" FROM locked), false) AS "isCurrent",
                     (SELECT coalesce(json_agg(json_build_object('key', key, 'turnId', "turnId", 'text', text)), '[]'::json) FROM done) AS done,
                     (SELECT coalesce(array_agg("callId"), '{}') FROM abandoned) AS abandoned`,
-      values: [sessionId, turnId, [finishedKey, drainKey], finishedKey],
+      values: [sessionId, turnId, [finishedKey, drainKey], finishedKey, epoch],
     });
-    const { runningTurnId, done, abandoned } = rows[0]!;
+    const { runningTurnId, isCurrent, done, abandoned } = rows[0]!;
+    if (!isCurrent) return undefined;
     if (done.some((row) => row.key === finishedKey)) {
       const drained = done.find((row) => row.key === drainKey);
       const next = drained ? { sessionId, turnId: drained.turnId, message: drained.text } : undefined;

@@ -134,6 +134,8 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       // turn.started goes out with the first step's start.
       leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
       steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId }, n, stored),
+      // The finish comes next, unless a result contract judges the answer first.
+      deferFinalRecord: !setup.manifest.result,
     });
     spent = {
       usage: addUsage(spent.usage, outcome.usage),

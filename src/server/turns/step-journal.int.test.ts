@@ -201,4 +201,51 @@ describe("turnJournal", () => {
     expect(await db.turnStep.count({ where: { turnId: turn.turnId, name: `${turn.turnId}:finish` } })).toBe(1);
     expect(await db.sessionEvent.count({ where: { sessionId: turn.sessionId } })).toBe(1);
   });
+
+  it("checks a deferred record with the next step: a record that was not stored stops the run there", async () => {
+    const turn = await newTurn();
+    const step = stepJournal(db, turn);
+    // The step returns while its append is still being written; that append then finds the run
+    // superseded and does not store the record.
+    let finishWrite: () => void = () => undefined;
+    const value = await step("model:1", async (seal) => {
+      const record = seal("answer")!;
+      record.written = new Promise<void>((resolve) => (finishWrite = () => ((record.stored = false), resolve())));
+      return "answer";
+    });
+    expect(value).toBe("answer");
+    const next = step("finish", async () => "done");
+    finishWrite();
+    await expect(next).rejects.toBeInstanceOf(SupersededRun);
+    expect(await db.turnStep.count({ where: { turnId: turn.turnId } })).toBe(0);
+  });
+
+  it("does not write a deferred record again once its append stored it", async () => {
+    const turn = await newTurn();
+    const step = stepJournal(db, turn);
+    await step("model:1", async (seal) => {
+      const record = seal("answer")!;
+      record.written = Promise.resolve().then(() => void (record.stored = true));
+      return "answer";
+    });
+    expect(await step("finish", async () => "done")).toBe("done");
+    // Only finish was written by the journal itself; model:1's record was its append's to write.
+    expect((await db.turnStep.findMany({ where: { turnId: turn.turnId } })).map((row) => row.name)).toEqual(["finish"]);
+  });
+
+  it("a superseded run's finish writes nothing, in one statement or in the transaction", async () => {
+    for (const mode of ["chat", "task"] as const) {
+      const session = await createTestSession(db, { mode });
+      const turn = { sessionId: session.id, turnId: `turn_${crypto.randomUUID().slice(0, 8)}` };
+      await db.session.update({ where: { id: turn.sessionId }, data: { status: "running", runningTurnId: turn.turnId } });
+      const step = stepJournal(db, turn);
+      await step("prepare", async () => "ready");
+      // A newer run of the turn takes the epoch.
+      await db.session.update({ where: { id: turn.sessionId }, data: { turnEpoch: { increment: 1 } } });
+      const finish = step(`${turn.turnId}:finish`, (seal) => finishTurn({ db, ...turn, mode, end: { kind: "completed", text: "done", usage: zeroUsage }, seal }));
+      await expect(finish).rejects.toBeInstanceOf(SupersededRun);
+      expect(await db.sessionEvent.count({ where: { sessionId: turn.sessionId } })).toBe(0);
+      expect((await db.session.findUniqueOrThrow({ where: { id: turn.sessionId } })).status).toBe("running");
+    }
+  });
 });

@@ -61,6 +61,19 @@ export function turnJournal(
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
   const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds, options.eagerWorker ?? null));
+  // Records handed to an append that a step did not wait for (a deferred record): the step's
+  // outcome counts as recorded for the steps after it, whose appends group commit writes after
+  // (or with) it; each later step that completes checks them first.
+  const deferred: StepRecord[] = [];
+  const settled = async () => {
+    while (deferred.length > 0) {
+      const record = deferred[0]!;
+      await record.written;
+      deferred.shift();
+      if (!record.stored) throw superseded(record.name);
+    }
+  };
+  const superseded = (name: string) => new SupersededRun(`turn ${turn.turnId}: step ${name} was not recorded, a newer run of the turn took over`);
   const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
     const { steps, epoch } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
@@ -68,9 +81,14 @@ export function turnJournal(
     const value = await action((outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome), epoch }));
     const encoded = encode(value);
     if (sealed && sealed.result !== encoded) throw new Error(`step ${name} sealed another outcome than it returned`);
-    // Sealed: the record went with the step's last events, unless this run was superseded.
-    const isRecorded = sealed?.stored ?? (await recordStep(db, turn, name, encoded, epoch));
-    if (!isRecorded) throw new SupersededRun(`turn ${turn.turnId}: step ${name} was not recorded, a newer run of the turn took over`);
+    if (sealed?.written) {
+      deferred.push(sealed);
+    } else {
+      await settled();
+      // Sealed: the record went with the step's last events, unless this run was superseded.
+      const isRecorded = sealed?.stored ?? (await recordStep(db, turn, name, encoded, epoch));
+      if (!isRecorded) throw superseded(name);
+    }
     steps.set(name, encoded);
     return decode(encoded) as T;
   };

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { agentDir, workspaceDir } from "@/server/agents/storage";
+import { poolOf } from "@/server/db";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { engineAgent, strictAgent } from "@/testing/engine-agents";
 import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
@@ -36,7 +37,7 @@ async function turn(message: string, options: { on?: AgentRef; dryRun?: boolean 
 
 describe("tools in the sandbox", () => {
   it("runs a tool and feeds its result to the next model step, in lifecycle order", async () => {
-    const { log } = await turn('Where is my order? [call lookup {"orderId":"A1"}]');
+    const { sessionId, log } = await turn('Where is my order? [call lookup {"orderId":"A1"}]');
     const types = log.map((e) => e.type).filter((t) => !t.endsWith(".appended"));
     expect(types).toEqual([
       "session.started", "message.received", "turn.started",
@@ -51,6 +52,13 @@ describe("tools in the sandbox", () => {
     const usage = ofType(log, "turn.completed")[0]!.data.usage!;
     expect(usage.inputTokens).toBeGreaterThan(0);
     expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+    // The final model step's last events and the turn's end commit together (one statement).
+    const { rows } = await poolOf(h.db).query<{ tx: string }>(
+      `SELECT xmin::text AS tx FROM session_events WHERE "sessionId" = $1 AND index >= $2`,
+      [sessionId, log.findLastIndex((e) => e.type === "step.completed")],
+    );
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((row) => row.tx)).size).toBe(1);
   });
 
   it("turns a thrown write into an error result without retrying it, and the turn goes on", async () => {
