@@ -20,3 +20,16 @@ describe("assertPortFree", () => {
     }
   });
 });
+
+describe("getFreePort", () => {
+  it("hands out distinct ports below the ephemeral range, each one free to listen on", async () => {
+    const ports = await Promise.all(Array.from({ length: 20 }, () => getFreePort()));
+    expect(new Set(ports).size).toBe(20);
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(32_768);
+      await expect(assertPortFree({ port, component: "test", variable: "PORT" })).resolves.toBeUndefined();
+    }
+  });
+});
+

@@ -31,15 +31,32 @@ export async function assertPortFree(options: {
   });
 }
 
-/** A port the OS considers free right now (for tests and throwaway stacks). */
+/**
+ * A port nothing listens on right now (for tests and throwaway stacks). Picked below Linux's
+ * ephemeral range (32768–60999): a port the OS hands out for `listen(0)` comes from that range,
+ * where any outgoing connection (a pg pool, an HTTP client) may take it before the server that
+ * was meant to have it binds.
+ */
 export async function getFreePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = lowestPort + Math.floor(Math.random() * (highestPort - lowestPort + 1));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port, host)) return port;
+    handedOut.delete(port);
+  }
+  throw new Error(`found no free port between ${lowestPort} and ${highestPort} on ${host}`);
+}
+
+const lowestPort = 20_000;
+const highestPort = 32_767;
+// Not handed out twice by this process, even if the first taker has not bound it yet.
+const handedOut = new Set<number>();
+
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once("error", reject);
-    server.listen({ port: 0, host }, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
   });
 }
