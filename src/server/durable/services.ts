@@ -168,7 +168,7 @@ async function runSessionTurn(deps: WorkerDeps, current: TurnRequest, journal: T
     // A stop asked before this run began (it is a retry) still stops it.
     const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
     const { next, stopped } = await runTurn(
-      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, earlier: journal.earlier, signal: tracked.signal, started },
+      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, signal: tracked.signal, started },
       current,
     );
     if (!stopped) return next;

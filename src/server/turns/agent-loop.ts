@@ -31,6 +31,8 @@ export type Seal<T> = (outcome: T) => StepRecord | undefined;
 export type LoopEnv = {
   db: PrismaClient;
   step: Step;
+  /** Waits for the journal's deferred records (step-journal.ts). */
+  settled?: () => Promise<void>;
   /** What an earlier run of this turn recorded, for steps that were cut off (step-journal.ts). */
   earlier: EarlierRun;
   setup: TurnSetup;
@@ -117,10 +119,18 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     const results: ToolResultPart[] = [];
     for (const call of outcome.toolCalls) {
       const verdict = verdicts.get(call.callId);
+      const spec = options.tools.find((candidate) => candidate.name === call.toolName);
+      // A read tool's result may still be being written when the next step starts (its record
+      // deferred: the next model step's reads and streaming overlap the commit). Anything else
+      // runs only once every decision before it is recorded.
+      const isRead = spec?.effect === "read" && spec.kind !== "task" && !call.invalid;
+      if (!isRead) await env.settled?.();
       const result: ToolCallResult & Partial<Spend> =
-        options.tools.find((spec) => spec.name === call.toolName)?.kind === "task" && env.delegate && !call.invalid
+        spec?.kind === "task" && env.delegate && !call.invalid
           ? await env.delegate(call)
-          : await step<ToolCallResult>(`${options.keyPrefix}:tool:${call.callId}`, (seal) => runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict, seal));
+          : await step<ToolCallResult>(`${options.keyPrefix}:tool:${call.callId}`, (seal) =>
+              runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict, seal, { deferRecord: isRead }),
+            );
       if (result.usage) add({ usage: result.usage, costUsd: result.costUsd ?? null });
       if (result.cancelled) return { kind: "cancelled", ...spend, nextStep: n + 1 };
       results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });

@@ -35,6 +35,8 @@ export type TurnDeps = {
   /** The data directory: agent versions' files and session workspaces live under it. */
   dataDir: string;
   step: Step;
+  /** Waits for the journal's deferred records (step-journal.ts); absent where none are deferred. */
+  settled?: () => Promise<void>;
   /** What an earlier run of this turn recorded, for steps that were cut off. */
   earlier: EarlierRun;
   models: ModelProviderSettings;
@@ -113,7 +115,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
     return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir });
   };
-  const env: LoopEnv = { db, step, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
+  const env: LoopEnv = { db, step, settled: deps.settled, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;

@@ -29,6 +29,9 @@ export type EarlierRun = {
 
 export type TurnJournal = {
   step: Step;
+  /** Waits until every deferred record (below) is stored; throws SupersededRun for one that was
+   * not. Called before a side effect that must not happen on a decision not yet recorded. */
+  settled: () => Promise<void>;
   earlier: EarlierRun;
   /** Whether someone asked this turn to stop (stop, preempt, delete) before this run began. */
   stopRequested: () => Promise<boolean>;
@@ -104,7 +107,7 @@ export function turnJournal(
     nudges: async (keyPrefix) =>
       (await read()).events.filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix)).map((event) => (JSON.parse(event.data) as { text: string }).text),
   };
-  return { step, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await read()).epoch !== noEpoch };
+  return { step, settled, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await read()).epoch !== noEpoch };
 }
 
 /** Writes a step's record while `epoch` is still the session's; false when it is not (or another

@@ -37,7 +37,15 @@ const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
 
 export type ToolCallResult = ToolOutcome & { cancelled?: true };
 
-export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest, verdict: Verdict = {}, seal?: Seal<ToolCallResult>): Promise<ToolCallResult> {
+/** With `deferRecord` (read tools), the call returns once its result is handed to group commit;
+ * the journal checks the record with the next step (step-journal.ts). */
+export async function runToolCall(
+  env: ToolCallEnv,
+  call: ToolCallRequest,
+  verdict: Verdict = {},
+  seal?: Seal<ToolCallResult>,
+  options: { deferRecord?: boolean } = {},
+): Promise<ToolCallResult> {
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
@@ -49,7 +57,15 @@ export async function runToolCall(env: ToolCallEnv, call: ToolCallRequest, verdi
   const outcome = verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy);
   // The result and the step's journal record commit together.
   const data = { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) };
-  await appendEvents({ db, sessionId, step: seal?.(outcome), events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }] });
+  const record = seal?.(outcome);
+  const written = appendEvents({ db, sessionId, step: record, events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }] });
+  if (record && options.deferRecord) {
+    record.written = written;
+    // Awaited by the journal with the next step; no unhandled rejection meanwhile.
+    written.catch(() => undefined);
+    return outcome;
+  }
+  await written;
   return outcome;
 }
 
