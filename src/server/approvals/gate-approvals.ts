@@ -34,10 +34,14 @@ export async function gateApprovals(env: LoopEnv, keyPrefix: string, step: numbe
     const spec = tools.find((candidate) => candidate.name === call.toolName);
     return !call.invalid && spec?.kind === "agent" && spec.tool.needsApproval === "dynamic";
   });
+  // Agent code deciding, or calls parked: only once the step that asked for them is recorded
+  // (its record may still be being written, step-journal.ts).
+  if (isDynamic) await env.settled?.();
   const needing = isDynamic
     ? await env.step(`${keyPrefix}:gate:${step}`, () => callsNeedingApproval(env, calls, tools))
     : await callsNeedingApproval(env, calls, tools);
   if (needing.length === 0 || !env.approvals) return verdicts;
+  await env.settled?.();
   const isUnattended = setup.session.mode === "task" || setup.session.purpose === "eval";
   if (isUnattended && setup.session.unattendedApprovals === "deny") {
     await env.step(`${keyPrefix}:unattended:${step}`, () =>

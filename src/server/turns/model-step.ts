@@ -37,9 +37,9 @@ export type ModelStepOptions = {
   repair?: string;
   /** The step's journal record for its outcome: it goes with the step's last events. */
   seal?: Seal<ModelStepOutcome>;
-  /** A final answer (no tool calls) may return before its last append is stored: the step's
-   * record is deferred (step-journal.ts), and the turn's next append (its finish) is written
-   * with it, in the same statement when nothing else is in flight. */
+  /** A final answer (no tool calls) may return before its last append is stored, as a step asking
+   * for tools always does: the step's record is deferred (step-journal.ts), and the turn's next
+   * append (its finish) is written with it, in the same statement when nothing else is in flight. */
   deferRecord?: boolean;
   /** Events recorded first, in the same append (turn.started; the previous batch's close). */
   leading?: NewEvent[];
@@ -145,13 +145,15 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       // A step with tool calls closes after its tools have answered (agent-loop.ts).
       const data = { step, durationMs: Date.now() - startedAt, ...(parentCallId ? { parentCallId } : {}) };
       out.end(record, { type: "step.completed", data, idempotencyKey: `${stepKey}:completed` });
-      if (options.deferRecord && record) {
-        record.written = out.flush();
-        // Awaited by the journal with the next step; no unhandled rejection meanwhile.
-        record.written.catch(() => undefined);
-        await out.dispatched();
-        return outcome;
-      }
+    }
+    // A step asking for tools never waits for its record: what its calls may do before it is
+    // stored waits for it (agent-loop.ts, gate-approvals.ts); a final answer waits unless told.
+    if (record && (toolCalls.length > 0 || options.deferRecord)) {
+      record.written = out.flush();
+      // Awaited by the journal with the next step; no unhandled rejection meanwhile.
+      record.written.catch(() => undefined);
+      await out.dispatched();
+      return outcome;
     }
     await out.flush();
     return outcome;
