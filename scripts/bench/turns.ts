@@ -151,28 +151,31 @@ statement that appends the step's last events). Restate takes a turn over only w
 on the engine (an approval, a slot), fails, or its worker dies (a liveness lock and a sweep), and
 carries every later turn of a session. API clients' hot calls skip Next's router
 (\`src/server/http/api-front.ts\`). The appends are one statement kept in the database as a SQL
-function (planned once per connection), and a chat turn's common end is one of those appends.
-Since this work began: p50 93 → ~30–40 ms, 25 → ~50–60 turns/s, CPU per turn (all processes)
-~75 → ~30 ms; run-to-run spread on this VM is about ±5 ms and ±10 %. What is left, measured on
-this machine (a sequential turn, traced across processes):
+function (planned once per connection); a chat turn's common end is one of those appends, written
+with the final model step's last events; steps whose outcome nothing irreversible depends on yet
+(a step asking for tools, a read tool, the final answer) do not wait for their commit. Since this
+work began: p50 93 → ~25–33 ms, 25 → ~55–63 turns/s, CPU per turn (all processes) ~75 → ~25 ms;
+run-to-run spread on this VM is about ±5 ms and ±15 %. What is left, measured on this machine:
 
-- A turn makes 13 statements and 6 commits: the session start (web), the eager run's epoch, four
-  appends (the first model step, the tool's result, the second model step, the finish), the
-  token check twice, the stream's session check and first page, and three small reads in the
-  worker. Each append costs ~2–3 ms of wall time on the turn's path (the commit, NOTIFY, and
-  the processes sharing two cores).
-- The worker's largest cost is the AI SDK: \`streamText\` takes ~2.5 ms of CPU per model step with
-  the offline model (prompt validation with zod, about ten web streams, each a
-  \`makeTransferable\` on Node 20), so ~5 ms per turn; then the pg client and seeding the session
-  workspace.
+- A turn makes 12 statements and 5 commits: the session start (web), the eager run's epoch,
+  three appends (the first model step, the tool's result, the second model step with the
+  finish), the token check twice, the stream's session check and first page, and three small
+  reads in the worker. The appends of one turn follow each other (group commit writes one
+  statement at a time per process), ~2–4 ms each on the turn's path with four processes sharing
+  two cores.
+- The AI SDK's \`streamText\` costs ~2 ms per model step on Node 20 with the offline model,
+  measured alone (1,000 calls of one step: 2.0–2.3 ms each). A CPU profile puts about 40 % of it
+  in Node's web streams (of which ~0.4 ms is Node 20's \`makeTransferable\` on every stream made),
+  ~10 % in zod validating the prompt, ~10 % in garbage collection. Two steps a turn make it the
+  worker's largest cost and a floor under p50.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
-  processes together (the benchmark's own client takes ~6 ms of it), against the sum above.
+  processes together, the benchmark's own client included (~6 ms: two fetches and a decoded
+  stream), against the sum in the table above.
 
-Next, in order of what they would save: a step whose record rides on the next step's append (the
-final model step's events and the finish in one statement, a tool's result with the next model
-step's start; a barrier before write tools), two appends fewer per turn; the stream's session
-check and first page in one statement; the eager run's claim without a commit (a per-session
-advisory lock on the worker's liveness connection); one LISTEN connection per process.
+Next, in order of what they would save: the eager run's claim without a commit of its own (a
+per-session advisory lock on the worker's liveness connection, the run writing at epoch 0); the
+token check cached in the web process with revocations announced (NOTIFY); the stream's session
+check and first page in one statement; one LISTEN connection per process.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
