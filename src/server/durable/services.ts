@@ -182,6 +182,8 @@ async function runSessionTurn(deps: WorkerDeps, current: TurnRequest, journal: T
     if (!ctx || !(error instanceof restate.CancelledError)) throw error;
     tracked.abort();
     await inflight;
+    // Appends steps did not wait for are written before the end (their failure changes nothing now).
+    await journal.settled().catch(() => undefined);
     const cancelled = current;
     const leftover = await ctx.run(`${cancelled.turnId}:cancelled`, async () => {
       const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true } });

@@ -66,6 +66,34 @@ describe("appendEvents", () => {
     expect(values[4]).toEqual([["b", 0, { delta: "d4" }], ["b", 1, { delta: "d6" }]]);
   });
 
+  it("writes none of a session's later appends in a batch after one of its own failed, and the other sessions' all", async () => {
+    const [a, b] = [await createTestSession(db), await createTestSession(db)];
+    // Same tick, one statement; Postgres refuses the NUL escape in jsonb, so the batch fails and
+    // each request is retried alone.
+    const results = await Promise.allSettled([
+      appendEvents({ db, sessionId: a.id, events: [{ ...text(1), data: { delta: "\u0000" } }] }),
+      appendEvents({ db, sessionId: a.id, events: [text(2)] }),
+      appendEvents({ db, sessionId: b.id, events: [text(3)] }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toContain("an earlier append of session");
+    expect(await db.sessionEvent.count({ where: { sessionId: a.id } })).toBe(0);
+    expect(await db.sessionEvent.count({ where: { sessionId: b.id } })).toBe(1);
+  });
+
+  it("writes no append of a session that was asked for while an earlier one of its own was still being written and failed", async () => {
+    const [a, b] = [await createTestSession(db), await createTestSession(db)];
+    const first = appendEvents({ db, sessionId: a.id, events: [{ ...text(1), data: { delta: "\u0000" } }] });
+    first.catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    // The first is on its way to Postgres (which refuses it); these wait for the next statement.
+    const results = await Promise.allSettled([first, appendEvents({ db, sessionId: a.id, events: [text(2)] }), appendEvents({ db, sessionId: b.id, events: [text(3)] })]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toContain("an earlier append of session");
+    // Asked for once the failure was known: written.
+    expect((await appendEvents({ db, sessionId: a.id, events: [text(4)] })).map((e) => e.index)).toEqual([0]);
+  });
+
   it("answers not_found for an unknown session", async () => {
     await expect(appendEvents({ db, sessionId: "ses_nope", events: [text(1)] })).rejects.toMatchObject({ code: "not_found" });
   });

@@ -4,6 +4,7 @@
 // session's row is locked (in id order, so concurrent batches cannot deadlock) while its
 // indexes are assigned. NOTIFY serialises commits on a global lock, so fewer, larger commits
 // are what raises sustained throughput.
+import { setImmediate as afterPendingCallbacks } from "node:timers/promises";
 import pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { AppError } from "@/server/http/app-error";
@@ -40,17 +41,27 @@ export type AppendRequest = {
   endsTurn?: boolean;
 };
 
-type Pending = AppendRequest & { resolve: (events: SessionEvent[]) => void; reject: (error: unknown) => void };
+type Pending = AppendRequest & {
+  resolve: (events: SessionEvent[]) => void;
+  reject: (error: unknown) => void;
+  /** The session's request queued before this one, while it was not yet answered. */
+  after?: Pending;
+  hasFailed?: boolean;
+};
+
+type Queue = { pending: Pending[]; isFlushing: boolean; lastOfSession: Map<string, Pending> };
 
 const maxEventsPerStatement = 1_000;
-const queues = new WeakMap<pg.Pool, { pending: Pending[]; isFlushing: boolean }>();
+const queues = new WeakMap<pg.Pool, Queue>();
 
 export function groupAppend(pool: pg.Pool, request: AppendRequest, channel: string): Promise<SessionEvent[]> {
   let queue = queues.get(pool);
-  if (!queue) queues.set(pool, (queue = { pending: [], isFlushing: false }));
+  if (!queue) queues.set(pool, (queue = { pending: [], isFlushing: false, lastOfSession: new Map() }));
   const state = queue;
   return new Promise((resolve, reject) => {
-    state.pending.push({ ...request, resolve, reject });
+    const pending: Pending = { ...request, resolve, reject, after: state.lastOfSession.get(request.sessionId) };
+    state.lastOfSession.set(request.sessionId, pending);
+    state.pending.push(pending);
     if (!state.isFlushing) {
       state.isFlushing = true;
       setImmediate(() => void flush(pool, state, channel));
@@ -58,21 +69,48 @@ export function groupAppend(pool: pg.Pool, request: AppendRequest, channel: stri
   });
 }
 
-async function flush(pool: pg.Pool, state: { pending: Pending[]; isFlushing: boolean }, channel: string): Promise<void> {
-  while (state.pending.length > 0) {
+// A session's appends are written in the order they were asked for, and none after an earlier
+// one of its own failed: its log never skips a lost append (a turn whose step did not wait for
+// its append goes on meanwhile, step-journal.ts).
+async function flush(pool: pg.Pool, state: Queue, channel: string): Promise<void> {
+  const answer = (request: Pending, outcome: { events: SessionEvent[] } | { error: unknown }) => {
+    if (state.lastOfSession.get(request.sessionId) === request) state.lastOfSession.delete(request.sessionId);
+    request.after = undefined;
+    if ("events" in outcome) return request.resolve(outcome.events);
+    request.hasFailed = true;
+    request.reject(outcome.error);
+  };
+  const afterFailure = (request: Pending) => ({ error: new Error(`not appended: an earlier append of session ${request.sessionId} failed`) });
+  for (let isFirst = true; ; isFirst = false) {
+    // What the last statement's answers set going (a turn's finish, requested as its last step
+    // returns) joins the next statement: it is formed once they have run.
+    if (!isFirst) await afterPendingCallbacks();
+    if (state.pending.length === 0) break;
     let count = 0;
     const batch: Pending[] = [];
     while (state.pending.length > 0 && (batch.length === 0 || count + state.pending[0]!.events.length <= maxEventsPerStatement)) {
       const next = state.pending.shift()!;
+      if (next.after?.hasFailed) {
+        answer(next, afterFailure(next));
+        continue;
+      }
       count += next.events.length;
       batch.push(next);
     }
+    if (batch.length === 0) continue;
     try {
-      settle(batch, await appendStatement(pool, batch, channel));
+      const results = await appendStatement(pool, batch, channel);
+      batch.forEach((request, i) => answer(request, settled(request, results[i] ?? [])));
     } catch {
       // One bad request (say, a duplicate idempotency key racing in from another process)
       // must not fail the others: retry each alone, and let each answer for itself.
-      for (const request of batch) await appendStatement(pool, [request], channel).then((rows) => settle([request], rows), request.reject);
+      for (const request of batch) {
+        if (request.after?.hasFailed) {
+          answer(request, afterFailure(request));
+          continue;
+        }
+        answer(request, await appendStatement(pool, [request], channel).then((rows) => settled(request, rows[0] ?? []), (error: unknown) => ({ error })));
+      }
     }
   }
   state.isFlushing = false;
@@ -123,14 +161,11 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
   return rows;
 }
 
-/** Hands each request its events; none at all means its session does not exist (or, for a
- * request that ends its turn, that it could not). */
-function settle(batch: Pending[], results: SessionEvent[][]): void {
-  batch.forEach((request, i) => {
-    const mine = results[i] ?? [];
-    if (mine.length === 0 && !request.endsTurn) request.reject(new AppError("not_found", `no session ${request.sessionId}`));
-    else request.resolve(mine);
-  });
+/** A request's events; none at all means its session does not exist (or, for a request that
+ * ends its turn, that it could not). */
+function settled(request: AppendRequest, events: SessionEvent[]): { events: SessionEvent[] } | { error: unknown } {
+  if (events.length === 0 && !request.endsTurn) return { error: new AppError("not_found", `no session ${request.sessionId}`) };
+  return { events };
 }
 
 // The statement lives in the database as a function (migration append_events_function), planned

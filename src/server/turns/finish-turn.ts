@@ -30,6 +30,10 @@ export async function finishTurn(options: {
   end: TurnEnd;
   /** The finish step's journal record, committed in the same transaction. */
   seal?: Seal<TurnRequest | undefined>;
+  /** Waits for the turn's appends that steps did not wait for (step-journal.ts), before the
+   * transaction: it does not go through group commit, which keeps a session's appends in order
+   * (and the one-statement end after them, written only if they were). */
+  settled?: () => Promise<void>;
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId, turnId, mode, end } = options;
   // The common end of a chat turn, which still owns its session with nothing waiting for it, is
@@ -44,6 +48,8 @@ export async function finishTurn(options: {
   // The epoch of the run finishing (its journal record has it): a run a newer one superseded
   // writes nothing, and its journal then stops it. Without a journal, no check.
   const epoch = options.seal?.(undefined)?.epoch ?? null;
+  // A transaction bypasses group commit: everything appended before goes first.
+  await options.settled?.();
   return pgTransaction(db, async (client) => {
     // One statement: lock the session row, look for this turn's end (already recorded when this
     // step runs again after a crash that followed its commit), and end the calls still parked

@@ -96,7 +96,16 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const finish = await step<TurnFinish>(`${turnId}:finish`, async (seal) => {
     // Decided here and journaled, so a run of the turn after a crash takes the same way out.
     const stopped = end.kind === "cancelled" || deps.signal.aborted;
-    const next = await finishTurn({ db, sessionId, turnId, mode: setup.session.mode, workspaceDir: setup.workspaceDir, end, seal: (drained) => seal({ next: drained, stopped }) });
+    const next = await finishTurn({
+      db,
+      sessionId,
+      turnId,
+      mode: setup.session.mode,
+      workspaceDir: setup.workspaceDir,
+      end,
+      seal: (drained) => seal({ next: drained, stopped }),
+      settled: deps.settled,
+    });
     return { next, stopped };
   });
   if (max) await handOnSlot(deps, sessionId, turnId);
@@ -135,7 +144,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       repair,
       // turn.started goes out with the first step's start.
       leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
-      steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId }, n, stored),
+      steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId, settled: deps.settled }, n, stored),
       // The finish comes next, unless a result contract judges the answer first.
       deferFinalRecord: !setup.manifest.result,
     });
@@ -182,7 +191,7 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
  * re-run after a crash also gets back those its cut-off attempt already took.
  */
 async function deliverNudges(
-  { db, earlier, setup, turnId }: { db: PrismaClient; earlier: EarlierRun; setup: TurnSetup; turnId: string },
+  { db, earlier, setup, turnId, settled }: { db: PrismaClient; earlier: EarlierRun; setup: TurnSetup; turnId: string; settled?: () => Promise<void> },
   step: number,
   stored: () => Promise<void>,
 ): Promise<ModelMessage[]> {
@@ -196,8 +205,9 @@ async function deliverNudges(
     earlier.nudges(keyPrefix),
     poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
   ]);
-  // The step's leading events (the previous batch's close) go before any nudge in the log.
-  if (waiting.length > 0) await stored();
+  // The step's leading events (the previous batch's close) go before any nudge in the log, and
+  // sends are claimed only by a run whose decisions so far are recorded.
+  if (waiting.length > 0) await Promise.all([stored(), settled?.()]);
   const claimed = waiting.length === 0 ? [] : await pgTransaction(db, async (client) => {
     const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
     if (rows[0]?.runningTurnId !== turnId) return [];

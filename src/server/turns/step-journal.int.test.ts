@@ -248,4 +248,31 @@ describe("turnJournal", () => {
       expect((await db.session.findUniqueOrThrow({ where: { id: turn.sessionId } })).status).toBe("running");
     }
   });
+
+  it("starts no step after a deferred record's append failed", async () => {
+    const turn = await newTurn();
+    const step = stepJournal(db, turn);
+    await step("model:1", async (seal) => {
+      const record = seal("answer")!;
+      record.written = Promise.reject(new Error("the append failed"));
+      record.written.catch(() => undefined);
+      return "answer";
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    let ran = false;
+    await expect(step("tool:1", async () => (ran = true))).rejects.toThrow("the append failed");
+    expect(ran).toBe(false);
+  });
+
+  it("ends a turn the long way only after the appends steps did not wait for", async () => {
+    const waits: string[] = [];
+    for (const mode of ["chat", "task"] as const) {
+      const session = await createTestSession(db, { mode });
+      const turnId = `turn_${crypto.randomUUID().slice(0, 8)}`;
+      await db.session.update({ where: { id: session.id }, data: { status: "running", runningTurnId: turnId } });
+      await finishTurn({ db, sessionId: session.id, turnId, mode, end: { kind: "completed", text: "done", usage: zeroUsage }, settled: async () => void waits.push(mode) });
+    }
+    // A chat turn's one-statement end queues behind them in group commit instead.
+    expect(waits).toEqual(["task"]);
+  });
 });

@@ -30,7 +30,8 @@ export type EarlierRun = {
 export type TurnJournal = {
   step: Step;
   /** Waits until every deferred record (below) is stored; throws SupersededRun for one that was
-   * not. Called before a side effect that must not happen on a decision not yet recorded. */
+   * not (or the error of an append that failed). Called before a side effect that must not
+   * happen on a decision not yet recorded. */
   settled: () => Promise<void>;
   earlier: EarlierRun;
   /** Whether someone asked this turn to stop (stop, preempt, delete) before this run began. */
@@ -68,6 +69,8 @@ export function turnJournal(
   // outcome counts as recorded for the steps after it, whose appends group commit writes after
   // (or with) it; each later step that completes checks them first.
   const deferred: StepRecord[] = [];
+  // The first deferred record known to have failed: no step starts after it.
+  let failure: { error: unknown } | undefined;
   const settled = async () => {
     while (deferred.length > 0) {
       const record = deferred[0]!;
@@ -76,16 +79,24 @@ export function turnJournal(
       if (!record.stored) throw superseded(record.name);
     }
   };
+  const defer = (record: StepRecord) => {
+    deferred.push(record);
+    record.written!.then(
+      () => void (record.stored || (failure ??= { error: superseded(record.name) })),
+      (error: unknown) => void (failure ??= { error }),
+    );
+  };
   const superseded = (name: string) => new SupersededRun(`turn ${turn.turnId}: step ${name} was not recorded, a newer run of the turn took over`);
   const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
     const { steps, epoch } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
+    if (failure) throw failure.error;
     let sealed: StepRecord | undefined;
     const value = await action((outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome), epoch }));
     const encoded = encode(value);
     if (sealed && sealed.result !== encoded) throw new Error(`step ${name} sealed another outcome than it returned`);
     if (sealed?.written) {
-      deferred.push(sealed);
+      defer(sealed);
     } else {
       await settled();
       // Sealed: the record went with the step's last events, unless this run was superseded.
