@@ -9,6 +9,15 @@
 -- One element per event in p_session_ids … p_times, one per journal row (the turn steps these
 -- events end, written only while p_step_epochs matches the session's turn epoch) in p_step_*.
 -- Timestamps are UTC in columns without a zone (Prisma's convention), whatever the server's zone.
+--
+-- It can also end a chat turn in the same statement (finish-turn.ts, its common case):
+-- events flagged in p_ends_turn (and journal rows flagged in p_step_ends_turn) are written, and
+-- the session set waiting, only while their turn still owns the chat session, nothing waits for
+-- it (no coalesced send, no pending approval), they are not in the log yet, the run ending it
+-- holds the session's turn epoch (a superseded run ends nothing), and nobody changed
+-- the session row since the statement's snapshot was taken (its xmin then and once locked are
+-- the same), so a send that committed meanwhile cannot go unseen. Otherwise none of them is
+-- written and the caller ends the turn the long way, in a transaction.
 CREATE FUNCTION append_session_events(
   p_session_ids text[],
   p_types text[],
@@ -22,7 +31,9 @@ CREATE FUNCTION append_session_events(
   p_step_session_ids text[],
   p_step_results text[],
   p_step_epochs int[],
-  p_max_notify_bytes int
+  p_max_notify_bytes int,
+  p_ends_turn boolean[],
+  p_step_ends_turn boolean[]
 )
 RETURNS TABLE (session_id text, index int, type text, turn_id text, at timestamptz, data jsonb, ord bigint, recorded text[])
 LANGUAGE sql
@@ -30,15 +41,32 @@ SET enable_seqscan = off
 SET plan_cache_mode = force_generic_plan
 AS $$
   WITH input AS (
-    SELECT * FROM unnest(p_session_ids, p_types, p_turn_ids, p_data, p_keys, p_times) WITH ORDINALITY AS t(session_id, type, turn_id, data, key, at, ord)
+    SELECT * FROM unnest(p_session_ids, p_types, p_turn_ids, p_data, p_keys, p_times, p_ends_turn) WITH ORDINALITY AS t(session_id, type, turn_id, data, key, at, ends_turn, ord)
   ), locked AS (
-    SELECT s.id, s."nextIndex" AS base, s."turnEpoch" AS epoch FROM sessions s WHERE s.id IN (SELECT i.session_id FROM input i) ORDER BY s.id FOR NO KEY UPDATE
+    SELECT s.id, s."nextIndex" AS base, s."turnEpoch" AS epoch, s.xmin AS version, s."runningTurnId" AS running_turn_id, s.mode
+      FROM sessions s WHERE s.id IN (SELECT i.session_id FROM input i) ORDER BY s.id FOR NO KEY UPDATE
   ), existing AS (
-    SELECT e."sessionId", e.index, e.type, e."turnId", e.at AT TIME ZONE 'UTC' AS at, e.data, i.ord
+    SELECT e."sessionId", e.index, e.type, e."turnId", e.at AT TIME ZONE 'UTC' AS at, e.data, i.ord, i.ends_turn
       FROM session_events e JOIN input i ON e."sessionId" = i.session_id AND e."idempotencyKey" = i.key
+  ), ending AS (
+    SELECT DISTINCT i.session_id, i.turn_id FROM input i WHERE i.ends_turn
+  ), seen AS (
+    -- The row as of the statement snapshot (locked has its latest version).
+    SELECT s.id, s.xmin AS version FROM sessions s WHERE s.id IN (SELECT e.session_id FROM ending e)
+  ), ended AS (
+    SELECT l.id, e.turn_id FROM locked l JOIN ending e ON e.session_id = l.id JOIN seen v ON v.id = l.id
+      WHERE l.version = v.version AND l.running_turn_id = e.turn_id AND l.mode = 'chat'
+        AND NOT EXISTS (SELECT 1 FROM pending_deliveries d WHERE d."sessionId" = l.id)
+        AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a."sessionId" = l.id AND a."turnId" = e.turn_id AND a.status = 'pending')
+        AND NOT EXISTS (SELECT 1 FROM existing x WHERE x."sessionId" = l.id AND x.ends_turn)
+        AND NOT EXISTS (
+          SELECT 1 FROM unnest(p_step_session_ids, p_step_epochs, p_step_ends_turn) AS g(session_id, epoch, ends_turn)
+          WHERE g.ends_turn AND g.session_id = l.id AND g.epoch <> l.epoch
+        )
   ), fresh AS (
     SELECT i.*, row_number() OVER (PARTITION BY i.session_id ORDER BY i.ord) - 1 AS position FROM input i
       WHERE NOT EXISTS (SELECT 1 FROM existing x WHERE x.ord = i.ord)
+        AND (NOT i.ends_turn OR EXISTS (SELECT 1 FROM ended d WHERE d.id = i.session_id AND d.turn_id = i.turn_id))
   ), inserted AS (
     INSERT INTO session_events ("sessionId", index, type, "turnId", at, data, "idempotencyKey")
       SELECT f.session_id, l.base + f.position, f.type, f.turn_id, f.at::timestamptz AT TIME ZONE 'UTC', f.data::jsonb, f.key
@@ -48,8 +76,11 @@ AS $$
   ), counts AS (
     SELECT f.session_id, count(*) AS n FROM fresh f GROUP BY f.session_id
   ), bumped AS (
-    UPDATE sessions s SET "nextIndex" = l.base + c.n, "updatedAt" = now() AT TIME ZONE 'UTC'
-      FROM locked l JOIN counts c ON c.session_id = l.id WHERE s.id = l.id
+    UPDATE sessions s SET "nextIndex" = l.base + c.n, "updatedAt" = now() AT TIME ZONE 'UTC',
+        status = CASE WHEN d.id IS NULL THEN s.status ELSE 'waiting' END,
+        "runningTurnId" = CASE WHEN d.id IS NULL THEN s."runningTurnId" END,
+        "runningInvocationId" = CASE WHEN d.id IS NULL THEN s."runningInvocationId" END
+      FROM locked l JOIN counts c ON c.session_id = l.id LEFT JOIN ended d ON d.id = l.id WHERE s.id = l.id
       RETURNING s.id, s."nextIndex"
   ), notified AS (
     -- "S:N", then the new events themselves when they fit in a notification (notice.ts).
@@ -62,8 +93,9 @@ AS $$
   ), recorded AS (
     INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
       SELECT s.turn_id, s.name, s.session_id, s.result, now() AT TIME ZONE 'UTC'
-      FROM unnest(p_step_turn_ids, p_step_names, p_step_session_ids, p_step_results, p_step_epochs) AS s(turn_id, name, session_id, result, epoch)
+      FROM unnest(p_step_turn_ids, p_step_names, p_step_session_ids, p_step_results, p_step_epochs, p_step_ends_turn) AS s(turn_id, name, session_id, result, epoch, ends_turn)
       JOIN locked l ON l.id = s.session_id AND l.epoch = s.epoch
+      WHERE NOT s.ends_turn OR EXISTS (SELECT 1 FROM ended d WHERE d.id = s.session_id AND d.turn_id = s.turn_id)
       ON CONFLICT ("turnId", name) DO NOTHING
       RETURNING turn_steps."turnId" || E'\t' || turn_steps.name AS step
   ), recorded_steps AS (
@@ -76,6 +108,6 @@ AS $$
     JOIN locked l ON l.id = f.session_id AND ins.index = l.base + f.position
     CROSS JOIN (SELECT count(*) FROM notified) AS delivered
   UNION ALL
-  SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord, r.recorded FROM existing x CROSS JOIN recorded_steps r
+  SELECT x."sessionId", x.index, x.type, x."turnId", x.at, x.data, x.ord, r.recorded FROM existing x CROSS JOIN recorded_steps r WHERE NOT x.ends_turn
   ORDER BY ord
 $$;
