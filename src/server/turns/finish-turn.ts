@@ -40,14 +40,15 @@ export async function finishTurn(options: {
   // one statement: its last events, the session set waiting and the step's record together
   // (AppendRequest.endsTurn). Anything else — or anyone changing the session meanwhile — takes
   // the transaction below.
+  // The step's record for an end that drains nothing; its epoch is the finishing run's: a run a
+  // newer one superseded writes nothing, and its journal then stops it. Without a journal, no check.
+  const record = options.seal?.(undefined);
   if (mode === "chat" && end.kind !== "cancelled") {
-    const stored = await appendEvents({ db, sessionId, events: [...endEvents(turnId, end), waitingEvent(turnId)], step: options.seal?.(undefined), endsTurn: true });
+    const stored = await appendEvents({ db, sessionId, events: [...endEvents(turnId, end), waitingEvent(turnId)], step: record, endsTurn: true });
     if (stored.length > 0) return undefined;
   }
   const drainKey = `${turnId}:drain`;
-  // The epoch of the run finishing (its journal record has it): a run a newer one superseded
-  // writes nothing, and its journal then stops it. Without a journal, no check.
-  const epoch = options.seal?.(undefined)?.epoch ?? null;
+  const epoch = record?.epoch ?? null;
   // A transaction bypasses group commit: everything appended before goes first.
   await options.settled?.();
   return pgTransaction(db, async (client) => {

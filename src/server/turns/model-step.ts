@@ -9,7 +9,7 @@ import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
 import { pipelinedAppender } from "@/server/events/pipelined-appender";
 import type { Seal } from "./agent-loop";
-import type { EarlierRun } from "./step-journal";
+import { deferStepRecord, type EarlierRun } from "./step-journal";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
 
@@ -149,9 +149,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     // A step asking for tools never waits for its record: what its calls may do before it is
     // stored waits for it (agent-loop.ts, gate-approvals.ts); a final answer waits unless told.
     if (record && (toolCalls.length > 0 || options.deferRecord)) {
-      record.written = out.flush();
-      // Awaited by the journal with the next step; no unhandled rejection meanwhile.
-      record.written.catch(() => undefined);
+      deferStepRecord(record, out.flush());
       await out.dispatched();
       return outcome;
     }

@@ -41,6 +41,14 @@ export type TurnJournal = {
   isCurrent: () => Promise<boolean>;
 };
 
+/** Hands a step's record to its last append, still being written (a deferred record): the step
+ * returns at once, and the journal checks the record when the next step completes. */
+export function deferStepRecord(record: StepRecord, written: Promise<unknown>): void {
+  record.written = written;
+  // Observed from now on: the journal awaits it later.
+  written.catch(() => undefined);
+}
+
 /** A run of a turn that a newer run took over (Restate retried the invocation while this one
  * was still going): it records nothing more and ends here. */
 export class SupersededRun extends Error {}

@@ -11,7 +11,7 @@ import type { Verdict } from "@/server/approvals/gate-approvals";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import type { Seal } from "./agent-loop";
-import type { EarlierRun } from "./step-journal";
+import { deferStepRecord, type EarlierRun } from "./step-journal";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
 import { sessionInfo, type TurnSetup } from "./turn-setup";
@@ -60,9 +60,7 @@ export async function runToolCall(
   const record = seal?.(outcome);
   const written = appendEvents({ db, sessionId, step: record, events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }] });
   if (record && options.deferRecord) {
-    record.written = written;
-    // Awaited by the journal with the next step; no unhandled rejection meanwhile.
-    written.catch(() => undefined);
+    deferStepRecord(record, written);
     return outcome;
   }
   await written;
