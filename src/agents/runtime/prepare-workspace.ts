@@ -1,7 +1,8 @@
 // Lays out a session's workspace (spec §4.5) before its first turn: seed files, skills under
 // .cursor/skills, AGENTS.md with the instructions and the catalog of agent-run tools, the tools'
-// scripts, and per-send workspaceFiles. Every path is confined to the workspace.
-import fs from "node:fs";
+// scripts, and per-send workspaceFiles. Every path is confined to the workspace. All of it is
+// asynchronous: a turn lays out its workspace while its first model step runs (run-turn.ts).
+import fs from "node:fs/promises";
 import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { AppError } from "@/server/http/app-error";
@@ -15,9 +16,9 @@ export function confinedPath(workspaceDir: string, relative: string): string {
   return path.join(workspaceDir, normalized);
 }
 
-function write(file: string, content: string | Buffer): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, content);
+async function write(file: string, content: string | Buffer | Promise<string | Buffer>): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, await content);
 }
 
 export function agentsMarkdown(manifest: AgentManifest): string {
@@ -36,47 +37,59 @@ export function agentsMarkdown(manifest: AgentManifest): string {
 }
 
 /** Writes per-send files into a workspace; every path is checked before anything is written. */
-export function writeWorkspaceFiles(workspaceDir: string, files: Record<string, string>): void {
+export async function writeWorkspaceFiles(workspaceDir: string, files: Record<string, string>): Promise<void> {
   const targets = Object.entries(files).map(([relative, content]) => [confinedPath(workspaceDir, relative), content] as const);
-  for (const [file, content] of targets) write(file, content);
+  for (const [file, content] of targets) await write(file, content);
 }
 
 const preparedMarker = (workspaceDir: string) => path.join(workspaceDir, ".agentfold", "prepared");
 
 /** Whether the workspace was seeded already (by an earlier turn of its session). */
-export function isPrepared(workspaceDir: string): boolean {
-  return fs.existsSync(preparedMarker(workspaceDir));
+export async function isPrepared(workspaceDir: string): Promise<boolean> {
+  return exists(preparedMarker(workspaceDir));
 }
 
-export function prepareWorkspace(options: {
+export async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function prepareWorkspace(options: {
   workspaceDir: string;
   /** The version's extracted source folder and bundle directory. */
   sourceDir: string;
   bundleDir: string;
   manifest: AgentManifest;
   workspaceFiles?: Record<string, string>;
-}): void {
+}): Promise<void> {
   const { workspaceDir, sourceDir, bundleDir, manifest, workspaceFiles = {} } = options;
   const marker = preparedMarker(workspaceDir);
   // Paths are checked before anything is written, so a bad one leaves the workspace untouched.
   for (const relative of Object.keys(workspaceFiles)) confinedPath(workspaceDir, relative);
-  if (!fs.existsSync(marker)) {
+  if (!(await exists(marker))) {
     const root = path.join(sourceDir, manifest.root);
-    for (const seed of manifest.seedFiles) write(confinedPath(workspaceDir, seed), fs.readFileSync(path.join(root, "sandbox", "workspace", seed)));
+    const copies: [target: string, content: string | Promise<Buffer>][] = [];
+    for (const seed of manifest.seedFiles) copies.push([confinedPath(workspaceDir, seed), fs.readFile(path.join(root, "sandbox", "workspace", seed))]);
     for (const skill of manifest.skills) {
       const target = path.join(workspaceDir, ".cursor", "skills", skill.name);
       if (skill.form === "generated") {
-        write(path.join(target, "SKILL.md"), skill.content ?? "");
+        copies.push([path.join(target, "SKILL.md"), skill.content ?? ""]);
         continue;
       }
-      write(path.join(target, "SKILL.md"), fs.readFileSync(path.join(sourceDir, skill.file)));
-      for (const sibling of skill.files ?? []) write(confinedPath(target, sibling), fs.readFileSync(path.join(path.dirname(path.join(sourceDir, skill.file)), sibling)));
+      copies.push([path.join(target, "SKILL.md"), fs.readFile(path.join(sourceDir, skill.file))]);
+      for (const sibling of skill.files ?? []) copies.push([confinedPath(target, sibling), fs.readFile(path.join(path.dirname(path.join(sourceDir, skill.file)), sibling))]);
     }
     for (const tool of manifest.tools.filter((t) => t.execution === "agent")) {
-      write(path.join(workspaceDir, ".agentfold", "tools", `${tool.name}.mjs`), fs.readFileSync(path.join(bundleDir, "agent-tools", `${tool.name}.mjs`)));
+      copies.push([path.join(workspaceDir, ".agentfold", "tools", `${tool.name}.mjs`), fs.readFile(path.join(bundleDir, "agent-tools", `${tool.name}.mjs`))]);
     }
-    write(path.join(workspaceDir, "AGENTS.md"), agentsMarkdown(manifest));
-    write(marker, new Date().toISOString());
+    copies.push([path.join(workspaceDir, "AGENTS.md"), agentsMarkdown(manifest)]);
+    // Reads that fail are awaited (and surface) with their write, never left unhandled.
+    for (const [, content] of copies) if (typeof content !== "string") content.catch(() => undefined);
+    await Promise.all(copies.map(([target, content]) => write(target, content)));
+    // Last: a workspace cut off mid-way is seeded again by the next turn.
+    await write(marker, new Date().toISOString());
   }
-  writeWorkspaceFiles(workspaceDir, workspaceFiles);
+  await writeWorkspaceFiles(workspaceDir, workspaceFiles);
 }

@@ -132,6 +132,19 @@ describe("built-in tools, skills and subagents", () => {
     expect(fs.readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toContain("### tally");
   });
 
+  it("lays a new session's workspace out in full before its first tool call sees it", async () => {
+    // Laid out while the first model step streams (run-turn.ts): hundreds of seed files take
+    // longer to write than the offline model takes to ask for the glob.
+    const seeds = Array.from({ length: 300 }, (_, i) => `seeds/s${String(i).padStart(3, "0")}.txt`);
+    const seeded = await h.deploy("seeded", {
+      "bot/instructions.md": "You keep a seeded workspace.",
+      ...Object.fromEntries(seeds.map((seed) => [`bot/sandbox/workspace/${seed}`, `seed ${seed}`])),
+    });
+    const { log } = await turn('[call glob {"pattern":"**"}]', { on: seeded });
+    const found = String(ofType(log, "action.result")[0]!.data.output).split("\n");
+    expect(found).toEqual(expect.arrayContaining([...seeds, "AGENTS.md", ".agentfold/prepared"]));
+  });
+
   it("loads a skill in full on demand", async () => {
     const { log } = await turn('[call skill {"name":"refunds"}]');
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: false, output: expect.stringContaining("within 5 days") });
