@@ -23,8 +23,8 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const read = (file: string) => fs.readFileSync(path.join(workspaceDir, file), "utf8");
 
 describe("prepareWorkspace", () => {
-  it("writes AGENTS.md, skills, seed files and per-send files", async () => {
-    await prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ticket/123.txt": "My parcel is late" } });
+  it("writes AGENTS.md, skills, seed files and per-send files", () => {
+    prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ticket/123.txt": "My parcel is late" } });
     expect(read("AGENTS.md")).toContain("You are Support Desk");
     expect(read("AGENTS.md")).toContain("### draft_reply");
     expect(read(".cursor/skills/refunds/SKILL.md")).toContain("description: The refund policy");
@@ -40,18 +40,18 @@ describe("prepareWorkspace", () => {
     expect(JSON.parse(stdout)).toBe("Hi! Your refund is on its way. Best, Support Desk");
   });
 
-  it("seeds only once, so later sends do not undo the agent's edits", async () => {
+  it("seeds only once, so later sends do not undo the agent's edits", () => {
     fs.writeFileSync(path.join(workspaceDir, "policies/returns.md"), "edited by the agent");
-    await prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ticket/124.txt": "second" } });
+    prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ticket/124.txt": "second" } });
     expect(read("policies/returns.md")).toBe("edited by the agent");
     expect(read("ticket/124.txt")).toBe("second");
   });
 
-  it("refuses workspace files that would land outside the workspace, writing none of them", async () => {
+  it("refuses workspace files that would land outside the workspace, writing none of them", () => {
     for (const bad of ["../escape.txt", "/etc/cron.d/x", "a/../../escape.txt"]) {
-      await expect(
+      expect(() =>
         prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ok.txt": "x", [bad]: "x" } }),
-      ).rejects.toThrow(/outside the workspace/);
+      ).toThrow(/outside the workspace/);
     }
     expect(fs.existsSync(path.join(workspaceDir, "ok.txt"))).toBe(false);
     expect(fs.existsSync(path.join(root, "escape.txt"))).toBe(false);

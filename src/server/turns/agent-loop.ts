@@ -40,8 +40,6 @@ export type LoopEnv = {
   signal: AbortSignal;
   models: ModelProviderSettings;
   sandbox: () => Sandbox;
-  /** Settles once the session workspace is laid out: tools (and subagents) may see it. */
-  workspace?: Promise<void>;
   retryDelayMs?: (attempt: number) => number;
   /** Parking tool calls for approval (durable waits with an expiry). */
   approvals: ApprovalWaits;
@@ -116,7 +114,6 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     messages.push(...outcome.steered, ...outcome.response);
     if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, messages, ...spend, nextStep: n + 1 };
 
-    await env.workspace;
     // Calls that need a human decision wait here, all parked before any waits (spec §6).
     const verdicts = await gateApprovals(env, options.keyPrefix, n, outcome.toolCalls, options.tools);
     const results: ToolResultPart[] = [];

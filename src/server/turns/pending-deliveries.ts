@@ -36,8 +36,8 @@ export async function claimIntoFollowUp(client: pg.PoolClient, sessionId: string
   return taken(rows, workspaceDir);
 }
 
-async function taken(rows: PendingRow[], workspaceDir: string): Promise<Claimed[]> {
+function taken(rows: PendingRow[], workspaceDir: string): Claimed[] {
   rows.sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)));
-  for (const row of rows) if (row.workspaceFiles) await writeWorkspaceFiles(workspaceDir, row.workspaceFiles);
+  for (const row of rows) if (row.workspaceFiles) writeWorkspaceFiles(workspaceDir, row.workspaceFiles);
   return rows.map((row) => ({ deliveryId: row.deliveryId, text: row.text }));
 }

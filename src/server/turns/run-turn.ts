@@ -3,11 +3,11 @@
 // contract (up to two repairs), and finish. Every side effect sits in a named, journaled step and
 // every append carries an idempotency key derived from the turn and step, so a turn resumed after
 // a crash appends nothing twice and re-runs no completed tool call.
-import fsp from "node:fs/promises";
+import fs from "node:fs";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { exists, isPrepared, prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
+import { prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { ResultOutcome } from "@/agents/sandbox/protocol";
 import type { SandboxPool } from "@/agents/sandbox/pool";
@@ -69,28 +69,17 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
   const [loaded] = await Promise.all([loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel }), deps.started]);
+  const prepare = async () => {
+    prepareSessionWorkspace(deps.dataDir, loaded, turn);
+    return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
+  };
   // Seeding the workspace is idempotent (done once, then marked). A journaled step is needed only
   // when running prepare again could change the outcome: this send's workspaceFiles would
   // overwrite what tools have since written, and an unattended session's approval policy, which
-  // people may change meanwhile, decides the approval gate. Chat turns without files skip it,
-  // and lay the workspace out while the first model step runs: nothing sees the workspace before
-  // the first tool call (agent-loop.ts awaits `workspace` there), the result contract or the
-  // finish (both await it here).
-  const current = { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
+  // people may change meanwhile, decides the approval gate. Chat turns without files skip it.
   const isUnattended = loaded.session.mode === "task" || loaded.session.purpose === "eval";
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
-  let settings = current;
-  let workspace = Promise.resolve();
-  if (isUnattended || hasFiles) {
-    settings = await step(`${turnId}:prepare`, async () => {
-      await prepareSessionWorkspace(deps.dataDir, loaded, turn);
-      return current;
-    });
-  } else {
-    workspace = prepareSessionWorkspace(deps.dataDir, loaded, turn);
-    // Awaited where it matters; a run that ends before (superseded, failed) leaves it handled.
-    workspace.catch(() => undefined);
-  }
+  const settings = isUnattended || hasFiles ? await step(`${turnId}:prepare`, prepare) : await prepare();
   const setup: TurnSetup = { ...loaded, session: { ...loaded.session, title: settings.title ?? undefined, unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
@@ -103,8 +92,7 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
       await step(`${turnId}:slot-taken`, () => acknowledgeSlot(db, turnId));
     }
   }
-  const end = await runLoop(deps, setup, turnId, workspace);
-  await workspace;
+  const end = await runLoop(deps, setup, turnId);
   const finish = await step<TurnFinish>(`${turnId}:finish`, async (seal) => {
     // Decided here and journaled, so a run of the turn after a crash takes the same way out.
     const stopped = end.kind === "cancelled" || deps.signal.aborted;
@@ -130,13 +118,13 @@ export async function handOnSlot(deps: Pick<TurnDeps, "db" | "step" | "resolveAw
   for (const id of promoted) deps.resolveAwakeable(id);
 }
 
-async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string, workspace: Promise<void>): Promise<TurnEnd> {
+async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promise<TurnEnd> {
   const { db, step, signal } = deps;
   const sandbox = (): Sandbox => {
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
     return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir });
   };
-  const env: LoopEnv = { db, step, settled: deps.settled, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, workspace, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
+  const env: LoopEnv = { db, step, settled: deps.settled, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;
@@ -168,7 +156,6 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string, workspa
     if (outcome.kind === "cancelled") return { kind: "cancelled" };
     if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, usage: spent.usage };
     if (!setup.manifest.result) return { kind: "completed", text: outcome.text, usage: spent.usage, cost };
-    await workspace;
     const verdict = await step(`${turnId}:result:${repairs}`, () => judgeResult(setup, sandbox, outcome.text, signal));
     if (verdict.outcome === "cancelled") return { kind: "cancelled" };
     if (verdict.outcome === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: verdict.result };
@@ -237,14 +224,13 @@ async function deliverNudges(
 }
 
 /** Seeds the session workspace on its first turn and writes this send's workspaceFiles. */
-async function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest): Promise<void> {
+function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest): void {
   const files = turn.workspaceFiles ?? {};
   const { manifest, workspaceDir } = setup;
-  if (!manifest.root || (await isPrepared(workspaceDir))) {
-    await fsp.mkdir(workspaceDir, { recursive: true });
+  if (!manifest.root) {
+    fs.mkdirSync(workspaceDir, { recursive: true });
     return writeWorkspaceFiles(workspaceDir, files);
   }
   const paths = versionPaths(dataDir, setup.session.agentId, setup.session.versionId);
-  if (!(await exists(paths.source))) return writeWorkspaceFiles(workspaceDir, files);
-  await prepareWorkspace({ workspaceDir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles: files });
+  prepareWorkspace({ workspaceDir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles: files });
 }
