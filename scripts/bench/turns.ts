@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { projectRoot } from "@/cli/start/project";
 import { freeStackPorts, makeDataDir, printedPid, spawnSupervisor } from "@/testing/supervisor-process";
 import { writeFiles } from "@/testing/folders";
+import { postJson, readUntil } from "./http-client";
 import { ms, percentile } from "./stats";
 
 const run = promisify(execFile);
@@ -39,26 +40,14 @@ const milestones: [label: string, match: (event: { type: string; data?: { step?:
 async function oneTurn(url: string, token: string): Promise<Sample> {
   const startedAt = performance.now();
   const sentAt = Date.now();
-  const response = await fetch(`${url}/bench/v1/session`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify({ message }),
-  });
-  if (!response.ok) throw new Error(`POST session: ${response.status} ${await response.text()}`);
-  const { sessionId } = (await response.json()) as { sessionId: string };
+  const authorization = { authorization: `Bearer ${token}` };
+  const response = await postJson(`${url}/bench/v1/session`, authorization, { message });
+  if (response.status !== 200) throw new Error(`POST session: ${response.status} ${response.text}`);
+  const { sessionId } = JSON.parse(response.text) as { sessionId: string };
   const answered = Date.now() - sentAt;
-  const stream = await fetch(`${url}/bench/v1/session/${sessionId}/stream?heartbeat=0`, { headers: { authorization: `Bearer ${token}` } });
-  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream of ${sessionId} ended before turn.completed`);
-    buffered += value;
-    if (buffered.includes('"type":"turn.failed"')) throw new Error(`turn failed: ${buffered}`);
-    if (buffered.includes('"type":"turn.completed"')) break;
-  }
+  const buffered = await readUntil(`${url}/bench/v1/session/${sessionId}/stream?heartbeat=0`, authorization, (text) => text.includes('"type":"turn.completed"') || text.includes('"type":"turn.failed"'));
   const elapsed = performance.now() - startedAt;
-  await reader.cancel();
+  if (buffered.includes('"type":"turn.failed"')) throw new Error(`turn failed: ${buffered}`);
   const events = buffered.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { type: string; at: string; data?: { step?: number } });
   const seen = new Map<string, number>([["POST answered (client)", answered]]);
   for (const [label, match] of milestones) {
@@ -98,6 +87,7 @@ export async function benchTurns(): Promise<string> {
     const components = ["web", "worker", "restate", "postgres"] as const;
     const pids = Object.fromEntries(components.map((name) => [name, printedPid(supervisor.output(), name)])) as Record<(typeof components)[number], number>;
     const cpuBefore = Object.fromEntries(components.map((name) => [name, cpuMs(pids[name])]));
+    const clientBefore = process.cpuUsage();
     const clients = 10;
     const seconds = 15;
     const deadline = performance.now() + seconds * 1000;
@@ -113,7 +103,11 @@ export async function benchTurns(): Promise<string> {
       }),
     );
     const perSecond = turns / ((performance.now() - concurrentStart) / 1000);
-    const cpuPerTurn = components.map((name) => `| ${name} | ${((cpuMs(pids[name]) - cpuBefore[name]!) / turns).toFixed(1)} ms |`).join("\n");
+    const clientCpu = process.cpuUsage(clientBefore);
+    const cpuPerTurn = [
+      ...components.map((name) => `| ${name} | ${((cpuMs(pids[name]) - cpuBefore[name]!) / turns).toFixed(1)} ms |`),
+      `| the benchmark's client (same machine) | ${((clientCpu.user + clientCpu.system) / 1000 / turns).toFixed(1)} ms |`,
+    ].join("\n");
     const p50 = percentile(sequential, 50);
     const p95 = percentile(sequential, 95);
     return `## Turns: platform overhead per turn
@@ -122,7 +116,9 @@ Method: the whole stack as \`npm start\` runs it (web, worker, Restate and Postg
 the offline model \`local:scripted\`, and one tool call (\`lookup\`, a read tool in the agent's
 sandbox). A turn is two model steps and one tool call, each a journaled step, and about 20
 appended events. Each sample is timed from the \`POST /<slug>/v1/session\` that starts a session to
-the moment its NDJSON stream shows \`turn.completed\`, over real HTTP. 20 warm-up turns first.
+the moment its NDJSON stream shows \`turn.completed\`, over real HTTP. 20 warm-up turns first. The
+client is this benchmark, on the same two cores, written to cost little (node:http on kept-alive
+sockets, \`scripts/bench/http-client.ts\`): its CPU is shown below with the servers'.
 
 | Measure | Result | Goal |
 |---|---|---|
@@ -169,8 +165,8 @@ run-to-run spread on this VM is about ±5 ms and ±15 %. What is left, measured 
   ~10 % in zod validating the prompt, ~10 % in garbage collection. Two steps a turn make it the
   worker's largest cost and a floor under p50.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
-  processes together, the benchmark's own client included (~6 ms: two fetches and a decoded
-  stream), against the sum in the table above.
+  processes together, the benchmark's own client included, against the sum in the table above.
+  (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5.)
 
 Next, in order of what they would save: the eager run's claim without a commit of its own (a
 per-session advisory lock on the worker's liveness connection, the run writing at epoch 0); the
