@@ -122,7 +122,7 @@ export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 /** The append statement for some requests, on any connection (inside a caller's transaction too). */
 export async function appendStatement(db: Queryable, requests: AppendRequest[], channel: string): Promise<SessionEvent[][]> {
   const rows = await runStatement(db, requests, channel);
-  const recorded = new Set(rows[0]?.recorded ?? []);
+  const recorded = new Set(rows[0] ? parseTextArray(rows[0].recorded) : []);
   for (const { step } of requests) if (step) step.stored = recorded.has(`${step.turnId}\t${step.name}`);
   const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
   let ord = 1;
@@ -134,12 +134,19 @@ export async function appendStatement(db: Queryable, requests: AppendRequest[], 
   }));
 }
 
-async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string; recorded: string[] })[]> {
+// Every row repeats the statement's recorded steps (a text[]): left as text and parsed once,
+// from the first row, instead of once per event.
+const textArrayOid = 1009;
+const parseTextArray = pg.types.getTypeParser(textArrayOid as never) as (text: string) => string[];
+const rowTypes = { getTypeParser: (oid: number) => (oid === textArrayOid ? (text: string) => text : pg.types.getTypeParser(oid as never)) } as pg.CustomTypesConfig;
+
+async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string; recorded: string })[]> {
   const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at, endsTurn: request.endsTurn === true })));
   const steps = batch.flatMap((request) => (request.step ? [{ ...request.step, endsTurn: request.endsTurn === true }] : []));
-  const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string[] }>({
+  const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string }>({
     name: "agentfold-append-events",
     text: groupAppendSql,
+    types: rowTypes,
     values: [
       flat.map((e) => e.sessionId),
       flat.map((e) => e.type),
