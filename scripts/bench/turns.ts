@@ -149,29 +149,39 @@ carries every later turn of a session. API clients' hot calls skip Next's router
 (\`src/server/http/api-front.ts\`). The appends are one statement kept in the database as a SQL
 function (planned once per connection); a chat turn's common end is one of those appends, written
 with the final model step's last events; steps whose outcome nothing irreversible depends on yet
-(a step asking for tools, a read tool, the final answer) do not wait for their commit. Since this
-work began: p50 93 → ~25–33 ms, 25 → ~55–63 turns/s, CPU per turn (all processes) ~75 → ~25 ms;
-run-to-run spread on this VM is about ±5 ms and ±15 %. What is left, measured on this machine:
+(a step asking for tools, a read tool, the final answer) do not wait for their commit; the eager
+run takes its session with its first append, not a commit of its own. Since this work began: p50
+93 → ~24–29 ms, 25 → ~60–80 turns/s, CPU per turn (all processes) ~75 → ~20–25 ms. Run-to-run
+spread on this VM is about ±5 ms and ±15 %, and the machine's speed drifts between runs (the same
+code's web CPU per turn measured 4.3–6.1 ms in one hour): compare changes in alternating runs,
+several of each. What is left, measured on this machine:
 
-- A turn makes 12 statements and 5 commits: the session start (web), the eager run's epoch,
-  three appends (the first model step, the tool's result, the second model step with the
-  finish), the token check twice, the stream's session check and first page, and three small
-  reads in the worker. The appends of one turn follow each other (group commit writes one
-  statement at a time per process), ~2–4 ms each on the turn's path with four processes sharing
-  two cores.
-- The AI SDK's \`streamText\` costs ~2 ms per model step on Node 20 with the offline model,
-  measured alone (1,000 calls of one step: 2.0–2.3 ms each). A CPU profile puts about 40 % of it
-  in Node's web streams (of which ~0.4 ms is Node 20's \`makeTransferable\` on every stream made),
-  ~10 % in zod validating the prompt, ~10 % in garbage collection. Two steps a turn make it the
-  worker's largest cost and a floor under p50.
+- A turn makes 11–12 statements and 3–4 commits: the session start (web), the eager run's journal
+  read, two or three appends (the first model step, which claims the session; the tool's result;
+  the second model step with the finish), the token check twice, the stream's session check and
+  first page, and three small reads in the worker. A session's appends follow each other (group
+  commit writes one statement at a time per process) and, with four processes sharing two cores,
+  each takes 2–8 ms on the turn's path where it takes 0.5 ms alone (Postgres' own time per append
+  is ~1.5 ms under this load, ~0.4 ms idle): the sequential turn is bound by CPU contention more
+  than by any one wait.
+- The worker is a single thread doing ~10 ms of CPU per turn: at 10 clients it is 80–95 % busy,
+  so it caps throughput on its own (1,000 / its CPU per turn) just below where the two cores do.
+  The AI SDK's \`streamText\` is ~2 ms of that per model step with the offline model, measured
+  alone (1,000 calls of one step: 2.0–2.3 ms each; ~1 ms with a model that streams three parts
+  instead of the offline model's sixteen): Node 20's web streams (\`makeTransferable\` on every
+  stream made), zod validating the prompt, and garbage collection.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, the benchmark's own client included, against the sum in the table above.
-  (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5.)
+  (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5–2.)
+- Each new session's workspace costs three file system calls (~0.2 ms each on this disk); done
+  asynchronously they took 7–10 ms, each waiting on the busy event loop.
 
-Next, in order of what they would save: the eager run's claim without a commit of its own (a
-per-session advisory lock on the worker's liveness connection, the run writing at epoch 0); the
-token check cached in the web process with revocations announced (NOTIFY); the stream's session
-check and first page in one statement; one LISTEN connection per process.
+Next, in order of what they would save: the token check cached in the web process with
+revocations announced (NOTIFY), or folded into the statement it guards; the worker's three reads
+at a turn's start in one statement (journal, session and version, conversation: a new session's
+first turn needs no conversation read at all); the stream's session check and first page in one
+statement (subscribed first); one LISTEN connection per process; a second worker process, once
+the CPU per turn leaves room for it.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
