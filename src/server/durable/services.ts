@@ -133,7 +133,7 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
   let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    next = await runSessionTurn(deps, turn, claimed, durable);
+    next = await runSessionTurn(deps, turn, claimed, durable, { opensSession: true });
   } catch (error) {
     // Another run took the session first (this run read it free, then its first append found
     // it taken): the turn is that run's.
@@ -161,7 +161,13 @@ async function isFreeOrOurs(deps: WorkerDeps, sessionId: string, epoch: number):
 }
 
 /** One turn of the session; answers the turn this invocation runs next (a drained follow-up). */
-async function runSessionTurn(deps: WorkerDeps, current: TurnRequest, journal: TurnJournal, durable: TurnDurable): Promise<TurnRequest | undefined> {
+async function runSessionTurn(
+  deps: WorkerDeps,
+  current: TurnRequest,
+  journal: TurnJournal,
+  durable: TurnDurable,
+  options: { opensSession?: boolean } = {},
+): Promise<TurnRequest | undefined> {
   const { ctx } = durable;
   const tracked = deps.cancellations.track(current.turnId);
   // The step body now running: a cancellation waits for it to settle before recording
@@ -178,7 +184,7 @@ async function runSessionTurn(deps: WorkerDeps, current: TurnRequest, journal: T
     // A stop asked before this run began (it is a retry) still stops it.
     const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
     const { next, stopped } = await runTurn(
-      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, claim: journal.claim, signal: tracked.signal, started },
+      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, claim: journal.claim, signal: tracked.signal, started, opensSession: options.opensSession },
       current,
     );
     if (!stopped) return next;

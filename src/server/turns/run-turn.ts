@@ -42,6 +42,9 @@ export type TurnDeps = {
   /** An eager run's claim on its session: its first model step's appends take it, anything
    * recorded before that takes it first (step-journal.ts, EagerClaim). */
   claim?: EagerClaim;
+  /** The turn is its session's first, run as the session start announced it (an eager run): the
+   * conversation is its own message, with nothing to read. */
+  opensSession?: boolean;
   models: ModelProviderSettings;
   defaultModel: string;
   sandboxes: SandboxPool;
@@ -71,7 +74,8 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
-  const [loaded] = await Promise.all([loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel }), deps.started]);
+  const conversation: ModelMessage[] | undefined = deps.opensSession ? [{ role: "user", content: turn.message }] : undefined;
+  const [loaded] = await Promise.all([loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation }), deps.started]);
   const prepare = async () => {
     prepareSessionWorkspace(deps.dataDir, loaded, turn);
     return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };

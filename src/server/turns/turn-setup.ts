@@ -71,7 +71,15 @@ type SessionRow = {
   unattendedApprovals: string;
 };
 
-export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string; sessionId: string; turnId: string; defaultModel: string }): Promise<TurnSetup> {
+export async function loadTurnSetup(options: {
+  db: PrismaClient;
+  dataDir: string;
+  sessionId: string;
+  turnId: string;
+  defaultModel: string;
+  /** The conversation when the caller knows it (a new session's first turn: its message). */
+  conversation?: ModelMessage[];
+}): Promise<TurnSetup> {
   const { db, dataDir, sessionId, turnId, defaultModel } = options;
   const pool = poolOf(db);
   const [{ rows }, messages] = await Promise.all([
@@ -82,7 +90,7 @@ export async function loadTurnSetup(options: { db: PrismaClient; dataDir: string
              FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`,
       values: [sessionId],
     }),
-    conversation(db, sessionId, turnId),
+    options.conversation ?? conversation(db, sessionId, turnId),
   ]);
   const session = rows[0];
   if (!session) throw new Error(`no session ${sessionId}`);
