@@ -156,10 +156,11 @@ spread on this VM is about ±5 ms and ±15 %, and the machine's speed drifts bet
 code's web CPU per turn measured 4.3–6.1 ms in one hour): compare changes in alternating runs,
 several of each. What is left, measured on this machine:
 
-- A turn makes 11–12 statements and 3–4 commits: the session start (web), the eager run's journal
+- A turn makes 10–11 statements and 3–4 commits: the session start (web), the eager run's journal
   read, two or three appends (the first model step, which claims the session; the tool's result;
   the second model step with the finish), the token check twice, the stream's session check and
-  first page, and three small reads in the worker. A session's appends follow each other (group
+  first page, and two small reads in the worker (session and version; pending sends at the tool
+  boundary). A session's appends follow each other (group
   commit writes one statement at a time per process) and, with four processes sharing two cores,
   each takes 2–8 ms on the turn's path where it takes 0.5 ms alone (Postgres' own time per append
   is ~1.5 ms under this load, ~0.4 ms idle): the sequential turn is bound by CPU contention more
@@ -177,9 +178,8 @@ several of each. What is left, measured on this machine:
   asynchronously they took 7–10 ms, each waiting on the busy event loop.
 
 Next, in order of what they would save: the token check cached in the web process with
-revocations announced (NOTIFY), or folded into the statement it guards; the worker's three reads
-at a turn's start in one statement (journal, session and version, conversation: a new session's
-first turn needs no conversation read at all); the stream's session check and first page in one
+revocations announced (NOTIFY), or folded into the statement it guards; the worker's two reads at
+a turn's start in one statement (journal; session and version); the stream's session check and first page in one
 statement (subscribed first); one LISTEN connection per process; a second worker process, once
 the CPU per turn leaves room for it.
 
