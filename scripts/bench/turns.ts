@@ -149,16 +149,15 @@ carries every later turn of a session. API clients' hot calls skip Next's router
 (\`src/server/http/api-front.ts\`). The appends are one statement kept in the database as a SQL
 function (planned once per connection); a chat turn's common end is one of those appends, written
 with the final model step's last events; steps whose outcome nothing irreversible depends on yet
-(a step asking for tools, a read tool, the final answer) do not wait for their commit; the eager
-run takes its session with its first append, not a commit of its own. Since this work began: p50
-93 → ~24–29 ms, 25 → ~60–80 turns/s, CPU per turn (all processes) ~75 → ~20–25 ms. Run-to-run
-spread on this VM is about ±5 ms and ±15 %, and the machine's speed drifts between runs (the same
-code's web CPU per turn measured 4.3–6.1 ms in one hour): compare changes in alternating runs,
-several of each. What is left, measured on this machine:
+(a step asking for tools, a read tool, the final answer) do not wait for their commit. Since this
+work began: p50 93 → ~24–29 ms, 25 → ~60–80 turns/s, CPU per turn (all processes) ~75 → ~20–25
+ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the machine's speed drifts between
+runs (the same code's web CPU per turn measured 4.3–6.1 ms in one hour): compare changes in
+alternating runs, several of each. What is left, measured on this machine:
 
-- A turn makes 10–11 statements and 3–4 commits: the session start (web), the eager run's journal
-  read, two or three appends (the first model step, which claims the session; the tool's result;
-  the second model step with the finish), the token check twice, the stream's session check and
+- A turn makes 10–11 statements and 4–5 commits: the session start (web), the eager run's claim
+  (with its journal read), two or three appends (the first model step, the tool's result, the
+  second model step with the finish), the token check twice, the stream's session check and
   first page, and two small reads in the worker (session and version; pending sends at the tool
   boundary). A session's appends follow each other (group
   commit writes one statement at a time per process) and, with four processes sharing two cores,
@@ -177,7 +176,11 @@ several of each. What is left, measured on this machine:
 - Each new session's workspace costs three file system calls (~0.2 ms each on this disk); done
   asynchronously they took 7–10 ms, each waiting on the busy event loop.
 
-Next, in order of what they would save: the token check cached in the web process with
+Next, in order of what they would save: the eager run's claim without a commit of its own (tried
+on 2026-11-30, with the claim in the first append, and reverted: every worker hearing the notice
+then ran the first model call before learning it came second, a paid request per extra worker;
+a per-session advisory lock on each worker's liveness connection would decide first, without a
+commit); the token check cached in the web process with
 revocations announced (NOTIFY), or folded into the statement it guards; the worker's two reads at
 a turn's start in one statement (journal; session and version); the stream's session check and first page in one
 statement (subscribed first); one LISTEN connection per process; a second worker process, once

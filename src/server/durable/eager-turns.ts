@@ -19,9 +19,8 @@
 // Stop needs no invocation (the NOTIFY reaches the eager run); a preempting send first gives the
 // running turn one (follow-up-session.ts), so Restate still runs the session's turns one at a time.
 //
-// The eager run claims the session with its first append while no run has it, or not at all
-// (EagerClaim, step-journal.ts): of several workers hearing the notice, one runs the turn, and an
-// invocation's run supersedes it as any retry would.
+// The eager run takes the session's first epoch or nothing (step-journal.ts): of several workers
+// hearing the notice, one runs the turn, and an invocation's run supersedes it as any retry would.
 import crypto from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";

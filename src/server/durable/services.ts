@@ -110,19 +110,17 @@ class NotFirst extends Error {}
 
 /**
  * Runs a new session's first turn as soon as its commit is announced, with no invocation
- * (./eager-turns.ts). It takes its session with its first append while no run has it
- * (EagerClaim) or not at all, so it never records beside an invocation's run. What it leaves goes
- * to Restate: the follow-up its coalesced sends drained into, or the turn itself when this run did
- * not finish it (it handed over, was superseded or failed: the invocation resumes it from the
- * journal). Answers whether the turn ended here (its invocation, if one arrives, then has nothing
- * left to do).
+ * (./eager-turns.ts). It takes the session's first epoch or nothing, so it never runs beside an
+ * invocation's run. What it leaves goes to Restate: the follow-up its coalesced sends drained
+ * into, or the turn itself when this run did not finish it (it handed over, was superseded or
+ * failed: the invocation resumes it from the journal). Answers whether the turn ended here (its
+ * invocation, if one arrives, then has nothing left to do).
  */
 export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey">, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
   const key = eager.workerKey;
   const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: key });
-  // The turn's reads run beside the journal's, which says whether the session is still free; the
-  // first append takes it (EagerClaim), and nothing is recorded before.
+  // The turn's reads run while the epoch is taken; nothing is recorded before it is ours.
   const claimed: TurnJournal = {
     ...journal,
     stopRequested: async () => {
@@ -135,9 +133,7 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
     next = await runSessionTurn(deps, turn, claimed, durable, { opensSession: true });
   } catch (error) {
-    // Another run took the session first (this run read it free, then its first append found
-    // it taken): the turn is that run's.
-    if (error instanceof NotFirst || !(await isFreeOrOurs(deps, turn.sessionId, journal.claim!.epoch))) return false;
+    if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
     try {
       await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
@@ -152,12 +148,6 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
   // recorded as failed if the engine stays unreachable).
   if (next) await queueTurn({ db: deps.db, runtime, turn: next, mode: "chat" }).catch((error: Error) => console.error(`could not queue turn ${next.turnId}:`, error.message));
   return true;
-}
-
-/** Whether the session has no run yet, or this eager run took it. */
-async function isFreeOrOurs(deps: WorkerDeps, sessionId: string, epoch: number): Promise<boolean> {
-  const { rows } = await poolOf(deps.db).query<{ turnEpoch: number }>(`SELECT "turnEpoch" FROM sessions WHERE id = $1`, [sessionId]);
-  return rows[0] !== undefined && (rows[0].turnEpoch === 0 || rows[0].turnEpoch === epoch);
 }
 
 /** One turn of the session; answers the turn this invocation runs next (a drained follow-up). */
@@ -184,7 +174,7 @@ async function runSessionTurn(
     // A stop asked before this run began (it is a retry) still stops it.
     const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
     const { next, stopped } = await runTurn(
-      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, claim: journal.claim, signal: tracked.signal, started, opensSession: options.opensSession },
+      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, signal: tracked.signal, started, opensSession: options.opensSession },
       current,
     );
     if (!stopped) return next;

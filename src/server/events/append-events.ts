@@ -8,9 +8,9 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { poolOf } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
 import { toValidEnvelope } from "./envelope";
-import { appendStatement, groupAppend, NotClaimed, type AppendRequest, type Queryable, type StepRecord } from "./group-commit";
+import { appendStatement, groupAppend, type AppendRequest, type Queryable, type StepRecord } from "./group-commit";
 
-export { NotClaimed, type StepRecord };
+export type { StepRecord };
 
 export const eventsChannel = "session_events";
 
@@ -32,21 +32,19 @@ export async function appendEvents(options: {
   /** The events end their turn and set the session waiting, if nothing stands in the way
    * (AppendRequest.endsTurn); when something does, nothing is written and no events come back. */
   endsTurn?: boolean;
-  /** The epoch an eager run claims the session with (AppendRequest.claimEpoch). */
-  claimEpoch?: number;
 }): Promise<SessionEvent[]> {
-  const { db, sessionId, events, clock = () => new Date(), step, endsTurn, claimEpoch } = options;
+  const { db, sessionId, events, clock = () => new Date(), step, endsTurn } = options;
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
   let stored: SessionEvent[];
   try {
-    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn, claimEpoch }, eventsChannel);
+    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn }, eventsChannel);
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.
     if (!isUniqueViolation(error)) throw error;
-    stored = await appendOne(poolOf(db), { sessionId, events, at, step, endsTurn, claimEpoch });
+    stored = await appendOne(poolOf(db), { sessionId, events, at, step, endsTurn });
   }
   return stored;
 }
@@ -66,7 +64,6 @@ export async function appendEventsInTransaction(options: { client: Queryable; se
 
 async function appendOne(client: Queryable, request: AppendRequest): Promise<SessionEvent[]> {
   const [stored = []] = await appendStatement(client, [request], eventsChannel);
-  if (stored.length === 0 && request.claimEpoch !== undefined) throw new NotClaimed(`session ${request.sessionId} is another run's`);
   if (stored.length === 0 && !request.endsTurn) throw new AppError("not_found", `no session ${request.sessionId}`);
   return stored;
 }

@@ -39,16 +39,7 @@ export type AppendRequest = {
    * Otherwise nothing of this request is written and it answers no events.
    */
   endsTurn?: boolean;
-  /**
-   * The epoch an eager run claims its session with (step-journal.ts): the events are written only
-   * while the session has no run yet (epoch 0, which this statement makes the claim) or this run
-   * took it already. Otherwise nothing of the request is written, and it fails with NotClaimed.
-   */
-  claimEpoch?: number;
 };
-
-/** An append whose run did not get its session: another run took it first. */
-export class NotClaimed extends Error {}
 
 type Pending = AppendRequest & {
   resolve: (events: SessionEvent[]) => void;
@@ -150,7 +141,7 @@ const parseTextArray = pg.types.getTypeParser(textArrayOid as never) as (text: s
 const rowTypes = { getTypeParser: (oid: number) => (oid === textArrayOid ? (text: string) => text : pg.types.getTypeParser(oid as never)) } as pg.CustomTypesConfig;
 
 async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string; recorded: string })[]> {
-  const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at, endsTurn: request.endsTurn === true, claimEpoch: request.claimEpoch ?? null })));
+  const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at, endsTurn: request.endsTurn === true })));
   const steps = batch.flatMap((request) => (request.step ? [{ ...request.step, endsTurn: request.endsTurn === true }] : []));
   const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string }>({
     name: "agentfold-append-events",
@@ -172,7 +163,6 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
       maxNotifyBytes,
       flat.map((e) => e.endsTurn),
       steps.map((s) => s.endsTurn),
-      flat.map((e) => e.claimEpoch),
     ],
   });
   return rows;
@@ -181,7 +171,6 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
 /** A request's events; none at all means its session does not exist (or, for a request that
  * ends its turn, that it could not). */
 function settled(request: AppendRequest, events: SessionEvent[]): { events: SessionEvent[] } | { error: unknown } {
-  if (events.length === 0 && request.claimEpoch !== undefined) return { error: new NotClaimed(`session ${request.sessionId} is another run's`) };
   if (events.length === 0 && !request.endsTurn) return { error: new AppError("not_found", `no session ${request.sessionId}`) };
   return { events };
 }
@@ -190,8 +179,7 @@ function settled(request: AppendRequest, events: SessionEvent[]): { events: Sess
 // once per connection: $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency
 // keys, $6 times (ISO), $7 channel; $8–$12 the journal rows of steps these events end (turn ids,
 // names, session ids, results, the epoch of the run recording them); $13 the largest notification;
-// $14 and $15 flag the events and journal rows that end their turn (AppendRequest.endsTurn);
-// $16 the epoch each event's run claims its session with, or null (AppendRequest.claimEpoch).
+// $14 and $15 flag the events and journal rows that end their turn (AppendRequest.endsTurn).
 const groupAppendSql = `
   SELECT session_id AS "sessionId", index, type, turn_id AS "turnId", at, data, ord, recorded
-  FROM append_session_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
+  FROM append_session_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;

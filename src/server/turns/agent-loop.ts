@@ -58,8 +58,6 @@ export type LoopOptions = {
   repair?: string;
   /** Recorded with the first step's start (turn.started). */
   leading?: NewEvent[];
-  /** The epoch the first step's appends claim the session with (an eager run, EagerClaim). */
-  claimEpoch?: number;
   /** The final answer's step may leave its record to the turn's next append (runModelStep's
    * deferRecord): only where that append comes next, with nothing in between. */
   deferFinalRecord?: boolean;
@@ -109,7 +107,6 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
         leading,
         steer: n > options.firstStep && options.steer ? (stored) => options.steer!(n, stored) : undefined,
         deferRecord: options.deferFinalRecord,
-        claimEpoch: n === options.firstStep ? options.claimEpoch : undefined,
       }),
     );
     if (outcome.kind !== "ok") return { ...outcome, ...spend, nextStep: n + 1 };

@@ -43,8 +43,6 @@ export type ModelStepOptions = {
   deferRecord?: boolean;
   /** Events recorded first, in the same append (turn.started; the previous batch's close). */
   leading?: NewEvent[];
-  /** The epoch this step's appends claim the session with (an eager run's first step). */
-  claimEpoch?: number;
   /** Messages steered into the turn before this step (coalesced sends, spec §4.4), including
    * those an attempt cut off by a crash already took. Before recording a nudge it awaits
    * `stored`: the leading events go first in the log. */
@@ -66,8 +64,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const stepKey = `${options.keyPrefix}:s${step}`;
   const attempt = 1 + (await options.earlier.startedAttempts(stepKey));
   const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
-  const append = (events: NewEvent[], record?: StepRecord) =>
-    appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })), step: record, claimEpoch: options.claimEpoch });
+  const append = (events: NewEvent[], record?: StepRecord) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })), step: record });
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
   // root agent's text streams as the reply.
   const isRoot = parentCallId === undefined;

@@ -24,7 +24,7 @@ import { finishTurn, type TurnEnd } from "./finish-turn";
 import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup, sessionInfo, type TurnSetup } from "./turn-setup";
-import type { EagerClaim, EarlierRun } from "./step-journal";
+import type { EarlierRun } from "./step-journal";
 import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
@@ -39,9 +39,6 @@ export type TurnDeps = {
   settled?: () => Promise<void>;
   /** What an earlier run of this turn recorded, for steps that were cut off. */
   earlier: EarlierRun;
-  /** An eager run's claim on its session: its first model step's appends take it, anything
-   * recorded before that takes it first (step-journal.ts, EagerClaim). */
-  claim?: EagerClaim;
   /** The turn is its session's first, run as the session start announced it (an eager run): the
    * conversation is its own message, with nothing to read. */
   opensSession?: boolean;
@@ -86,8 +83,6 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   // people may change meanwhile, decides the approval gate. Chat turns without files skip it.
   const isUnattended = loaded.session.mode === "task" || loaded.session.purpose === "eval";
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
-  // Recorded before the first model step: an eager run takes its session first.
-  if (isUnattended || hasFiles || loaded.manifest.maxRunningTurns) await deps.claim?.take();
   const settings = isUnattended || hasFiles ? await step(`${turnId}:prepare`, prepare) : await prepare();
   const setup: TurnSetup = { ...loaded, session: { ...loaded.session, title: settings.title ?? undefined, unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
@@ -102,8 +97,6 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
     }
   }
   const end = await runLoop(deps, setup, turnId);
-  // A turn stopped before its first model step appended anything has not taken its session yet.
-  if (end.kind === "cancelled") await deps.claim?.take();
   const finish = await step<TurnFinish>(`${turnId}:finish`, async (seal) => {
     // Decided here and journaled, so a run of the turn after a crash takes the same way out.
     const stopped = end.kind === "cancelled" || deps.signal.aborted;
@@ -153,9 +146,8 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       }),
       firstStep,
       repair,
-      // turn.started goes out with the first step's start, which takes an eager run's session.
+      // turn.started goes out with the first step's start.
       leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
-      claimEpoch: repairs === 0 ? deps.claim?.epoch : undefined,
       steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId, settled: deps.settled }, n, stored),
       // The finish comes next, unless a result contract judges the answer first.
       deferFinalRecord: !setup.manifest.result,

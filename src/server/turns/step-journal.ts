@@ -36,23 +36,10 @@ export type TurnJournal = {
   earlier: EarlierRun;
   /** Whether someone asked this turn to stop (stop, preempt, delete) before this run began. */
   stopRequested: () => Promise<boolean>;
-  /** Whether this run has (or, an eager run, may still take) the epoch: always, unless it asked
-   * for the session's first run only (an eager run) and another run came first. A run that did
-   * not take it records nothing. */
+  /** Whether this run took the epoch: always, unless it asked for the session's first run only
+   * (an eager run) and another run came first. A run that did not take it records nothing. */
   isCurrent: () => Promise<boolean>;
-  /** An eager run's claim on its session (below): the epoch its first append takes, or `take`
-   * to take it before anything else is recorded. Absent for other runs, which take theirs first. */
-  claim?: EagerClaim;
 };
-
-/**
- * An eager run does not take its session's epoch in a statement of its own: its first append
- * takes it (AppendRequest.claimEpoch), so the turn starts without a commit to wait for. Its epoch
- * is its worker's liveness key, negated: no other run's (those count up from 1), and the same for
- * every write of the run. A step that records something before the first model step (prepare,
- * a maxRunningTurns slot) calls `take` first.
- */
-export type EagerClaim = { epoch: number; take: () => Promise<void> };
 
 /** Hands a step's record to its last append, still being written (a deferred record): the step
  * returns at once, and the journal checks the record when the next step completes. */
@@ -84,9 +71,8 @@ export function turnJournal(
    * two runs racing for a fresh session, one gets it. */
   options: { eagerWorker?: number } = {},
 ): TurnJournal {
-  const claimEpoch = options.eagerWorker === undefined ? null : -options.eagerWorker;
   let reading: Promise<Recorded> | undefined;
-  const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds, claimEpoch));
+  const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds, options.eagerWorker ?? null));
   // Records handed to an append that a step did not wait for (a deferred record): the step's
   // outcome counts as recorded for the steps after it, whose appends group commit writes after
   // (or with) it; each later step that completes checks them first.
@@ -140,21 +126,7 @@ export function turnJournal(
     nudges: async (keyPrefix) =>
       (await read()).events.filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix)).map((event) => (JSON.parse(event.data) as { text: string }).text),
   };
-  const claim: EagerClaim | undefined =
-    claimEpoch === null
-      ? undefined
-      : {
-          epoch: claimEpoch,
-          take: async () => {
-            const { rowCount } = await poolOf(db).query({
-              name: "agentfold-take-eager-claim",
-              text: `UPDATE sessions SET "turnEpoch" = $2, "eagerWorker" = -$2 WHERE id = $1 AND "turnEpoch" IN (0, $2)`,
-              values: [turn.sessionId, claimEpoch],
-            });
-            if (rowCount !== 1) throw new SupersededRun(`turn ${turn.turnId}: another run took session ${turn.sessionId} first`);
-          },
-        };
-  return { step, settled, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await read()).epoch !== noEpoch, claim };
+  return { step, settled, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await read()).epoch !== noEpoch };
 }
 
 /** Writes a step's record while `epoch` is still the session's; false when it is not (or another
@@ -180,23 +152,17 @@ type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, stri
  * turns that ran in earlier invocations: Restate runs one invocation of a session at a time, so
  * those invocations have ended and will never be replayed. Turns of this invocation (a drained
  * follow-up runs in the same one) keep theirs.
- *
- * An eager run (`claim`, EagerClaim) takes nothing here: it reads whether the session is still
- * free for it (epoch 0, or its claim already), and its first append takes it. A run of the
- * session's invocation counts up from whatever is there, an eager run's negative epoch included.
  */
-async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[], claim: number | null): Promise<Recorded> {
+async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[], eagerWorker: number | null): Promise<Recorded> {
   // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
   const { rows } = await poolOf(db).query<{ kind: "epoch" | "stop" | "step" | "event"; index: number | null; key: string | null; type: string | null; value: string | null }>({
     name: "agentfold-read-turn-journal",
     text: `WITH bumped AS (
-             UPDATE sessions SET "turnEpoch" = greatest("turnEpoch", 0) + 1 WHERE id = $2 AND $5::int IS NULL RETURNING "turnEpoch"
+             UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1, "eagerWorker" = coalesce($5, "eagerWorker")
+               WHERE id = $2 AND ("turnEpoch" = 0 OR $5::int IS NULL) RETURNING "turnEpoch"
            ),
-           claimable AS (SELECT $5::int AS "turnEpoch" FROM sessions WHERE id = $2 AND $5::int IS NOT NULL AND "turnEpoch" IN (0, $5)),
            pruned AS (DELETE FROM turn_steps WHERE "sessionId" = $2 AND NOT ("turnId" = ANY($4)) AND EXISTS (SELECT 1 FROM bumped))
            SELECT 'epoch' AS kind, NULL::int AS index, "turnEpoch"::text AS key, NULL::text AS type, NULL::text AS value FROM bumped
-           UNION ALL
-           SELECT 'epoch', NULL, "turnEpoch"::text, NULL, NULL FROM claimable
            UNION ALL
            SELECT 'stop', NULL, "turnId", NULL, NULL FROM turn_stops WHERE "turnId" = $1
            UNION ALL
@@ -205,7 +171,7 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
            SELECT 'event', index, "idempotencyKey", type, data::text FROM session_events
              WHERE "sessionId" = $2 AND starts_with("idempotencyKey", $3) AND type IN ('step.started', 'action.result', 'nudge.delivered')
            ORDER BY index NULLS FIRST`,
-    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds, claim],
+    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds, eagerWorker],
   });
   const recorded: Recorded = { epoch: noEpoch, stopRequested: false, steps: new Map(), events: [] };
   for (const row of rows) {
