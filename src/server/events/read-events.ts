@@ -28,11 +28,16 @@ export type StoredEventText = { index: number; type: string; turnId: string | nu
 
 /** The NDJSON line of a stored event; key order matches toEnvelope. */
 export function eventLine(sessionId: string, row: StoredEventText): EventLine {
-  return {
-    index: row.index,
-    type: row.type,
-    line: `{"type":${JSON.stringify(row.type)},"index":${row.index},"sessionId":${JSON.stringify(sessionId)},${row.turnId ? `"turnId":${JSON.stringify(row.turnId)},` : ""}"at":"${row.at}","data":${row.data}}\n`,
-  };
+  return lineOf(JSON.stringify(sessionId), row.index, row.type, row.turnId, row.at, row.data);
+}
+
+// Event types are few: each is quoted once.
+const quotedTypes = new Map<string, string>();
+const quotedType = (type: string) => quotedTypes.get(type) ?? (quotedTypes.set(type, JSON.stringify(type)), quotedTypes.get(type)!);
+
+function lineOf(quotedSessionId: string, index: number, type: string, turnId: string | null, at: string, data: string): EventLine {
+  const turn = turnId ? `"turnId":${JSON.stringify(turnId)},` : "";
+  return { index, type, line: `{"type":${quotedType(type)},"index":${index},"sessionId":${quotedSessionId},${turn}"at":"${at}","data":${data}}\n` };
 }
 
 /** How SQL formats a stored `at` for eventLine (UTC in a timestamp without time zone). */
@@ -47,11 +52,14 @@ export async function readEventLines(options: {
   limit?: number;
 }): Promise<EventLine[]> {
   const { db, sessionId, fromIndex, limit = 500 } = options;
-  const { rows } = await poolOf(db).query<StoredEventText>({
+  // Rows as arrays: no object per row on the replay path.
+  const { rows } = await poolOf(db).query<[number, string, string | null, string, string]>({
     name: "agentfold-read-event-lines",
     text: `SELECT index, type, "turnId", ${atText("at")} AS at, data::text AS data
            FROM session_events WHERE "sessionId" = $1 AND index >= $2 ORDER BY index LIMIT $3`,
     values: [sessionId, fromIndex, limit],
+    rowMode: "array",
   });
-  return rows.map((row) => eventLine(sessionId, row));
+  const quotedSessionId = JSON.stringify(sessionId);
+  return rows.map(([index, type, turnId, at, data]) => lineOf(quotedSessionId, index, type, turnId, at, data));
 }
