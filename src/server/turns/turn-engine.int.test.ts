@@ -133,8 +133,8 @@ describe("built-in tools, skills and subagents", () => {
   });
 
   it("lays a new session's workspace out in full before its first tool call sees it", async () => {
-    // Laid out while the first model step streams (run-turn.ts): hundreds of seed files take
-    // longer to write than the offline model takes to ask for the glob.
+    // Hundreds of seed files take longer to write than the offline model takes to ask for the
+    // glob: a layout done beside the first model step instead of before it shows here.
     const seeds = Array.from({ length: 300 }, (_, i) => `seeds/s${String(i).padStart(3, "0")}.txt`);
     const seeded = await h.deploy("seeded", {
       "bot/instructions.md": "You keep a seeded workspace.",
