@@ -87,6 +87,23 @@ describe("a new session's first turn", () => {
     gapless(log);
   });
 
+  it("steers in a send queued while its worker's LISTEN connection was down: heard of or not, it asks", async () => {
+    // The eager run skips the database at a tool boundary only while it could have heard every
+    // send: on the connection that heard its session start. That connection drops mid-tool, and
+    // the send's notice, committed meanwhile, reaches nobody.
+    const started = await h.start(agent, { message: '[call sleepy {"ms":1500}]' });
+    await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
+    const { rows } = await poolOf(h.db).query<{ dropped: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity WHERE query = 'LISTEN "pending_delivery"' AND datname = current_database()`,
+    );
+    expect(rows.map((row) => row.dropped)).toEqual([true]);
+    await h.followUp(agent, started.sessionId, { message: "while nobody listens", continuationToken: started.continuationToken, admission: "coalesce", deliveryId: "dlv_unheard" });
+    const log = await h.eventsUntil(started.sessionId, waits(1));
+    expect(ofType(log, "nudge.delivered").map((e) => e.data)).toEqual([{ deliveryId: "dlv_unheard", text: "while nobody listens" }]);
+    expect(ofType(log, "message.received")).toHaveLength(1);
+    gapless(log);
+  });
+
   it("announced but heard by nobody, is sent to Restate by the sweep", async () => {
     // The commit POST /session makes, whose notice no worker heard (a LISTEN connection was down):
     // recorded unannounced, then marked announced-and-unclaimed as the announcing statement does.

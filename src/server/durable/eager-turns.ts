@@ -21,11 +21,14 @@
 //
 // The eager run takes the session's first epoch or nothing (step-journal.ts): of several workers
 // hearing the notice, one runs the turn, and an invocation's run supersedes it as any retry would.
+// The same connection hears coalesced sends announced for the sessions running here
+// (pendingDeliveryChannel), so their runs skip the database at tool boundaries nothing was sent to.
 import crypto from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import { listen, type PgListener } from "@/server/events/pg-listener";
 import { sendRecordedTurn } from "@/server/sessions/queue-turn";
+import { pendingDeliveryChannel } from "@/server/turns/pending-deliveries";
 import type { DurableRuntime, TurnRequest } from "./runtime";
 
 export const turnStartChannel = "turn_start";
@@ -39,6 +42,13 @@ export type EagerTurns = {
    * has nothing to do. Also marks the turn as the invocation's: a notice heard later starts nothing.
    */
   finished: (turnId: string) => Promise<boolean>;
+  /**
+   * Whether a send may be waiting for the eager run of this session here (checked at each tool
+   * boundary). False only when this worker heard the session's start on its current connection
+   * and no send announced since it last asked: notifications on one connection arrive in commit
+   * order, so every send queued after the start was heard. Otherwise true (ask the database).
+   */
+  mayHavePending: (sessionId: string) => boolean;
   /** Sends running turns that no invocation and no live eager run carry (see above); answers how many. */
   sweep: () => Promise<number>;
   close: () => Promise<void>;
@@ -64,6 +74,11 @@ export async function createEagerTurns(options: {
   const { db, runtime, log = console.error } = options;
   let workerKey = 0;
   const runs = new Map<string, Promise<boolean>>();
+  // The LISTEN connection's generation (one per connection, and a new one once it is lost), and
+  // the sessions running eagerly here: heard on which generation, and whether a send was
+  // announced since their run last asked.
+  let generation = 0;
+  const watched = new Map<string, { generation: number; isNudged: boolean }>();
   const forget = (turnId: string) => setTimeout(() => runs.delete(turnId), keepMs).unref();
   const start = (payload: string) => {
     let turn: TurnRequest;
@@ -73,9 +88,18 @@ export async function createEagerTurns(options: {
       return log(`ignored a malformed ${turnStartChannel} notice`);
     }
     if (runs.has(turn.turnId)) return;
+    const watch = { generation, isNudged: false };
+    watched.set(turn.sessionId, watch);
     const running = options.run(turn).catch(() => false);
     runs.set(turn.turnId, running);
-    void running.then(() => forget(turn.turnId));
+    void running.then(() => {
+      forget(turn.turnId);
+      if (watched.get(turn.sessionId) === watch) watched.delete(turn.sessionId);
+    });
+  };
+  const nudge = (sessionId: string) => {
+    const watch = watched.get(sessionId);
+    if (watch) watch.isNudged = true;
   };
   const listener: PgListener = await listen({
     name: "eager turns",
@@ -84,6 +108,7 @@ export async function createEagerTurns(options: {
     // Held for as long as this connection lives. A reconnection takes the same key back, or a new
     // one while a backend that has not noticed its client went away still holds the old.
     onConnect: async (client) => {
+      generation++;
       const previous = workerKey;
       for (let key = previous || freshKey(); ; key = freshKey()) {
         const { rows } = await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [livenessLockSpace, key]);
@@ -94,7 +119,8 @@ export async function createEagerTurns(options: {
         return void (workerKey = key);
       }
     },
-    channels: { [turnStartChannel]: start },
+    onDisconnect: () => void generation++,
+    channels: { [turnStartChannel]: start, [pendingDeliveryChannel]: nudge },
   });
 
   let sweeping: Promise<number> | undefined;
@@ -125,6 +151,13 @@ export async function createEagerTurns(options: {
       runs.set(turnId, Promise.resolve(false));
       forget(turnId);
       return Promise.resolve(false);
+    },
+    mayHavePending(sessionId) {
+      const watch = watched.get(sessionId);
+      if (!watch || watch.generation !== generation) return true;
+      const isNudged = watch.isNudged;
+      watch.isNudged = false;
+      return isNudged;
     },
     sweep,
     async close() {

@@ -116,7 +116,7 @@ class NotFirst extends Error {}
  * failed: the invocation resumes it from the journal). Answers whether the turn ended here (its
  * invocation, if one arrives, then has nothing left to do).
  */
-export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey">, turn: TurnRequest): Promise<boolean> {
+export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey" | "mayHavePending">, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
   const key = eager.workerKey;
   const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: key });
@@ -131,7 +131,7 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "work
   let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    next = await runSessionTurn(deps, turn, claimed, durable, { opensSession: true });
+    next = await runSessionTurn(deps, turn, claimed, durable, { opensSession: true, mayHavePending: () => eager.mayHavePending(turn.sessionId) });
   } catch (error) {
     if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
@@ -156,7 +156,7 @@ async function runSessionTurn(
   current: TurnRequest,
   journal: TurnJournal,
   durable: TurnDurable,
-  options: { opensSession?: boolean } = {},
+  options: Pick<TurnDeps, "opensSession" | "mayHavePending"> = {},
 ): Promise<TurnRequest | undefined> {
   const { ctx } = durable;
   const tracked = deps.cancellations.track(current.turnId);
@@ -174,7 +174,7 @@ async function runSessionTurn(
     // A stop asked before this run began (it is a retry) still stops it.
     const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
     const { next, stopped } = await runTurn(
-      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, signal: tracked.signal, started, opensSession: options.opensSession },
+      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, signal: tracked.signal, started, ...options },
       current,
     );
     if (!stopped) return next;

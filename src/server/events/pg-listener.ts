@@ -11,10 +11,12 @@ export async function listen(options: {
   onReconnect?: () => void;
   /** Runs on each (re)connection before LISTEN: session state such as a liveness lock. */
   onConnect?: (client: pg.Client) => Promise<void>;
+  /** Runs when the connection is lost: notifications stop until the next connection. */
+  onDisconnect?: () => void;
   log?: (message: string) => void;
   name: string;
 }): Promise<PgListener> {
-  const { databaseUrl, channels, onReconnect, onConnect, log = console.error, name } = options;
+  const { databaseUrl, channels, onReconnect, onConnect, onDisconnect, log = console.error, name } = options;
   let client: pg.Client | undefined;
   let isClosed = false;
   let retryMs = 250;
@@ -36,6 +38,7 @@ export async function listen(options: {
       if (client !== next) return;
       log(`${name}: connection lost (${error.message}); reconnecting`);
       client = undefined;
+      onDisconnect?.();
       if (!isClosed) setTimeout(() => void reconnect(), retryMs).unref();
     });
     await next.connect();

@@ -4,6 +4,7 @@
 import type pg from "pg";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEventsInTransaction } from "@/server/events/append-events";
+import { queuePendingDelivery } from "@/server/turns/pending-deliveries";
 import { newTurnId } from "./session-urls";
 
 export type Delivered = { kind: "started"; turn: TurnRequest } | { kind: "queued" } | { kind: "dropped"; reason: string };
@@ -18,7 +19,7 @@ export async function deliverCoalesced(client: pg.PoolClient, message: { session
     // A queued send changes the session row too: a turn ending in one statement meanwhile sees
     // the row changed and takes the long way, which drains this send (finish-turn.ts).
     await client.query(`UPDATE sessions SET "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`, [sessionId]);
-    await client.query(`INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, $2, $3)`, [sessionId, deliveryId, text]);
+    await queuePendingDelivery(client, { sessionId, deliveryId, text });
     return { kind: "queued" };
   }
   const turn: TurnRequest = { sessionId, turnId: newTurnId(), message: text };

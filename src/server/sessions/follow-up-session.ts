@@ -13,6 +13,7 @@ import { pgTransaction } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
 import { AppError } from "@/server/http/app-error";
 import { interruptTurn } from "@/server/turns/interrupt-turn";
+import { queuePendingDelivery } from "@/server/turns/pending-deliveries";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { hashContinuationToken, newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
@@ -55,10 +56,7 @@ export async function followUpSession(options: {
     if (!row?.isCurrent) throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
     if (row.runningTurnId && body.admission === "coalesce") {
       await client.query(`UPDATE sessions SET "continuationTokenHash" = $2 WHERE id = $1`, [sessionId, next.hash]);
-      await client.query(
-        `INSERT INTO pending_deliveries ("sessionId", "deliveryId", text, "workspaceFiles") VALUES ($1, $2, $3, $4)`,
-        [sessionId, deliveryId, body.message, body.workspaceFiles ? JSON.stringify(body.workspaceFiles) : null],
-      );
+      await queuePendingDelivery(client, { sessionId, deliveryId, text: body.message, workspaceFiles: body.workspaceFiles });
       return { queued: true as const };
     }
     await client.query(

@@ -7,6 +7,26 @@ import { writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
 
 export type Claimed = { deliveryId: string; text: string };
 
+/** Announces a send queued for a session's running turn (the payload is the session id): a turn
+ * run eagerly checks for sends at its tool boundaries only once told (eager-turns.ts). */
+export const pendingDeliveryChannel = "pending_delivery";
+
+/** Queues a coalesced send for the session's running turn, inside the caller's transaction, and
+ * announces it when that commits. */
+export async function queuePendingDelivery(
+  client: pg.PoolClient,
+  delivery: { sessionId: string; deliveryId: string; text: string; workspaceFiles?: Record<string, string> },
+): Promise<void> {
+  await client.query({
+    name: "agentfold-queue-pending-delivery",
+    text: `WITH queued AS (
+             INSERT INTO pending_deliveries ("sessionId", "deliveryId", text, "workspaceFiles") VALUES ($1, $2, $3, $4)
+           )
+           SELECT pg_notify($5, $1)`,
+    values: [delivery.sessionId, delivery.deliveryId, delivery.text, delivery.workspaceFiles ? JSON.stringify(delivery.workspaceFiles) : null, pendingDeliveryChannel],
+  });
+}
+
 type PendingRow = { id: string; deliveryId: string; text: string; workspaceFiles: Record<string, string> | null };
 
 export async function claimPendingDeliveries(client: pg.PoolClient, sessionId: string, workspaceDir: string): Promise<Claimed[]> {

@@ -42,6 +42,9 @@ export type TurnDeps = {
   /** The turn is its session's first, run as the session start announced it (an eager run): the
    * conversation is its own message, with nothing to read. */
   opensSession?: boolean;
+  /** Whether a coalesced send may be waiting (an eager run knows when none can be: eager-turns.ts);
+   * without it, each tool boundary asks the database. */
+  mayHavePending?: () => boolean;
   models: ModelProviderSettings;
   defaultModel: string;
   sandboxes: SandboxPool;
@@ -148,7 +151,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       repair,
       // turn.started goes out with the first step's start.
       leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
-      steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId, settled: deps.settled }, n, stored),
+      steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId, settled: deps.settled, mayHavePending: deps.mayHavePending }, n, stored),
       // The finish comes next, unless a result contract judges the answer first.
       deferFinalRecord: !setup.manifest.result,
     });
@@ -195,7 +198,7 @@ async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: strin
  * re-run after a crash also gets back those its cut-off attempt already took.
  */
 async function deliverNudges(
-  { db, earlier, setup, turnId, settled }: { db: PrismaClient; earlier: EarlierRun; setup: TurnSetup; turnId: string; settled?: () => Promise<void> },
+  { db, earlier, setup, turnId, settled, mayHavePending }: Pick<TurnDeps, "db" | "earlier" | "settled" | "mayHavePending"> & { setup: TurnSetup; turnId: string },
   step: number,
   stored: () => Promise<void>,
 ): Promise<ModelMessage[]> {
@@ -203,11 +206,14 @@ async function deliverNudges(
   const keyPrefix = `${turnId}:nudge:${step}:`;
   // Nudges an earlier attempt took are always given back: an attempt cut off before its
   // step.started was stored does not count as one, yet its nudges are in the log. Nearly always
-  // nothing waits: one cheap read instead of a locking transaction. A send that lands just after
-  // is steered in at the next boundary or drained when the turn ends.
+  // nothing waits: one cheap read instead of a locking transaction, and none at all when the run
+  // knows no send was queued. A send that lands just after is steered in at the next boundary or
+  // drained when the turn ends.
   const [taken, { rows: waiting }] = await Promise.all([
     earlier.nudges(keyPrefix),
-    poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
+    mayHavePending?.() === false
+      ? { rows: [] }
+      : poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
   ]);
   // The step's leading events (the previous batch's close) go before any nudge in the log, and
   // sends are claimed only by a run whose decisions so far are recorded.
