@@ -155,15 +155,15 @@ ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the machine's s
 runs (the same code's web CPU per turn measured 4.3–6.1 ms in one hour): compare changes in
 alternating runs, several of each. What is left, measured on this machine:
 
-- A turn makes 10–11 statements and 4–5 commits: the session start (web), the eager run's claim
+- A turn makes 9–10 statements and 4–5 commits: the session start (web), the eager run's claim
   (with its journal read), two or three appends (the first model step, the tool's result, the
   second model step with the finish), the token check twice, the stream's session check and
-  first page, and two small reads in the worker (session and version; pending sends at the tool
-  boundary). A session's appends follow each other (group
-  commit writes one statement at a time per process) and, with four processes sharing two cores,
-  each takes 2–8 ms on the turn's path where it takes 0.5 ms alone (Postgres' own time per append
-  is ~1.5 ms under this load, ~0.4 ms idle): the sequential turn is bound by CPU contention more
-  than by any one wait.
+  first page, and the worker's read of the session and its version (a new session's first turn
+  reads no conversation, and checks for coalesced sends only when one was announced). A
+  session's appends follow each other (group commit writes one statement at a time per process)
+  and, with four processes sharing two cores, each takes 2–8 ms on the turn's path where it takes
+  0.5 ms alone (Postgres' own time per append is ~1.5 ms under this load, ~0.4 ms idle): the
+  sequential turn is bound by CPU contention more than by any one wait.
 - The worker is a single thread doing ~10 ms of CPU per turn: at 10 clients it is 80–95 % busy,
   so it caps throughput on its own (1,000 / its CPU per turn) just below where the two cores do.
   The AI SDK's \`streamText\` is ~2 ms of that per model step with the offline model, measured
@@ -177,14 +177,15 @@ alternating runs, several of each. What is left, measured on this machine:
   asynchronously they took 7–10 ms, each waiting on the busy event loop.
 
 Next, in order of what they would save: the eager run's claim without a commit of its own (tried
-on 2026-11-30, with the claim in the first append, and reverted: every worker hearing the notice
+on 2026-11-30 with the claim in the first append, and reverted: every worker hearing the notice
 then ran the first model call before learning it came second, a paid request per extra worker;
 a per-session advisory lock on each worker's liveness connection would decide first, without a
-commit); the token check cached in the web process with
-revocations announced (NOTIFY), or folded into the statement it guards; the worker's two reads at
-a turn's start in one statement (journal; session and version); the stream's session check and first page in one
-statement (subscribed first); one LISTEN connection per process; a second worker process, once
-the CPU per turn leaves room for it.
+commit); a session's appends pipelined (the finish waits for the first step's append, 3–6 ms
+under load, before its own statement goes out); the token check cached in the web process with
+revocations announced (NOTIFY), or folded into the statement it guards; the worker's claim and
+its read of the session and version in one statement; the stream's session check and first page
+in one statement (subscribed first); one LISTEN connection per process; a second worker process,
+once the CPU per turn leaves room for it.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
