@@ -94,7 +94,7 @@ describe("a new session's first turn", () => {
     const started = await h.start(agent, { message: '[call sleepy {"ms":1500}]' });
     await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
     const { rows } = await poolOf(h.db).query<{ dropped: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity WHERE query = 'LISTEN "pending_delivery"' AND datname = current_database()`,
+      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity WHERE query = 'LISTEN "turn_start"' AND datname = current_database()`,
     );
     expect(rows.map((row) => row.dropped)).toEqual([true]);
     await h.followUp(agent, started.sessionId, { message: "while nobody listens", continuationToken: started.continuationToken, admission: "coalesce", deliveryId: "dlv_unheard" });

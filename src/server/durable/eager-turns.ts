@@ -120,7 +120,8 @@ export async function createEagerTurns(options: {
       }
     },
     onDisconnect: () => void generation++,
-    channels: { [turnStartChannel]: start, [pendingDeliveryChannel]: nudge },
+    // Sends first: a session start heard on this connection comes after both LISTENs took effect.
+    channels: { [pendingDeliveryChannel]: nudge, [turnStartChannel]: start },
   });
 
   let sweeping: Promise<number> | undefined;

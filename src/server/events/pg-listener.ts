@@ -46,6 +46,8 @@ export async function listen(options: {
       await onConnect?.(next);
       for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     } catch (error) {
+      // It may have heard something before a LISTEN failed: that is lost with it too.
+      onDisconnect?.();
       await next.end().catch(() => undefined);
       throw error;
     }
