@@ -3,13 +3,14 @@
 // worker dies mid-stream, the step runs again as a new attempt, announced by a `step.started`
 // with `attempt`, so a reader can drop the cut-off attempt's deltas instead of seeing them twice.
 import type { PrismaClient } from "@prisma/client";
-import { jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from "ai";
+import { jsonSchema, tool, type LanguageModelUsage, type ModelMessage, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
 import { pipelinedAppender } from "@/server/events/pipelined-appender";
 import type { Seal } from "./agent-loop";
 import { deferStepRecord, type EarlierRun } from "./step-journal";
+import { streamModel } from "./stream-model";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
 
@@ -84,49 +85,46 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   let reasoningBlocks = 0;
   const toolCalls: ToolCallRequest[] = [];
   try {
-    const result = streamText({
+    const parts = streamModel({
       model: options.model,
       system: options.system || undefined,
       messages: [...options.messages, ...steered],
       tools: options.tools.length > 0 ? toolSet(options.tools) : undefined,
-      abortSignal: signal,
+      signal,
       maxRetries: 1,
-      // Failures arrive as an "error" part and become turn.failed; no console noise.
-      onError: () => undefined,
     });
     const closeReasoning = () => {
       // A step may think in several blocks (OpenAI summary parts, Anthropic interleaved thinking).
       if (reasoning && isRoot) out.push({ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key(`reasoning${reasoningBlocks++}`) });
       reasoning = "";
     };
-    for await (const part of result.fullStream) {
-      if (part.type === "reasoning-delta" && part.text) {
+    let usage: LanguageModelUsage | undefined;
+    let response: ModelMessage[] = [];
+    for await (const part of parts) {
+      if (part.type === "reasoning-delta") {
         reasoning += part.text;
         if (isRoot) out.push({ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
       } else if (part.type === "reasoning-end") {
         closeReasoning();
-      } else if (part.type === "text-delta" && part.text) {
+      } else if (part.type === "text-delta") {
         closeReasoning();
         text += part.text;
         if (isRoot) out.push({ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
       } else if (part.type === "tool-call") {
-        const invalid = part.invalid ? `invalid call of ${part.toolName}: ${String((part.error as Error | undefined)?.message ?? part.error)}` : undefined;
+        const invalid = part.invalid ? `invalid call of ${part.toolName}: ${part.invalid.message}` : undefined;
         toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input ?? null, ...(parentCallId ? { parentCallId } : {}), ...(invalid ? { invalid } : {}) });
-      } else if (part.type === "abort") {
-        await out.flush().catch(() => undefined);
-        return { kind: "cancelled" };
-      } else if (part.type === "error") {
-        throw part.error;
+      } else {
+        ({ usage, response } = part);
       }
     }
     closeReasoning();
-    const [usage, response] = await Promise.all([result.totalUsage, result.response]);
+    if (!usage) throw new Error("the model's stream ended without finishing");
     const outcome: ModelStepOutcome = {
       kind: "ok",
       text,
       toolCalls,
       steered,
-      response: response.messages,
+      response,
       startedAt,
       usage: {
         inputTokens: usage.inputTokens ?? 0,
