@@ -75,18 +75,27 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
   const conversation: ModelMessage[] | undefined = deps.opensSession ? [{ role: "user", content: turn.message }] : undefined;
-  const [loaded] = await Promise.all([loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation }), deps.started]);
-  const prepare = async () => {
-    prepareSessionWorkspace(deps.dataDir, loaded, turn);
-    return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
-  };
   // Seeding the workspace is idempotent (done once, then marked). A journaled step is needed only
   // when running prepare again could change the outcome: this send's workspaceFiles would
   // overwrite what tools have since written, and an unattended session's approval policy, which
-  // people may change meanwhile, decides the approval gate. Chat turns without files skip it.
-  const isUnattended = loaded.session.mode === "task" || loaded.session.purpose === "eval";
+  // people may change meanwhile, decides the approval gate. Chat turns without files skip it, and
+  // lay their workspace out as soon as the setup is read, while the run may still be taking the
+  // turn (an eager run's claim, in flight alongside): it records nothing.
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
-  const settings = isUnattended || hasFiles ? await step(`${turnId}:prepare`, prepare) : await prepare();
+  const needsStep = (loaded: TurnSetup) => hasFiles || loaded.session.mode === "task" || loaded.session.purpose === "eval";
+  const [loaded] = await Promise.all([
+    loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation }).then((loaded) => {
+      if (!needsStep(loaded)) prepareSessionWorkspace(deps.dataDir, loaded, turn);
+      return loaded;
+    }),
+    deps.started,
+  ]);
+  const settings = needsStep(loaded)
+    ? await step(`${turnId}:prepare`, async () => {
+        prepareSessionWorkspace(deps.dataDir, loaded, turn);
+        return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
+      })
+    : { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
   const setup: TurnSetup = { ...loaded, session: { ...loaded.session, title: settings.title ?? undefined, unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
