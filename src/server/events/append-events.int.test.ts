@@ -1,10 +1,10 @@
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { createDb } from "@/server/db";
+import { createDb, poolOf } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
 import { appendEvents, eventsChannel } from "./append-events";
-import { appendStatement } from "./group-commit";
+import { appendStatement, hurryAppends } from "./group-commit";
 import { deliverCoalesced } from "@/server/sessions/deliver-coalesced";
 import { readEvents } from "./read-events";
 
@@ -96,6 +96,51 @@ describe("appendEvents", () => {
 
   it("answers not_found for an unknown session", async () => {
     await expect(appendEvents({ db, sessionId: "ses_nope", events: [text(1)] })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  // One notification per statement and session ("S:N"): the count tells how many statements wrote.
+  async function statementsWriting(sessionId: string, appends: () => Promise<unknown>): Promise<number> {
+    const listener = new pg.Client({ connectionString: inject("databaseUrl") });
+    await listener.connect();
+    try {
+      let heard = 0;
+      listener.on("notification", (message) => void (message.payload?.startsWith(`${sessionId}:`) && heard++));
+      await listener.query(`LISTEN ${eventsChannel}`);
+      await appends();
+      // A notification is delivered after its commit; a round trip on the listener follows it.
+      await listener.query("SELECT 1");
+      return heard;
+    } finally {
+      await listener.end();
+    }
+  }
+  const turns = () => new Promise((resolve) => setImmediate(resolve)).then(() => new Promise((resolve) => setImmediate(resolve)));
+
+  it("lets an append that nothing waits for linger for the next, and writes both in one statement", async () => {
+    const session = await createTestSession(db);
+    const heard = await statementsWriting(session.id, async () => {
+      const lingering = appendEvents({ db, sessionId: session.id, events: [text(1)], linger: true });
+      // Past the moment a flush would have started: without the linger the first would be in flight.
+      await turns();
+      const next = appendEvents({ db, sessionId: session.id, events: [text(2)] });
+      expect((await Promise.all([lingering, next])).flat().map((event) => event.index)).toEqual([0, 1]);
+    });
+    expect(heard).toBe(1);
+    // Alone, it is written after its linger.
+    const [alone] = await appendEvents({ db, sessionId: session.id, events: [text(3)], linger: true });
+    expect(alone!.index).toBe(2);
+  });
+
+  it("writes a lingering append at once when someone waits for it (hurryAppends)", async () => {
+    const session = await createTestSession(db);
+    const heard = await statementsWriting(session.id, async () => {
+      const lingering = appendEvents({ db, sessionId: session.id, events: [text(1)], linger: true });
+      hurryAppends(poolOf(db));
+      await turns();
+      const next = appendEvents({ db, sessionId: session.id, events: [text(2)] });
+      await Promise.all([lingering, next]);
+    });
+    expect(heard).toBe(2);
   });
 
   it("stamps the envelope: ISO time, turn id, session id", async () => {

@@ -32,14 +32,17 @@ export async function appendEvents(options: {
   /** The events end their turn and set the session waiting, if nothing stands in the way
    * (AppendRequest.endsTurn); when something does, nothing is written and no events come back. */
   endsTurn?: boolean;
+  /** Nothing waits for these events yet: they may wait a moment for the next append to join
+   * them in one statement (AppendRequest.linger). */
+  linger?: boolean;
 }): Promise<SessionEvent[]> {
-  const { db, sessionId, events, clock = () => new Date(), step, endsTurn } = options;
+  const { db, sessionId, events, clock = () => new Date(), step, endsTurn, linger } = options;
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
   let stored: SessionEvent[];
   try {
-    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn }, eventsChannel);
+    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn, linger }, eventsChannel);
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.

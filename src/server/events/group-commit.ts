@@ -39,6 +39,13 @@ export type AppendRequest = {
    * Otherwise nothing of this request is written and it answers no events.
    */
   endsTurn?: boolean;
+  /**
+   * Nothing waits for this append yet (a step's deferred record, step-journal.ts): found with
+   * nothing in flight, it waits up to lingerMs for the turn's next append to join it in the same
+   * statement, instead of going out alone and making that one wait behind it. Any append that is
+   * not lingering, or hurryAppends, ends the wait.
+   */
+  linger?: boolean;
 };
 
 type Pending = AppendRequest & {
@@ -49,24 +56,47 @@ type Pending = AppendRequest & {
   hasFailed?: boolean;
 };
 
-type Queue = { pending: Pending[]; isFlushing: boolean; lastOfSession: Map<string, Pending> };
+type Queue = { pool: pg.Pool; channel: string; pending: Pending[]; isFlushing: boolean; lastOfSession: Map<string, Pending>; lingering?: NodeJS.Timeout; lingerStart?: number };
 
 const maxEventsPerStatement = 1_000;
+/** A turn's next append follows its previous one within a few milliseconds when its model and
+ * tools answer at once; behind a slow one, events show at most maxLingerMs late. */
+export const lingerMs = 5;
+const maxLingerMs = 20;
 const queues = new WeakMap<pg.Pool, Queue>();
 
 export function groupAppend(pool: pg.Pool, request: AppendRequest, channel: string): Promise<SessionEvent[]> {
   let queue = queues.get(pool);
-  if (!queue) queues.set(pool, (queue = { pending: [], isFlushing: false, lastOfSession: new Map() }));
+  if (!queue) queues.set(pool, (queue = { pool, channel, pending: [], isFlushing: false, lastOfSession: new Map() }));
   const state = queue;
   return new Promise((resolve, reject) => {
     const pending: Pending = { ...request, resolve, reject, after: state.lastOfSession.get(request.sessionId) };
     state.lastOfSession.set(request.sessionId, pending);
     state.pending.push(pending);
-    if (!state.isFlushing) {
-      state.isFlushing = true;
-      setImmediate(() => void flush(pool, state, channel));
-    }
+    // While a statement is in flight, the next one takes whatever arrived meanwhile anyway.
+    if (state.isFlushing) return;
+    if (!request.linger) return startFlush(state);
+    // Each lingering append extends the wait by lingerMs, up to maxLingerMs in all.
+    const now = performance.now();
+    state.lingerStart ??= now;
+    clearTimeout(state.lingering);
+    state.lingering = setTimeout(() => startFlush(state), Math.max(0, Math.min(lingerMs, state.lingerStart + maxLingerMs - now)));
   });
+}
+
+/** Writes what lingers in the pool's queue now: someone waits for it. */
+export function hurryAppends(pool: pg.Pool): void {
+  const state = queues.get(pool);
+  if (state?.lingering) startFlush(state);
+}
+
+function startFlush(state: Queue): void {
+  clearTimeout(state.lingering);
+  state.lingering = undefined;
+  state.lingerStart = undefined;
+  if (state.isFlushing) return;
+  state.isFlushing = true;
+  setImmediate(() => void flush(state.pool, state, state.channel));
 }
 
 // A session's appends are written in the order they were asked for, and none after an earlier

@@ -65,7 +65,11 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const stepKey = `${options.keyPrefix}:s${step}`;
   const attempt = 1 + (await options.earlier.startedAttempts(stepKey));
   const key = (suffix: string) => `${stepKey}.${attempt}:${suffix}`;
-  const append = (events: NewEvent[], record?: StepRecord) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })), step: record });
+  // A step that returns before its record is stored lets that last append linger for the turn's
+  // next one (group-commit.ts): a fast turn then writes its steps and its end in one statement.
+  let isDeferred = false;
+  const append = (events: NewEvent[], record?: StepRecord) =>
+    appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })), step: record, linger: record !== undefined && isDeferred });
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
   // root agent's text streams as the reply.
   const isRoot = parentCallId === undefined;
@@ -136,6 +140,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     };
     // The step's last event carries its journal record: both commit in one statement.
     const record = options.seal?.(outcome);
+    isDeferred = record !== undefined && (toolCalls.length > 0 || options.deferRecord === true);
     if (toolCalls.length > 0) {
       const calls = toolCalls.map((call) => ({ callId: call.callId, toolName: call.toolName, args: call.input as never, ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}) }));
       out.end(record, { type: "actions.requested", data: { calls }, idempotencyKey: key("actions") });
@@ -146,7 +151,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     }
     // A step asking for tools never waits for its record: what its calls may do before it is
     // stored waits for it (agent-loop.ts, gate-approvals.ts); a final answer waits unless told.
-    if (record && (toolCalls.length > 0 || options.deferRecord)) {
+    if (record && isDeferred) {
       deferStepRecord(record, out.flush());
       await out.dispatched();
       return outcome;

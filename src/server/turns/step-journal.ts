@@ -15,6 +15,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import type { StepRecord } from "@/server/events/append-events";
+import { hurryAppends } from "@/server/events/group-commit";
 import type { Seal, Step } from "./agent-loop";
 
 /** What an earlier run of this turn left in the event log that a step run again must know. */
@@ -80,6 +81,8 @@ export function turnJournal(
   // The first deferred record known to have failed: no step starts after it.
   let failure: { error: unknown } | undefined;
   const settled = async () => {
+    // Someone waits for them now: deferred appends linger no longer.
+    if (deferred.length > 0) hurryAppends(poolOf(db));
     while (deferred.length > 0) {
       const record = deferred[0]!;
       await record.written;

@@ -58,8 +58,9 @@ export async function runToolCall(
   // The result and the step's journal record commit together.
   const data = { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) };
   const record = seal?.(outcome);
-  const written = appendEvents({ db, sessionId, step: record, events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }] });
-  if (record && options.deferRecord) {
+  const isDeferred = record !== undefined && options.deferRecord === true;
+  const written = appendEvents({ db, sessionId, step: record, events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }], linger: isDeferred });
+  if (record && isDeferred) {
     deferStepRecord(record, written);
     return outcome;
   }
