@@ -149,43 +149,40 @@ carries every later turn of a session. API clients' hot calls skip Next's router
 (\`src/server/http/api-front.ts\`). The appends are one statement kept in the database as a SQL
 function (planned once per connection); a chat turn's common end is one of those appends, written
 with the final model step's last events; steps whose outcome nothing irreversible depends on yet
-(a step asking for tools, a read tool, the final answer) do not wait for their commit. Since this
-work began: p50 93 → ~24–29 ms, 25 → ~60–80 turns/s, CPU per turn (all processes) ~75 → ~20–25
-ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the machine's speed drifts between
-runs (the same code's web CPU per turn measured 4.3–6.1 ms in one hour): compare changes in
-alternating runs, several of each. What is left, measured on this machine:
+(a step asking for tools, a read tool, the final answer) do not wait for their commit, and their
+appends linger a moment for the next one (group commit): a turn like this one writes its steps and
+its end in one statement. Model steps call the provider's \`doStream\` with the AI SDK's prompt,
+tool and retry helpers instead of \`streamText\`, whose web-stream pipeline cost ~1.7 ms of CPU per
+step on Node 20 (\`src/server/turns/stream-model.ts\`; the worker's CPU per turn went from ~10–11 to
+~5–6 ms). Since this work began: p50 93 → ~17–23 ms, 25 → ~95–115 turns/s, CPU per turn (all
+processes) ~75 → ~17–20 ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the
+machine's speed drifts between runs, within minutes (the same code measured p50 18 and 27 ms in
+one half hour; 73 and 100 turns/s): compare changes in alternating runs, several of each, or on
+traces. What is left, measured on this machine:
 
-- A turn makes 9–10 statements and 4–5 commits: the session start (web), the eager run's claim
-  (with its journal read), two or three appends (the first model step, the tool's result, the
-  second model step with the finish), the token check twice, the stream's session check and
-  first page, and the worker's read of the session and its version (a new session's first turn
-  reads no conversation, and checks for coalesced sends only when one was announced). A
-  session's appends follow each other (group commit writes one statement at a time per process)
-  and, with four processes sharing two cores, each takes 2–8 ms on the turn's path where it takes
-  0.5 ms alone (Postgres' own time per append is ~1.5 ms under this load, ~0.4 ms idle): the
-  sequential turn is bound by CPU contention more than by any one wait.
-- The worker is a single thread doing ~10 ms of CPU per turn: at 10 clients it is 80–95 % busy,
-  so it caps throughput on its own (1,000 / its CPU per turn) just below where the two cores do.
-  The AI SDK's \`streamText\` is ~2 ms of that per model step with the offline model, measured
-  alone (1,000 calls of one step: 2.0–2.3 ms each; ~1 ms with a model that streams three parts
-  instead of the offline model's sixteen): Node 20's web streams (\`makeTransferable\` on every
-  stream made), zod validating the prompt, and garbage collection.
+- A turn makes about 8 statements and 3 commits: the session start (web), the eager run's claim
+  (with its journal read), the turn's one append, the token check twice, the stream's session
+  check and first page, and the worker's read of the session and its version (a new session's
+  first turn reads no conversation, and checks for coalesced sends only when one was announced).
+- On the sequential turn's path (a trace, medians): POST to the worker's notice 3.5–4.5 ms (the
+  token check, then the session's statement and its commit); the claim, 2.5–4 ms with its commit,
+  alongside the setup read and the workspace layout (three file system calls, laid out while the
+  claim is in flight); two model steps of ~1 ms; the tool in the sandbox ~1.5 ms; the turn's one
+  append 3–4.5 ms (Postgres runs it in ~1 ms alone: with four processes on two cores, the sequential
+  turn is bound by CPU contention more than by any one wait); the stream's delivery ~1 ms.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, the benchmark's own client included, against the sum in the table above.
   (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5–2.)
-- Each new session's workspace costs three file system calls (~0.2 ms each on this disk); done
-  asynchronously they took 7–10 ms, each waiting on the busy event loop.
 
-Next, in order of what they would save: the eager run's claim without a commit of its own (tried
-on 2026-11-30 with the claim in the first append, and reverted: every worker hearing the notice
-then ran the first model call before learning it came second, a paid request per extra worker;
-a per-session advisory lock on each worker's liveness connection would decide first, without a
-commit); a session's appends pipelined (the finish waits for the first step's append, 3–6 ms
-under load, before its own statement goes out); the token check cached in the web process with
-revocations announced (NOTIFY), or folded into the statement it guards; the worker's claim and
-its read of the session and version in one statement; the stream's session check and first page
-in one statement (subscribed first); one LISTEN connection per process; a second worker process,
-once the CPU per turn leaves room for it.
+Next, in order of what they would save: no claim for an eager run — the web's statement would
+pick a live worker (its liveness lock in pg_locks) and give the session its first epoch, the
+notice naming that worker, so only it runs the turn and nothing is committed before the first
+model call (a worker takes its lock after LISTEN and a fresh key per connection, and moves only
+the turns it runs to a new key, so a turn assigned to a key nobody hears is swept once the key is
+released); the token check cached in the web process with revocations announced (NOTIFY), or
+folded into the statement it guards; the stream's session check and first page in one statement
+(subscribed first); one LISTEN connection per process; a second worker process, once the CPU per
+turn leaves room for it.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
