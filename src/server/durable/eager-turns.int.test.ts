@@ -10,7 +10,9 @@ import { recordSessionStart } from "@/server/sessions/record-session-start";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { newContinuationToken } from "@/server/sessions/continuation-token";
 import type { AgentRef } from "@/server/sessions/start-session";
+import { eagerEpoch } from "@/server/turns/step-journal";
 import { approvalAgent, engineAgent } from "@/testing/engine-agents";
+import { livenessLockSpace } from "./eager-turns";
 import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
@@ -44,6 +46,30 @@ describe("a new session's first turn", () => {
     expect(next.admission).toBe("started");
     // The web's send took the session over: no sweep covers it any more.
     expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker).toBeNull();
+  });
+
+  it("goes to one live worker, named by the session's start: of two workers, exactly one runs each", async () => {
+    await h.startExtraWorker();
+    const { rows: live } = await poolOf(h.db).query<{ key: number }>(
+      `SELECT objid::bigint::int AS key FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [livenessLockSpace],
+    );
+    expect(live).toHaveLength(2);
+    const starts = await Promise.all(Array.from({ length: 6 }, (_, i) => h.start(agent, { message: `[call lookup {"orderId":"W${i}"}]` })));
+    for (const started of starts) {
+      // Named before any worker ran anything: the start's own commit gave it its worker and epoch.
+      const { eagerWorker } = await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } });
+      expect(live.map((row) => row.key)).toContain(eagerWorker);
+    }
+    for (const started of starts) {
+      const log = await h.eventsUntil(started.sessionId, waits(1));
+      expect(ofType(log, "turn.started")).toHaveLength(1);
+      expect(ofType(log, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
+      expect(await h.invocations(started.sessionId)).toEqual([]);
+      // No run but the named one took the turn: its epoch is still the one the start gave.
+      expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).turnEpoch).toBe(eagerEpoch);
+    }
   });
 
   it("a follow-up its run drained into, left unqueued by a worker that died, is sent by the sweep", async () => {
@@ -89,12 +115,15 @@ describe("a new session's first turn", () => {
 
   it("steers in a send queued while its worker's LISTEN connection was down: heard of or not, it asks", async () => {
     // The eager run skips the database at a tool boundary only while it could have heard every
-    // send: on the connection that heard its session start. That connection drops mid-tool, and
-    // the send's notice, committed meanwhile, reaches nobody.
+    // send: on the connection that heard its session start. That connection (the one holding the
+    // liveness lock its session names) drops mid-tool, and the send's notice, committed
+    // meanwhile, reaches nobody.
     const started = await h.start(agent, { message: '[call sleepy {"ms":1500}]' });
     await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
     const { rows } = await poolOf(h.db).query<{ dropped: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_stat_activity WHERE query = 'LISTEN "turn_start"' AND datname = current_database()`,
+      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objsubid = 2
+         AND objid = (SELECT "eagerWorker" FROM sessions WHERE id = $2)::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      [livenessLockSpace, started.sessionId],
     );
     expect(rows.map((row) => row.dropped)).toEqual([true]);
     await h.followUp(agent, started.sessionId, { message: "while nobody listens", continuationToken: started.continuationToken, admission: "coalesce", deliveryId: "dlv_unheard" });

@@ -1,26 +1,32 @@
 // A new session's first turn runs from its commit, without Restate: the statement that records a
-// session start also NOTIFYs `turn_start` with the turn, and a worker that hears it runs the turn
-// at once (services.ts, runEagerly). Most turns end there, and Restate never hears of them.
+// session start also names the worker to run it and NOTIFYs `turn_start` with the turn, and that
+// worker runs it at once (services.ts, runEagerly). Most turns end there, and Restate never hears
+// of them.
+//
+// Every worker holds a liveness lock: a Postgres advisory lock on its LISTEN connection, taken
+// once its LISTENs took effect (so whoever sees the lock can count on the holder hearing what it
+// is sent) and gone when the process or its connection is. The session-start statement picks one
+// of the live workers' keys (record-session-start.ts), records it on the session
+// (sessions.eagerWorker) and gives the session its first turn epoch, so the run it names owns the
+// turn before anything runs: no claim, no commit before the first model call, and never two
+// workers' runs of one turn. No live worker: eagerWorker 0, "announced, heard by nobody".
 //
 // Restate takes a turn over whenever the eager run cannot finish it:
 // - the turn waits on the engine (an approval, a maxRunningTurns slot), fails unexpectedly or is
 //   superseded: the eager run sends its invocation, which resumes it from the journal;
-// - its worker dies: every worker holds a liveness lock (a Postgres advisory lock on its LISTEN
-//   connection, gone when the process or its connection is), the eager run records the lock's
-//   key on the session (sessions.eagerWorker; 0 = announced, not yet claimed), and every worker
-//   sweeps for such sessions' running turns (the announced one, or the follow-up its sends
-//   drained into) with neither an invocation nor a live eager worker, sending them to Restate
-//   (at start-up, then every 2 s);
-// - nobody heard the notice (no worker was up, or its LISTEN connection was down): the sweep
-//   sends announced turns left unclaimed for 2 s the same way.
+// - its worker dies, or its connection does: every worker sweeps for sessions' running turns (the
+//   announced one, or the follow-up its sends drained into) with neither an invocation nor a live
+//   worker under their key, sending them to Restate (at start-up, then every 2 s). A worker
+//   whose connection dropped takes a fresh key on the next one and moves only the turns it is
+//   running to it: one named while it could not hear (its old backend still held the lock) stays
+//   under the old key, and is swept once that backend lets go;
+// - nobody was there to hear the notice (eagerWorker 0): the sweep sends it 2 s after its start.
 // A send is idempotent per turn, so two workers sweeping, or a sweep racing a send, cost nothing.
 // Only those are swept: other turns are queued on Restate by whoever recorded them (a send
 // through the web clears eagerWorker as it takes the session).
 // Stop needs no invocation (the NOTIFY reaches the eager run); a preempting send first gives the
 // running turn one (follow-up-session.ts), so Restate still runs the session's turns one at a time.
 //
-// The eager run takes the session's first epoch or nothing (step-journal.ts): of several workers
-// hearing the notice, one runs the turn, and an invocation's run supersedes it as any retry would.
 // The same connection hears coalesced sends announced for the sessions running here
 // (pendingDeliveryChannel), so their runs skip the database at tool boundaries nothing was sent to.
 import crypto from "node:crypto";
@@ -34,8 +40,8 @@ import type { DurableRuntime, TurnRequest } from "./runtime";
 export const turnStartChannel = "turn_start";
 
 export type EagerTurns = {
-  /** This worker's liveness lock key (a new one per LISTEN connection): an eager run records it
-   * on its session. */
+  /** This worker's liveness lock key (a new one per LISTEN connection): the key session starts
+   * name this worker by. */
   readonly workerKey: number;
   /**
    * Whether an eager run here finished this turn (waited for while it runs): then its invocation
@@ -55,7 +61,10 @@ export type EagerTurns = {
 };
 
 // pg_advisory_lock(int, int): this namespace, then the worker's key.
-const livenessLockSpace = 0x61660001;
+export const livenessLockSpace = 0x61660001;
+
+/** What `turn_start` carries: the turn, and the key of the worker that is to run it. */
+export type TurnNotice = { worker: number; turn: TurnRequest };
 const sweepEveryMs = 2_000;
 const freshKey = () => crypto.randomInt(1, 2 ** 31 - 1);
 // An outcome is kept this long for an invocation that arrives after the run ended (sent by a
@@ -74,25 +83,35 @@ export async function createEagerTurns(options: {
   const { db, runtime, log = console.error } = options;
   let workerKey = 0;
   const runs = new Map<string, Promise<boolean>>();
+  // The turns running here, by turn id (runs also keeps ended ones for a while).
+  const running = new Set<string>();
   // The LISTEN connection's generation (one per connection, and a new one once it is lost), and
   // the sessions running eagerly here: heard on which generation, and whether a send was
   // announced since their run last asked.
   let generation = 0;
   const watched = new Map<string, { generation: number; isNudged: boolean }>();
+  // Notices heard while a connection takes its key: they are read once it is known.
+  let heldBack: string[] | undefined = [];
   const forget = (turnId: string) => setTimeout(() => runs.delete(turnId), keepMs).unref();
   const start = (payload: string) => {
-    let turn: TurnRequest;
+    if (heldBack) return void heldBack.push(payload);
+    let notice: TurnNotice;
     try {
-      turn = JSON.parse(payload) as TurnRequest;
+      notice = JSON.parse(payload) as TurnNotice;
     } catch {
       return log(`ignored a malformed ${turnStartChannel} notice`);
     }
+    // Another worker's turn.
+    if (notice.worker !== workerKey) return;
+    const { turn } = notice;
     if (runs.has(turn.turnId)) return;
     const watch = { generation, isNudged: false };
     watched.set(turn.sessionId, watch);
-    const running = options.run(turn).catch(() => false);
-    runs.set(turn.turnId, running);
-    void running.then(() => {
+    running.add(turn.turnId);
+    const run = options.run(turn).catch(() => false);
+    runs.set(turn.turnId, run);
+    void run.then(() => {
+      running.delete(turn.turnId);
       forget(turn.turnId);
       if (watched.get(turn.sessionId) === watch) watched.delete(turn.sessionId);
     });
@@ -105,19 +124,23 @@ export async function createEagerTurns(options: {
     name: "eager turns",
     databaseUrl: options.databaseUrl,
     log,
-    // Held for as long as this connection lives. A reconnection takes the same key back, or a new
-    // one while a backend that has not noticed its client went away still holds the old.
+    // Held for as long as this connection lives, taken once it LISTENs. Always a fresh key: a
+    // backend that has not noticed its client went away may still hold the old one, and turns
+    // named by it meanwhile were heard by nobody (the sweep sends them once it lets go).
     onConnect: async (client) => {
       generation++;
+      heldBack ??= [];
       const previous = workerKey;
-      for (let key = previous || freshKey(); ; key = freshKey()) {
-        const { rows } = await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [livenessLockSpace, key]);
-        if (!rows[0]?.taken) continue;
-        // The old backend still holds the old key: the runs going on here move to the new one,
-        // so no sweep takes them for a dead worker's.
-        if (previous && key !== previous) await client.query(`UPDATE sessions SET "eagerWorker" = $2 WHERE "eagerWorker" = $1`, [previous, key]);
-        return void (workerKey = key);
+      let key = freshKey();
+      while (!(await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [livenessLockSpace, key])).rows[0]?.taken) key = freshKey();
+      workerKey = key;
+      // The runs going on here move to the new key, so no sweep takes them for a dead worker's.
+      if (previous && running.size > 0) {
+        await client.query(`UPDATE sessions SET "eagerWorker" = $2 WHERE "eagerWorker" = $1 AND "runningTurnId" = ANY($3)`, [previous, key, [...running]]);
       }
+      const held = heldBack;
+      heldBack = undefined;
+      for (const payload of held) start(payload);
     },
     onDisconnect: () => void generation++,
     // Sends first: a session start heard on this connection comes after both LISTENs took effect.

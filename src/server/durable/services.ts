@@ -116,10 +116,9 @@ class NotFirst extends Error {}
  * failed: the invocation resumes it from the journal). Answers whether the turn ended here (its
  * invocation, if one arrives, then has nothing left to do).
  */
-export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "workerKey" | "mayHavePending">, turn: TurnRequest): Promise<boolean> {
+export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "mayHavePending">, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
-  const key = eager.workerKey;
-  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerWorker: key });
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { isEager: true });
   // The turn's reads run while the epoch is taken; nothing is recorded before it is ours.
   const claimed: TurnJournal = {
     ...journal,

@@ -9,7 +9,8 @@ export async function listen(options: {
   /** Channel name → handler of each notification's payload. */
   channels: Record<string, (payload: string) => void>;
   onReconnect?: () => void;
-  /** Runs on each (re)connection before LISTEN: session state such as a liveness lock. */
+  /** Runs on each (re)connection once its LISTENs took effect: session state such as a liveness
+   * lock (whoever sees the lock can count on its holder hearing what it is sent from then on). */
   onConnect?: (client: pg.Client) => Promise<void>;
   /** Runs when the connection is lost: notifications stop until the next connection. */
   onDisconnect?: () => void;
@@ -43,8 +44,8 @@ export async function listen(options: {
     });
     await next.connect();
     try {
-      await onConnect?.(next);
       for (const channel of Object.keys(channels)) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      await onConnect?.(next);
     } catch (error) {
       // It may have heard something before a LISTEN failed: that is lost with it too.
       onDisconnect?.();

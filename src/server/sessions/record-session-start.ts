@@ -7,7 +7,7 @@
 import type pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { ownerOf, type Principal } from "@/server/auth/principal";
-import { turnStartChannel } from "@/server/durable/eager-turns";
+import { livenessLockSpace, turnStartChannel } from "@/server/durable/eager-turns";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { eventsChannel } from "@/server/events/append-events";
 import { toValidEnvelope } from "@/server/events/envelope";
@@ -62,7 +62,7 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
     values: [
       sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
       start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), eventsChannel,
-      announced ? payload : null, turnStartChannel,
+      announced ? payload : null, turnStartChannel, livenessLockSpace,
     ],
   });
   return { announced };
@@ -70,20 +70,33 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
 // events' channel, $16 the first turn to announce on channel $17 (src/server/durable/eager-turns.ts)
-// or NULL; an announced turn's session starts with eagerWorker 0, "announced, not yet claimed". Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
+// or NULL, $18 the workers' liveness lock space. An announced turn goes to a live worker, one of
+// those whose liveness lock shows in pg_locks (taken only once the worker LISTENs, so it hears the
+// notice): the session records its key and starts at turn epoch 1, the eager run's, and the notice
+// names it. With no live worker it records 0, "heard by nobody", and epoch 0 (the sweep sends the
+// turn to Restate). Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
 // Data-modifying CTEs all run whether or not the final SELECT reads them; the events' foreign key
 // is checked at the end of the statement, when the session row exists.
 const recordSessionStartSql = `
-  WITH session AS (
+  WITH worker AS (
+    SELECT CASE WHEN $16::text IS NULL THEN NULL ELSE coalesce((
+      SELECT l.objid::bigint::int FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = $18::int::oid
+        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY random() LIMIT 1
+    ), 0) END AS key
+  ), session AS (
     INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
-       "continuationTokenHash", status, "runningTurnId", "nextIndex", "eagerWorker", "updatedAt")
-    VALUES ($1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, 2, CASE WHEN $16::text IS NULL THEN NULL ELSE 0 END, now() AT TIME ZONE 'UTC')
-    RETURNING id
+       "continuationTokenHash", status, "runningTurnId", "nextIndex", "eagerWorker", "turnEpoch", "updatedAt")
+    SELECT $1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, 2, worker.key, CASE WHEN worker.key > 0 THEN 1 ELSE 0 END, now() AT TIME ZONE 'UTC'
+    FROM worker
+    RETURNING id, "eagerWorker"
   ), events AS (
     INSERT INTO session_events ("sessionId", index, type, "turnId", at, data)
       SELECT session.id, e.index, e.type, e.turn_id, $12::timestamptz AT TIME ZONE 'UTC', e.data::jsonb
       FROM session, (VALUES (0, 'session.started', NULL::text, $13::text), (1, 'message.received', $11::text, $14::text)) AS e(index, type, turn_id, data)
       RETURNING index
   )
-  SELECT pg_notify($15, session.id || ':1'), CASE WHEN $16::text IS NOT NULL THEN pg_notify($17, $16) END
+  SELECT pg_notify($15, session.id || ':1'),
+         CASE WHEN $16::text IS NOT NULL THEN pg_notify($17, '{"worker":' || session."eagerWorker" || ',"turn":' || $16 || '}') END
   FROM session CROSS JOIN (SELECT count(*) FROM events) AS written`;

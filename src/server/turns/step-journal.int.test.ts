@@ -9,7 +9,7 @@ import { appendEvents } from "@/server/events/append-events";
 import { requestTurnCancel } from "./cancellation";
 import { finishTurn } from "./finish-turn";
 import { zeroUsage } from "./model-step";
-import { SupersededRun, turnJournal } from "./step-journal";
+import { eagerEpoch, SupersededRun, turnJournal } from "./step-journal";
 
 const stepJournal = (...args: Parameters<typeof turnJournal>) => turnJournal(...args).step;
 
@@ -142,6 +142,7 @@ describe("turnJournal", () => {
     expect(await turnJournal(db, turn).stopRequested()).toBe(false);
     await requestTurnCancel(db, turn.sessionId, turn.turnId);
     expect(await turnJournal(db, turn).stopRequested()).toBe(true);
+    expect(await turnJournal(db, turn, [turn.turnId], { isEager: true }).stopRequested()).toBe(true);
     expect(await turnJournal(db, { ...turn, turnId: `${turn.turnId}x` }).stopRequested()).toBe(false);
   });
 
@@ -159,26 +160,27 @@ describe("turnJournal", () => {
     expect(await names()).toEqual([b.turnId, c.turnId]);
   });
 
-  it("lets an eager run take only the session's first epoch, and one that came second drops nothing", async () => {
+  it("lets an eager run record under the epoch its session's start gave it, taking nothing, until another run takes a later one", async () => {
     const turn = await newTurn();
-    // Two workers heard the same new session's notice.
-    const racing = [turnJournal(db, turn, [turn.turnId], { eagerWorker: 7 }), turnJournal(db, turn, [turn.turnId], { eagerWorker: 8 })];
-    expect((await Promise.all(racing.map((journal) => journal.isCurrent()))).sort()).toEqual([false, true]);
-    const [winner, loser] = (await racing[0]!.isCurrent()) ? racing : [racing[1]!, racing[0]!];
-    expect(await winner!.step("model:0", async () => "first")).toBe("first");
-    const { eagerWorker } = await db.session.findUniqueOrThrow({ where: { id: turn.sessionId }, select: { eagerWorker: true } });
-    expect(eagerWorker).toBe(racing[0] === winner ? 7 : 8);
-    await expect(loser!.step("model:1", async () => "ignored")).rejects.toThrow(SupersededRun);
-    // The invocation's run supersedes the eager one, as any newer run does.
+    const epoch = async () => (await db.session.findUniqueOrThrow({ where: { id: turn.sessionId }, select: { turnEpoch: true } })).turnEpoch;
+    // Named by nobody (no live worker when the session started): not the eager run's to run.
+    expect(await turnJournal(db, turn, [turn.turnId], { isEager: true }).isCurrent()).toBe(false);
+    // As record-session-start.ts leaves a session whose first turn it gave a live worker.
+    await db.session.update({ where: { id: turn.sessionId }, data: { turnEpoch: eagerEpoch } });
+    const eager = turnJournal(db, turn, [turn.turnId], { isEager: true });
+    expect(await eager.isCurrent()).toBe(true);
+    expect(await eager.step("model:0", async () => "first")).toBe("first");
+    expect(await epoch()).toBe(eagerEpoch);
+    // The invocation's run supersedes the eager one, as any newer run does, and replays its record.
     const invocation = turnJournal(db, turn);
-    expect(await invocation.isCurrent()).toBe(true);
-    await expect(winner!.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
-    // A follow-up ran in a later invocation; a stale eager notice takes nothing and prunes nothing.
-    const next = { sessionId: turn.sessionId, turnId: `${turn.turnId}n` };
-    await turnJournal(db, next, [next.turnId]).step("finish", async () => "next");
-    const stale = turnJournal(db, { ...turn, turnId: `${turn.turnId}s` }, [`${turn.turnId}s`], { eagerWorker: 9 });
-    expect(await stale.isCurrent()).toBe(false);
-    expect(await db.turnStep.count({ where: { turnId: next.turnId } })).toBe(1);
+    expect(await invocation.step("model:0", async () => "again")).toBe("first");
+    expect(await epoch()).toBe(eagerEpoch + 1);
+    await expect(eager.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
+    // An eager run that begins after another run took the turn is not current and records nothing.
+    const late = turnJournal(db, turn, [turn.turnId], { isEager: true });
+    expect(await late.isCurrent()).toBe(false);
+    await expect(late.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
+    expect(await db.turnStep.count({ where: { turnId: turn.turnId } })).toBe(1);
   });
 
   it("keeps turns apart and goes with its session", async () => {

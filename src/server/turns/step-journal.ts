@@ -67,13 +67,13 @@ export function turnJournal(
   turn: { sessionId: string; turnId: string },
   /** The turns this invocation has run, this one included: see readRecorded. */
   invocationTurnIds: string[] = [turn.turnId],
-  /** An eager run (src/server/durable/eager-turns.ts) by the worker with this liveness key: it
-   * takes the epoch only if no run of this session has, and records the key on the session. Of
-   * two runs racing for a fresh session, one gets it. */
-  options: { eagerWorker?: number } = {},
+  /** An eager run (src/server/durable/eager-turns.ts): the session's start gave it the first
+   * epoch, so it takes nothing and finds nothing recorded; it is current while no other run has
+   * taken the epoch since. */
+  options: { isEager?: boolean } = {},
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
-  const read = () => (reading ??= readRecorded(db, turn, invocationTurnIds, options.eagerWorker ?? null));
+  const read = () => (reading ??= options.isEager ? readEagerStart(db, turn) : readRecorded(db, turn, invocationTurnIds));
   // Records handed to an append that a step did not wait for (a deferred record): the step's
   // outcome counts as recorded for the steps after it, whose appends group commit writes after
   // (or with) it; each later step that completes checks them first.
@@ -145,8 +145,11 @@ async function recordStep(db: PrismaClient, turn: { sessionId: string; turnId: s
   return rowCount === 1;
 }
 
-/** No epoch taken: the session is gone, or an eager run came second. */
+/** No epoch taken: the session is gone, or another run took an eager run's turn before it began. */
 const noEpoch = -1;
+
+/** The epoch the session's start gives its eager run (record-session-start.ts). */
+export const eagerEpoch = 1;
 
 type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
 
@@ -156,13 +159,12 @@ type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, stri
  * those invocations have ended and will never be replayed. Turns of this invocation (a drained
  * follow-up runs in the same one) keep theirs.
  */
-async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[], eagerWorker: number | null): Promise<Recorded> {
+async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[]): Promise<Recorded> {
   // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
   const { rows } = await poolOf(db).query<{ kind: "epoch" | "stop" | "step" | "event"; index: number | null; key: string | null; type: string | null; value: string | null }>({
     name: "agentfold-read-turn-journal",
     text: `WITH bumped AS (
-             UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1, "eagerWorker" = coalesce($5, "eagerWorker")
-               WHERE id = $2 AND ("turnEpoch" = 0 OR $5::int IS NULL) RETURNING "turnEpoch"
+             UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1 WHERE id = $2 RETURNING "turnEpoch"
            ),
            pruned AS (DELETE FROM turn_steps WHERE "sessionId" = $2 AND NOT ("turnId" = ANY($4)) AND EXISTS (SELECT 1 FROM bumped))
            SELECT 'epoch' AS kind, NULL::int AS index, "turnEpoch"::text AS key, NULL::text AS type, NULL::text AS value FROM bumped
@@ -174,7 +176,7 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
            SELECT 'event', index, "idempotencyKey", type, data::text FROM session_events
              WHERE "sessionId" = $2 AND starts_with("idempotencyKey", $3) AND type IN ('step.started', 'action.result', 'nudge.delivered')
            ORDER BY index NULLS FIRST`,
-    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds, eagerWorker],
+    values: [turn.turnId, turn.sessionId, `${turn.turnId}:`, invocationTurnIds],
   });
   const recorded: Recorded = { epoch: noEpoch, stopRequested: false, steps: new Map(), events: [] };
   for (const row of rows) {
@@ -184,6 +186,21 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
     else recorded.events.push({ key: row.key!, type: row.type!, data: row.value ?? "null" });
   }
   return recorded;
+}
+
+/**
+ * An eager run's start: a plain read, nothing committed. The turn is new, so nothing of it is
+ * recorded; the run is current while the epoch is still the one the start gave it (any other run
+ * takes a later one before it records anything), and a stop may already have been asked.
+ */
+async function readEagerStart(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<Recorded> {
+  const { rows } = await poolOf(db).query<{ isCurrent: boolean; stopRequested: boolean }>({
+    name: "agentfold-read-eager-start",
+    text: `SELECT "turnEpoch" = $3 AS "isCurrent", EXISTS (SELECT 1 FROM turn_stops WHERE "turnId" = $1) AS "stopRequested" FROM sessions WHERE id = $2`,
+    values: [turn.turnId, turn.sessionId, eagerEpoch],
+  });
+  const row = rows[0];
+  return { epoch: row?.isCurrent ? eagerEpoch : noEpoch, stopRequested: row?.stopRequested ?? false, steps: new Map(), events: [] };
 }
 
 function encode(value: unknown): string | null {
