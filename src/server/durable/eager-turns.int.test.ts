@@ -1,6 +1,6 @@
 // A new session's first turn runs from its commit, with no Restate invocation (eager-turns.ts);
 // Restate takes over only what such a run leaves: a turn that waits on an approval, one that
-// nobody claimed (the sweep). A worker killed mid-run is in turn-crash.int.test.ts.
+// nobody was named to run (the sweep). A worker killed mid-run is in turn-crash.int.test.ts.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { decideApproval } from "@/server/approvals/decide-approval";
@@ -135,7 +135,7 @@ describe("a new session's first turn", () => {
 
   it("announced but heard by nobody, is sent to Restate by the sweep", async () => {
     // The commit POST /session makes, whose notice no worker heard (a LISTEN connection was down):
-    // recorded unannounced, then marked announced-and-unclaimed as the announcing statement does.
+    // recorded unannounced, then marked as the announcing statement marks a turn no live worker could be named for (0).
     const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: '[call lookup {"orderId":"E2"}]' };
     const { announced } = await recordSessionStart(poolOf(h.db), {
       ...turn, agentId: agent.id, versionId: agent.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",

@@ -193,8 +193,8 @@ export async function createEagerTurns(options: {
 }
 
 // A running turn with no invocation in a session an eager run had (eagerWorker set; a send of
-// the web's own clears it): the announced turn or the follow-up its run drained into, claimed by
-// a worker whose liveness lock is gone, or announced ($2 ms ago or more) and claimed by nobody
+// the web's own clears it): the announced turn or the follow-up its run drained into, named for
+// a worker whose liveness lock is gone, or announced ($2 ms ago or more) and named for nobody
 // (eagerWorker 0, also where an eager run could not hand its turn over). The advisory lock of a
 // worker shows in pg_locks while its connection lives. Timestamps are UTC in columns without a zone.
 const unsentTurnsSql = `

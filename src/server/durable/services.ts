@@ -105,13 +105,14 @@ const handOver = (): never => {
   throw new HandOver("the turn waits on the engine: its invocation takes it over");
 };
 
-/** An eager run that found another run of the turn already going: it leaves the turn to it. */
+/** An eager run that found another run had taken the turn before it began: it leaves the turn to it. */
 class NotFirst extends Error {}
 
 /**
  * Runs a new session's first turn as soon as its commit is announced, with no invocation
- * (./eager-turns.ts). It takes the session's first epoch or nothing, so it never runs beside an
- * invocation's run. What it leaves goes to Restate: the follow-up its coalesced sends drained
+ * (./eager-turns.ts), by the worker the session's start named. It runs under the epoch that start
+ * gave the session, and only while no other run has taken a later one, so it never runs beside
+ * an invocation's run. What it leaves goes to Restate: the follow-up its coalesced sends drained
  * into, or the turn itself when this run did not finish it (it handed over, was superseded or
  * failed: the invocation resumes it from the journal). Answers whether the turn ended here (its
  * invocation, if one arrives, then has nothing left to do).
@@ -119,8 +120,9 @@ class NotFirst extends Error {}
 export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "mayHavePending">, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
   const journal = turnJournal(deps.db, turn, [turn.turnId], { isEager: true });
-  // The turn's reads run while the epoch is taken; nothing is recorded before it is ours.
-  const claimed: TurnJournal = {
+  // The turn's reads run while the journal checks the epoch is still the start's; nothing is
+  // recorded, nor any model called, before it is known to be.
+  const eagerJournal: TurnJournal = {
     ...journal,
     stopRequested: async () => {
       if (!(await journal.isCurrent())) throw new NotFirst();
@@ -130,14 +132,14 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "mayH
   let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    next = await runSessionTurn(deps, turn, claimed, durable, { opensSession: true, mayHavePending: () => eager.mayHavePending(turn.sessionId) });
+    next = await runSessionTurn(deps, turn, eagerJournal, durable, { opensSession: true, mayHavePending: () => eager.mayHavePending(turn.sessionId) });
   } catch (error) {
     if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
     try {
       await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
     } catch (sendError) {
-      // Back to "announced, unclaimed": the sweep sends it (this worker's lock would hold it off).
+      // Back to "named for nobody": the sweep sends it (this worker's lock would hold it off).
       await poolOf(deps.db).query(`UPDATE sessions SET "eagerWorker" = 0 WHERE id = $1 AND "runningTurnId" = $2 AND "eagerWorker" IS NOT NULL`, [turn.sessionId, turn.turnId]);
       console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, sendError);
     }

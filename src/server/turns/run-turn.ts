@@ -79,8 +79,8 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   // when running prepare again could change the outcome: this send's workspaceFiles would
   // overwrite what tools have since written, and an unattended session's approval policy, which
   // people may change meanwhile, decides the approval gate. Chat turns without files skip it, and
-  // lay their workspace out as soon as the setup is read, while the run may still be taking the
-  // turn (an eager run's claim, in flight alongside): it records nothing.
+  // lay their workspace out as soon as the setup is read, while the journal's first read (which
+  // takes the epoch, or checks an eager run's) is still in flight: it records nothing.
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
   const needsStep = (loaded: TurnSetup) => hasFiles || loaded.session.mode === "task" || loaded.session.purpose === "eval";
   const [loaded] = await Promise.all([
