@@ -160,29 +160,27 @@ machine's speed drifts between runs, within minutes (the same code measured p50 
 one half hour; 73 and 100 turns/s): compare changes in alternating runs, several of each, or on
 traces. What is left, measured on this machine:
 
-- A turn makes about 8 statements and 3 commits: the session start (web), the eager run's claim
-  (with its journal read), the turn's one append, the token check twice, the stream's session
+- A turn makes 8 statements and 2 commits: the session start (web; it also names the worker that
+  runs the turn and gives it the session's first epoch, so the run claims nothing), the eager
+  run's check of that epoch, the turn's one append, the token check twice, the stream's session
   check and first page, and the worker's read of the session and its version (a new session's
   first turn reads no conversation, and checks for coalesced sends only when one was announced).
 - On the sequential turn's path (a trace, medians): POST to the worker's notice 3.5–4.5 ms (the
-  token check, then the session's statement and its commit); the claim, 2.5–4 ms with its commit,
-  alongside the setup read and the workspace layout (three file system calls, laid out while the
-  claim is in flight); two model steps of ~1 ms; the tool in the sandbox ~1.5 ms; the turn's one
-  append 3–4.5 ms (Postgres runs it in ~1 ms alone: with four processes on two cores, the sequential
-  turn is bound by CPU contention more than by any one wait); the stream's delivery ~1 ms.
+  token check, then the session's statement and its commit); the setup read and the workspace
+  layout (three file system calls) ~2.5 ms; two model steps of ~1 ms; the tool in the sandbox
+  ~1.5 ms; the turn's one append 3–4 ms (Postgres runs it in ~1.5 ms alone: with four processes on
+  two cores, the sequential turn is bound by CPU contention more than by any one wait); the
+  stream's delivery ~1 ms.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, the benchmark's own client included, against the sum in the table above.
   (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5–2.)
 
-Next, in order of what they would save: no claim for an eager run — the web's statement would
-pick a live worker (its liveness lock in pg_locks) and give the session its first epoch, the
-notice naming that worker, so only it runs the turn and nothing is committed before the first
-model call (a worker takes its lock after LISTEN and a fresh key per connection, and moves only
-the turns it runs to a new key, so a turn assigned to a key nobody hears is swept once the key is
-released); the token check cached in the web process with revocations announced (NOTIFY), or
-folded into the statement it guards; the stream's session check and first page in one statement
-(subscribed first); one LISTEN connection per process; a second worker process, once the CPU per
-turn leaves room for it.
+Next, in order of what they would save: the token check cached in the web process with
+revocations announced (NOTIFY), or folded into the statement it guards; the eager run's epoch
+check folded into its setup read; the stream's session check and first page in one statement
+(subscribed first); the append's cost in Postgres (a turn's ~20 events, each with its foreign-key
+check, and the commit's WAL flush); one LISTEN connection per process; a second worker process,
+once the CPU per turn leaves room for it.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
