@@ -97,9 +97,16 @@ describe("streamModel", () => {
       { type: "tool-call", toolCallId: "c2", toolName: "lookup", input: "{not json" },
       { type: "tool-call", toolCallId: "c3", toolName: "lookup", input: "  " },
       { type: "tool-call", toolCallId: "c4", toolName: "nope", input: "{not json either" },
+      { type: "tool-call", toolCallId: "c5", toolName: "lookup", input: '{"__proto__":{"isAdmin":true}}' },
       finish,
     ]);
-    expect(actual.seen).toMatchObject([{ invalid: expect.stringContaining("nope") }, { invalid: expect.stringContaining("lookup") }, { input: {} }, { input: "{not json either" }]);
+    expect(actual.seen).toMatchObject([
+      { invalid: expect.stringContaining("nope") },
+      { invalid: expect.stringContaining("lookup") },
+      { input: {} },
+      { input: "{not json either" },
+      { invalid: expect.stringContaining("lookup") },
+    ]);
   });
 
   it("keeps a generated file and drops an empty text block", async () => {
@@ -120,6 +127,18 @@ describe("streamModel", () => {
       { type: "error", error: new Error("overloaded") },
     ]);
     expect(actual).toEqual({ seen: [{ type: "text-delta", text: "Partial" }], error: "overloaded" });
+  });
+
+  it("fails on a stream that ends with neither output nor its finish part, and takes output without one, as streamText does", async () => {
+    expect(await expectSame([{ type: "stream-start", warnings: [] }])).toMatchObject({ seen: [], error: expect.stringContaining("without a finish chunk") });
+    expect(await expectSame([{ type: "text-start", id: "t0" }, { type: "text-delta", id: "t0", delta: "Cut" }])).toMatchObject({ seen: [{ type: "text-delta", text: "Cut" }], response: [{ role: "assistant" }] });
+  });
+
+  it("stops at once when stopped before the provider answered", async () => {
+    const controller = new AbortController();
+    controller.abort(new Error("stopped early"));
+    const parts = streamModel({ model: modelStreaming([{ type: "text-start", id: "t0" }, { type: "text-delta", id: "t0", delta: "never" }, finish]), messages, signal: controller.signal, maxRetries: 0 });
+    await expect(parts.next()).rejects.toThrow("stopped early");
   });
 
   it("stops with the signal's reason when aborted mid-stream, and cancels the provider's stream", async () => {

@@ -10,7 +10,8 @@
 // invalid call `streamText` adds a tool message with its own error result; here every call,
 // invalid ones included, is answered by the turn loop alone (one result per call id).
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { InvalidToolInputError, JSONParseError, NoSuchToolError, type LanguageModelUsage, type ModelMessage, type ToolSet } from "ai";
+import { secureJsonParse } from "@ai-sdk/provider-utils";
+import { InvalidToolInputError, JSONParseError, NoOutputGeneratedError, NoSuchToolError, type LanguageModelUsage, type ModelMessage, type ToolSet } from "ai";
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice, standardizePrompt } from "ai/internal";
 
 /** What a step's assistant message holds (no provider-executed tool results: we pass no provider tools). */
@@ -33,8 +34,9 @@ export type StreamModelOptions = {
   maxRetries: number;
 };
 
-/** Yields the step's parts as they stream; a provider's error (thrown or streamed) is thrown, and
- * so is the signal's reason once it aborts. */
+/** Yields the step's parts as they stream; a provider's error (thrown or streamed) is thrown, so
+ * is the signal's reason once it aborts, and so is a stream that ends with neither output nor its
+ * finish part (output without a finish part reports unknown usage), as with `streamText`. */
 export async function* streamModel(options: StreamModelOptions): AsyncGenerator<ModelPart> {
   const { model, tools, signal } = options;
   const prompt = await standardizePrompt({ system: options.system, messages: options.messages });
@@ -46,17 +48,21 @@ export async function* streamModel(options: StreamModelOptions): AsyncGenerator<
   const { stream } = await retry(() => model.doStream({ prompt: languageModelPrompt, tools: prepared.tools, toolChoice: prepared.toolChoice, abortSignal: signal }));
   const content = new ResponseContent();
   let usage: LanguageModelUsage | undefined;
+  let hasOutput = false;
   const reader = stream.getReader();
   // A stop ends the read in progress even if the provider does not watch the signal.
   const onAbort = () => void reader.cancel(signal.reason).catch(() => undefined);
   signal.addEventListener("abort", onAbort, { once: true });
   let isDone = false;
   try {
+    // Stopped while the request was being made.
+    signal.throwIfAborted();
     for (;;) {
       const { done, value: part } = await reader.read();
       signal.throwIfAborted();
       if (done) break;
       if (part.type === "error") throw part.error;
+      hasOutput ||= outputParts.has(part.type);
       if (part.type === "finish") usage = asLanguageModelUsage(part.usage);
       else if (part.type === "tool-call") {
         const call = parseToolCall(part, tools);
@@ -70,22 +76,24 @@ export async function* streamModel(options: StreamModelOptions): AsyncGenerator<
       }
     }
     isDone = true;
+    if (!usage && !hasOutput) throw new NoOutputGeneratedError({ message: "No output generated. The model stream ended without a finish chunk." });
   } finally {
     signal.removeEventListener("abort", onAbort);
     // A consumer that stops early (or a failure) ends the provider's stream too.
     if (!isDone) void reader.cancel().catch(() => undefined);
   }
-  yield { type: "finish", usage: usage ?? emptyUsage, response: content.messages() };
+  yield { type: "finish", usage: usage ?? unknownUsage, response: content.messages() };
 }
 
-/** As the SDK parses a call: the tool must exist and its input must be JSON (empty means {}). An
- * invalid call keeps whatever of its input parses. */
+/** As the SDK parses a call: the tool must exist and its input must be JSON (empty means {}),
+ * parsed as securely (no __proto__ or constructor.prototype keys). An invalid call keeps whatever
+ * of its input parses. */
 function parseToolCall(part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>, tools: ToolSet | undefined): Extract<ModelPart, { type: "tool-call" }> {
   const { toolCallId, toolName } = part;
   let input: unknown = part.input;
   let parseError: unknown;
   try {
-    input = part.input.trim() === "" ? {} : JSON.parse(part.input);
+    input = part.input.trim() === "" ? {} : secureJsonParse(part.input);
   } catch (error) {
     parseError = error;
   }
@@ -153,4 +161,10 @@ function metadata(part: { providerMetadata?: AssistantPart["providerOptions"] })
   return part.providerMetadata ? { providerOptions: part.providerMetadata } : {};
 }
 
-const emptyUsage = asLanguageModelUsage({ inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } });
+/** The parts that count as the model's output (the SDK's own list). */
+const outputParts = new Set<string>(["file", "source", "text-start", "text-end", "text-delta", "reasoning-start", "reasoning-end", "reasoning-delta", "tool-input-start", "tool-input-end", "tool-input-delta", "tool-approval-request", "tool-call", "tool-result", "tool-error"]);
+
+const unknownUsage = asLanguageModelUsage({
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+});
