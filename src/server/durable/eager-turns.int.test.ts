@@ -133,6 +133,35 @@ describe("a new session's first turn", () => {
     gapless(log);
   });
 
+  it("keeps its turn when its worker's LISTEN connection drops: the worker's new key takes it over, and no sweep sends it", async () => {
+    const started = await h.start(agent, { message: '[call sleepy {"ms":3000}]' });
+    await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
+    const keyOf = async () => (await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker;
+    const liveKeys = async () =>
+      (
+        await poolOf(h.db).query<{ key: number }>(
+          `SELECT objid::bigint::int AS key FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          [livenessLockSpace],
+        )
+      ).rows.map((row) => row.key);
+    const old = await keyOf();
+    await poolOf(h.db).query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2`, [livenessLockSpace, old]);
+    // Back within the tool's three seconds, under a fresh key that the running turn moved to.
+    const deadline = Date.now() + 2_500;
+    let moved = false;
+    while (!moved && Date.now() < deadline) {
+      const key = await keyOf();
+      moved = key !== old && (await liveKeys()).includes(key!);
+      if (!moved) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(moved).toBe(true);
+    const log = await h.eventsUntil(started.sessionId, waits(1));
+    expect(ofType(log, "turn.started")).toHaveLength(1);
+    expect(ofType(log, "turn.completed")).toHaveLength(1);
+    expect(await h.invocations(started.sessionId)).toEqual([]);
+  });
+
   it("announced but heard by nobody, is sent to Restate by the sweep", async () => {
     // The commit POST /session makes, whose notice no worker heard (a LISTEN connection was down):
     // recorded unannounced, then marked as the announcing statement marks a turn no live worker could be named for (0).

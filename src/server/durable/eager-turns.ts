@@ -9,7 +9,7 @@
 // of the live workers' keys (record-session-start.ts), records it on the session
 // (sessions.eagerWorker) and gives the session its first turn epoch, so the run it names owns the
 // turn before anything runs: no claim, no commit before the first model call, and never two
-// workers' runs of one turn. No live worker: eagerWorker 0, "announced, heard by nobody".
+// workers' eager runs of one turn. No live worker: eagerWorker 0, "announced, heard by nobody".
 //
 // Restate takes a turn over whenever the eager run cannot finish it:
 // - the turn waits on the engine (an approval, a maxRunningTurns slot), fails unexpectedly or is
@@ -19,7 +19,7 @@
 //   worker under their key, sending them to Restate (at start-up, then every 2 s). A worker
 //   whose connection dropped takes a fresh key on the next one and moves only the turns it is
 //   running to it: one named while it could not hear (its old backend still held the lock) stays
-//   under the old key, and is swept once that backend lets go;
+//   under the old key, and is swept once that backend is gone (the worker ends it if it lingers);
 // - nobody was there to hear the notice (eagerWorker 0): the sweep sends it 2 s after its start.
 // A send is idempotent per turn, so two workers sweeping, or a sweep racing a send, cost nothing.
 // Only those are swept: other turns are queued on Restate by whoever recorded them (a send
@@ -63,6 +63,9 @@ export type EagerTurns = {
 // pg_advisory_lock(int, int): this namespace, then the worker's key.
 export const livenessLockSpace = 0x61660001;
 
+/** What an eager run may ask of the listener that started it. */
+export type EagerRunHints = { mayHavePending: () => boolean };
+
 /** What `turn_start` carries: the turn, and the key of the worker that is to run it. */
 export type TurnNotice = { worker: number; turn: TurnRequest };
 const sweepEveryMs = 2_000;
@@ -77,11 +80,13 @@ export async function createEagerTurns(options: {
   databaseUrl: string;
   runtime: DurableRuntime;
   /** Runs the turn eagerly; true when it finished it. */
-  run: (turn: TurnRequest) => Promise<boolean>;
+  run: (turn: TurnRequest, hints: EagerRunHints) => Promise<boolean>;
   log?: (message: string) => void;
 }): Promise<EagerTurns> {
   const { db, runtime, log = console.error } = options;
   let workerKey = 0;
+  // The key this worker's current (or last) connection holds, and that connection's backend.
+  let held: { key: number; pid: number } | undefined;
   const runs = new Map<string, Promise<boolean>>();
   // The turns running here, by turn id (runs also keeps ended ones for a while).
   const running = new Set<string>();
@@ -93,6 +98,13 @@ export async function createEagerTurns(options: {
   // Notices heard while a connection takes its key: they are read once it is known.
   let heldBack: string[] | undefined = [];
   const forget = (turnId: string) => setTimeout(() => runs.delete(turnId), keepMs).unref();
+  const mayHavePending = (sessionId: string) => {
+    const watch = watched.get(sessionId);
+    if (!watch || watch.generation !== generation) return true;
+    const isNudged = watch.isNudged;
+    watch.isNudged = false;
+    return isNudged;
+  };
   const start = (payload: string) => {
     if (heldBack) return void heldBack.push(payload);
     let notice: TurnNotice;
@@ -108,7 +120,7 @@ export async function createEagerTurns(options: {
     const watch = { generation, isNudged: false };
     watched.set(turn.sessionId, watch);
     running.add(turn.turnId);
-    const run = options.run(turn).catch(() => false);
+    const run = options.run(turn, { mayHavePending: () => mayHavePending(turn.sessionId) }).catch(() => false);
     runs.set(turn.turnId, run);
     void run.then(() => {
       running.delete(turn.turnId);
@@ -124,23 +136,34 @@ export async function createEagerTurns(options: {
     name: "eager turns",
     databaseUrl: options.databaseUrl,
     log,
-    // Held for as long as this connection lives, taken once it LISTENs. Always a fresh key: a
-    // backend that has not noticed its client went away may still hold the old one, and turns
-    // named by it meanwhile were heard by nobody (the sweep sends them once it lets go).
+    // Held for as long as this connection lives, taken once it LISTENs. Always a fresh key: turns
+    // named for the old one while this worker could not hear them are swept, once the backend
+    // that held it is gone, which this ends at once if it lingers (a connection that failed on
+    // this side only: until then session starts would go on naming it, heard by nobody).
     onConnect: async (client) => {
       generation++;
       heldBack ??= [];
-      const previous = workerKey;
-      let key = freshKey();
-      while (!(await client.query<{ taken: boolean }>(`SELECT pg_try_advisory_lock($1, $2) AS taken`, [livenessLockSpace, key])).rows[0]?.taken) key = freshKey();
-      workerKey = key;
-      // The runs going on here move to the new key, so no sweep takes them for a dead worker's.
-      if (previous && running.size > 0) {
-        await client.query(`UPDATE sessions SET "eagerWorker" = $2 WHERE "eagerWorker" = $1 AND "runningTurnId" = ANY($3)`, [previous, key, [...running]]);
+      const previous = held;
+      let taken: { key: number; pid: number } | undefined;
+      while (!taken) {
+        const key = freshKey();
+        const { rows } = await client.query<{ taken: boolean; pid: number }>(`SELECT pg_try_advisory_lock($1, $2) AS taken, pg_backend_pid() AS pid`, [livenessLockSpace, key]);
+        if (rows[0]?.taken) taken = { key, pid: rows[0].pid };
       }
-      const held = heldBack;
+      held = taken;
+      workerKey = taken.key;
+      // The runs going on here move to the new key (whichever key they were under: an earlier
+      // connection may have failed before moving them), so no sweep takes them for a dead worker's.
+      if (running.size > 0) await client.query(`UPDATE sessions SET "eagerWorker" = $1 WHERE "runningTurnId" = ANY($2) AND "eagerWorker" > 0`, [taken.key, [...running]]);
+      if (previous) {
+        await client.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2 AND pid = $3`,
+          [livenessLockSpace, previous.key, previous.pid],
+        );
+      }
+      const notices = heldBack;
       heldBack = undefined;
-      for (const payload of held) start(payload);
+      for (const payload of notices) start(payload);
     },
     onDisconnect: () => void generation++,
     // Sends first: a session start heard on this connection comes after both LISTENs took effect.
@@ -176,13 +199,7 @@ export async function createEagerTurns(options: {
       forget(turnId);
       return Promise.resolve(false);
     },
-    mayHavePending(sessionId) {
-      const watch = watched.get(sessionId);
-      if (!watch || watch.generation !== generation) return true;
-      const isNudged = watch.isNudged;
-      watch.isNudged = false;
-      return isNudged;
-    },
+    mayHavePending,
     sweep,
     async close() {
       clearInterval(sweeper);

@@ -14,7 +14,7 @@ import { handOnSlot, runTurn, type Step, type TurnDeps } from "@/server/turns/ru
 import type { Seal } from "@/server/turns/agent-loop";
 import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
 import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
-import type { EagerTurns } from "./eager-turns";
+import type { EagerRunHints, EagerTurns } from "./eager-turns";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 import type { TurnRequest } from "./runtime";
@@ -117,7 +117,7 @@ class NotFirst extends Error {}
  * failed: the invocation resumes it from the journal). Answers whether the turn ended here (its
  * invocation, if one arrives, then has nothing left to do).
  */
-export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "mayHavePending">, turn: TurnRequest): Promise<boolean> {
+export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
   const journal = turnJournal(deps.db, turn, [turn.turnId], { isEager: true });
   // The turn's reads run while the journal checks the epoch is still the start's; nothing is
@@ -132,7 +132,7 @@ export async function runEagerly(deps: WorkerDeps, eager: Pick<EagerTurns, "mayH
   let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    next = await runSessionTurn(deps, turn, eagerJournal, durable, { opensSession: true, mayHavePending: () => eager.mayHavePending(turn.sessionId) });
+    next = await runSessionTurn(deps, turn, eagerJournal, durable, { opensSession: true, mayHavePending: hints.mayHavePending });
   } catch (error) {
     if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);

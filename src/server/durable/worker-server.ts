@@ -26,7 +26,7 @@ export async function startWorkerServer({ port, host, deps: config }: { port: nu
   const deps: WorkerDeps = { ...config, sandboxes, cancellations };
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
-    const eager = await createEagerTurns({ db: config.db, databaseUrl, runtime: config.runtime, run: (turn) => runEagerly(deps, eager, turn) });
+    const eager = await createEagerTurns({ db: config.db, databaseUrl, runtime: config.runtime, run: (turn, hints) => runEagerly(deps, hints, turn) });
     deps.eager = eager;
   }
   const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps) }));
