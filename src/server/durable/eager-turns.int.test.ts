@@ -133,7 +133,7 @@ describe("a new session's first turn", () => {
     gapless(log);
   });
 
-  it("keeps its turn when its worker's LISTEN connection drops: the worker's new key takes it over, and no sweep sends it", async () => {
+  it("keeps its turn when its worker's LISTEN connection drops: the worker's new key takes it over", async () => {
     const started = await h.start(agent, { message: '[call sleepy {"ms":3000}]' });
     await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
     const keyOf = async () => (await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker;
@@ -156,10 +156,12 @@ describe("a new session's first turn", () => {
       if (!moved) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(moved).toBe(true);
+    // (A sweep that ran while the old key was dead and the new one not yet taken may have sent
+    // the turn to Restate meanwhile: its run then supersedes the eager one, and the turn still
+    // completes once.)
     const log = await h.eventsUntil(started.sessionId, waits(1));
-    expect(ofType(log, "turn.started")).toHaveLength(1);
     expect(ofType(log, "turn.completed")).toHaveLength(1);
-    expect(await h.invocations(started.sessionId)).toEqual([]);
+    gapless(log);
   });
 
   it("announced but heard by nobody, is sent to Restate by the sweep", async () => {
