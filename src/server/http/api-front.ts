@@ -47,9 +47,10 @@ export function createApiFront(options: { appDir: string; routes?: FastRoute[]; 
       const match = matchRoute(routes, req.method ?? "GET", req.url, staticSegments);
       if (!match) return false;
       // The client may leave at any moment, even before the handler answers: its request's
-      // signal aborts and whatever answer comes is cancelled, never written.
+      // signal aborts and whatever answer comes is cancelled, never written. An answer written to
+      // its end aborts nothing (an abort costs a DOMException, stack and all, per request).
       const gone = new AbortController();
-      res.once("close", () => gone.abort());
+      res.once("close", () => res.writableFinished || gone.abort());
       void (async () => {
         let request: ReturnType<typeof toRequest>;
         try {
