@@ -134,6 +134,11 @@ describe("streamModel", () => {
     expect(await expectSame([{ type: "text-start", id: "t0" }, { type: "text-delta", id: "t0", delta: "Cut" }])).toMatchObject({ seen: [{ type: "text-delta", text: "Cut" }], response: [{ role: "assistant" }] });
   });
 
+  it("refuses an empty conversation, as streamText does", async () => {
+    const parts = streamModel({ model: modelStreaming([finish]), messages: [], signal: new AbortController().signal, maxRetries: 0 });
+    await expect(parts.next()).rejects.toThrow("messages must not be empty");
+  });
+
   it("stops at once when stopped before the provider answered", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stopped early"));
