@@ -28,13 +28,14 @@ export default defineTool({ description: "Looks up an order", effect: "read",
 type Sample = { elapsed: number; milestones: Map<string, number> };
 
 // Milestones of a turn, as the events' `at` stamps (server clock, same machine) say, in ms after
-// the POST was sent: where the time of a turn goes.
+// the POST was sent: where the time of a turn goes. An event is stamped as it is handed to the
+// log; its statement commits after that.
 const milestones: [label: string, match: (event: { type: string; data?: { step?: number } }) => boolean][] = [
-  ["message.received (web committed the session)", (e) => e.type === "message.received"],
+  ["message.received (web: the session's statement)", (e) => e.type === "message.received"],
   ["turn.started (worker: prepared, first model step streamed)", (e) => e.type === "turn.started"],
   ["action.result (tool ran in the sandbox)", (e) => e.type === "action.result"],
   ["step.started, step 1 (second model step)", (e) => e.type === "step.started" && e.data?.step === 1],
-  ["turn.completed (finish committed)", (e) => e.type === "turn.completed"],
+  ["turn.completed (the finish handed to the log; the turn's one append commits after)", (e) => e.type === "turn.completed"],
 ];
 
 async function oneTurn(url: string, token: string): Promise<Sample> {
@@ -153,7 +154,8 @@ with the final model step's last events; steps whose outcome nothing irreversibl
 appends linger a moment for the next one (group commit): a turn like this one writes its steps and
 its end in one statement. Model steps call the provider's \`doStream\` with the AI SDK's prompt,
 tool and retry helpers instead of \`streamText\`, whose web-stream pipeline cost ~1.7 ms of CPU per
-step on Node 20 (\`src/server/turns/stream-model.ts\`; the worker's CPU per turn went from ~10–11 to
+step on Node 20, and without its prompt schema check (~0.4 ms per step) on messages the engine
+builds itself (\`src/server/turns/stream-model.ts\`; the worker's CPU per turn went from ~10–11 to
 ~5–6 ms). Since this work began: p50 93 → ~17–23 ms, 25 → ~95–115 turns/s, CPU per turn (all
 processes) ~75 → ~17–20 ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the
 machine's speed drifts between runs, within minutes (the same code measured p50 18 and 27 ms in
