@@ -3,7 +3,7 @@
 // worker dies mid-stream, the step runs again as a new attempt, announced by a `step.started`
 // with `attempt`, so a reader can drop the cut-off attempt's deltas instead of seeing them twice.
 import type { PrismaClient } from "@prisma/client";
-import { jsonSchema, tool, type LanguageModelUsage, type ModelMessage, type ToolSet } from "ai";
+import { jsonSchema, tool, type ModelMessage, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
@@ -102,9 +102,10 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       if (reasoning && isRoot) out.push({ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key(`reasoning${reasoningBlocks++}`) });
       reasoning = "";
     };
-    let usage: LanguageModelUsage | undefined;
-    let response: ModelMessage[] = [];
-    for await (const part of parts) {
+    // The parts as they stream, then (the generator's return value) the step's usage and response.
+    let next = await parts.next();
+    for (; !next.done; next = await parts.next()) {
+      const part = next.value;
       if (part.type === "reasoning-delta") {
         reasoning += part.text;
         if (isRoot) out.push({ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
@@ -114,15 +115,13 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
         closeReasoning();
         text += part.text;
         if (isRoot) out.push({ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
-      } else if (part.type === "tool-call") {
+      } else {
         const invalid = part.invalid ? `invalid call of ${part.toolName}: ${part.invalid.message}` : undefined;
         toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input ?? null, ...(parentCallId ? { parentCallId } : {}), ...(invalid ? { invalid } : {}) });
-      } else {
-        ({ usage, response } = part);
       }
     }
     closeReasoning();
-    if (!usage) throw new Error("the model's stream ended without finishing");
+    const { usage, response } = next.value;
     const outcome: ModelStepOutcome = {
       kind: "ok",
       text,

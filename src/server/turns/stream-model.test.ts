@@ -48,14 +48,16 @@ async function viaStreamText(parts: LanguageModelV3StreamPart[]) {
 async function viaStreamModel(parts: LanguageModelV3StreamPart[]) {
   const seen: unknown[] = [];
   try {
-    for await (const part of streamModel({ model: modelStreaming(parts), system: "Be brief.", messages, tools, signal: new AbortController().signal, maxRetries: 0 })) {
-      if (part.type === "finish") return { seen, usage: part.usage, response: part.response };
+    const stream = streamModel({ model: modelStreaming(parts), system: "Be brief.", messages, tools, signal: new AbortController().signal, maxRetries: 0 });
+    let next = await stream.next();
+    for (; !next.done; next = await stream.next()) {
+      const part = next.value;
       seen.push(part.type === "tool-call" ? { ...part, invalid: part.invalid?.message } : part);
     }
+    return { seen, usage: next.value.usage, response: next.value.response };
   } catch (error) {
     return { seen, error: (error as Error).message };
   }
-  throw new Error("no finish part");
 }
 
 async function expectSame(parts: LanguageModelV3StreamPart[]) {

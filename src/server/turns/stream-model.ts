@@ -21,9 +21,10 @@ export type ModelPart =
   | { type: "text-delta"; text: string }
   | { type: "reasoning-delta"; text: string }
   | { type: "reasoning-end" }
-  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; invalid?: Error }
-  /** Last: the step's usage and the messages it adds to the conversation. */
-  | { type: "finish"; usage: LanguageModelUsage; response: ModelMessage[] };
+  | { type: "tool-call"; toolCallId: string; toolName: string; input: unknown; invalid?: Error };
+
+/** What the step comes to: its usage and the messages it adds to the conversation. */
+export type ModelStepResult = { usage: LanguageModelUsage; response: ModelMessage[] };
 
 export type StreamModelOptions = {
   model: LanguageModelV3;
@@ -34,10 +35,10 @@ export type StreamModelOptions = {
   maxRetries: number;
 };
 
-/** Yields the step's parts as they stream; a provider's error (thrown or streamed) is thrown, so
+/** Yields the step's parts as they stream and returns its result; a provider's error (thrown or streamed) is thrown, so
  * is the signal's reason once it aborts, and so is a stream that ends with neither output nor its
  * finish part (output without a finish part reports unknown usage), as with `streamText`. */
-export async function* streamModel(options: StreamModelOptions): AsyncGenerator<ModelPart> {
+export async function* streamModel(options: StreamModelOptions): AsyncGenerator<ModelPart, ModelStepResult> {
   const { model, tools, signal } = options;
   // The prompt is not put through the SDK's standardizePrompt: every message here is built by
   // the turn engine, typed (the conversation from the log, the model's own responses, tool
@@ -87,7 +88,7 @@ export async function* streamModel(options: StreamModelOptions): AsyncGenerator<
     // A consumer that stops early (or a failure) ends the provider's stream too.
     if (!isDone) void reader.cancel().catch(() => undefined);
   }
-  yield { type: "finish", usage: usage ?? unknownUsage, response: content.messages() };
+  return { usage: usage ?? unknownUsage, response: content.messages() };
 }
 
 /** As the SDK parses a call: the tool must exist and its input must be JSON (empty means {}),
