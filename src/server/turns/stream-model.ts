@@ -1,9 +1,9 @@
 // One model call, streamed: the AI SDK's own prompt conversion, tool preparation, retries and
 // usage accounting around the provider's `doStream`, with its parts read straight off the
-// provider's stream. `streamText` would run its multi-step machinery for each
-// step (the turn loop and its journal are ours): a pipeline of web TransformStreams, tees and
-// stitched streams that cost ~1.7 ms of CPU per step of the offline model on Node 20, against
-// ~0.25 ms this way — the largest single item of a turn's CPU in the worker. What comes back is
+// provider's stream. `streamText` would run its multi-step machinery for each step (the turn
+// loop and its journal are ours): a pipeline of web TransformStreams, tees and stitched streams
+// that cost ~1.7 ms of CPU per step of the offline model on Node 20, against ~0.25 ms this way —
+// the largest single item of a turn's CPU in the worker. What comes back is
 // what `streamText` reports for a step: the same tool-call parsing (a call of an unknown tool or
 // with unparseable input is marked invalid, with the SDK's own error), the same response
 // message (provider metadata kept as provider options), the same usage. One difference: for an
@@ -35,9 +35,10 @@ export type StreamModelOptions = {
   maxRetries: number;
 };
 
-/** Yields the step's parts as they stream and returns its result; a provider's error (thrown or streamed) is thrown, so
- * is the signal's reason once it aborts, and so is a stream that ends with neither output nor its
- * finish part (output without a finish part reports unknown usage), as with `streamText`. */
+/** Yields the step's parts as they stream and returns its result. A provider's error (thrown or
+ * streamed) is thrown, so is the signal's reason once it aborts, and so is a stream that ends
+ * with neither output nor its finish part (output without one reports unknown usage), as with
+ * `streamText`. */
 export async function* streamModel(options: StreamModelOptions): AsyncGenerator<ModelPart, ModelStepResult> {
   const { model, tools, signal } = options;
   // The prompt is not put through the SDK's standardizePrompt: every message here is built by
