@@ -156,8 +156,8 @@ its end in one statement. Model steps call the provider's \`doStream\` with the 
 tool and retry helpers instead of \`streamText\`, whose web-stream pipeline cost ~1.7 ms of CPU per
 step on Node 20, and without its prompt schema check (~0.4 ms per step) on messages the engine
 builds itself (\`src/server/turns/stream-model.ts\`; the worker's CPU per turn went from ~10–11 to
-~5–6 ms). Since this work began: p50 93 → ~17–23 ms, 25 → ~95–115 turns/s, CPU per turn (all
-processes) ~75 → ~17–20 ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the
+~4–6 ms). Since this work began: p50 93 → ~17–23 ms, 25 → ~95–135 turns/s, CPU per turn (all
+processes) ~75 → ~13–20 ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the
 machine's speed drifts between runs, within minutes (the same code measured p50 18 and 27 ms in
 one half hour; 73 and 100 turns/s): compare changes in alternating runs, several of each, or on
 traces. What is left, measured on this machine:
