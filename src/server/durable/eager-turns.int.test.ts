@@ -12,7 +12,7 @@ import { newContinuationToken } from "@/server/sessions/continuation-token";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { eagerEpoch } from "@/server/turns/step-journal";
 import { approvalAgent, engineAgent } from "@/testing/engine-agents";
-import { livenessLockSpace } from "./eager-turns";
+import { liveWorkersSql } from "./eager-turns";
 import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;
@@ -50,11 +50,7 @@ describe("a new session's first turn", () => {
 
   it("goes to one live worker, named by the session's start: of two workers, exactly one runs each", async () => {
     await h.startExtraWorker();
-    const { rows: live } = await poolOf(h.db).query<{ key: number }>(
-      `SELECT objid::bigint::int AS key FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-      [livenessLockSpace],
-    );
+    const { rows: live } = await poolOf(h.db).query<{ key: number }>(`SELECT key FROM ${liveWorkersSql} w`);
     expect(live).toHaveLength(2);
     const starts = await Promise.all(Array.from({ length: 6 }, (_, i) => h.start(agent, { message: `[call lookup {"orderId":"W${i}"}]` })));
     for (const started of starts) {
@@ -121,9 +117,8 @@ describe("a new session's first turn", () => {
     const started = await h.start(agent, { message: '[call sleepy {"ms":1500}]' });
     await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
     const { rows } = await poolOf(h.db).query<{ dropped: boolean }>(
-      `SELECT pg_terminate_backend(pid) AS dropped FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objsubid = 2
-         AND objid = (SELECT "eagerWorker" FROM sessions WHERE id = $2)::oid AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-      [livenessLockSpace, started.sessionId],
+      `SELECT pg_terminate_backend(w.pid) AS dropped FROM ${liveWorkersSql} w WHERE w.key = (SELECT "eagerWorker" FROM sessions WHERE id = $1)`,
+      [started.sessionId],
     );
     expect(rows.map((row) => row.dropped)).toEqual([true]);
     await h.followUp(agent, started.sessionId, { message: "while nobody listens", continuationToken: started.continuationToken, admission: "coalesce", deliveryId: "dlv_unheard" });
@@ -137,16 +132,9 @@ describe("a new session's first turn", () => {
     const started = await h.start(agent, { message: '[call sleepy {"ms":3000}]' });
     await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
     const keyOf = async () => (await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker;
-    const liveKeys = async () =>
-      (
-        await poolOf(h.db).query<{ key: number }>(
-          `SELECT objid::bigint::int AS key FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objsubid = 2
-             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-          [livenessLockSpace],
-        )
-      ).rows.map((row) => row.key);
+    const liveKeys = async () => (await poolOf(h.db).query<{ key: number }>(`SELECT key FROM ${liveWorkersSql} w`)).rows.map((row) => row.key);
     const old = await keyOf();
-    await poolOf(h.db).query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2`, [livenessLockSpace, old]);
+    await poolOf(h.db).query(`SELECT pg_terminate_backend(w.pid) FROM ${liveWorkersSql} w WHERE w.key = $1`, [old]);
     // Back within the tool's three seconds, under a fresh key that the running turn moved to.
     const deadline = Date.now() + 2_500;
     let moved = false;

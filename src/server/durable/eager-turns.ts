@@ -40,9 +40,6 @@ import type { DurableRuntime, TurnRequest } from "./runtime";
 export const turnStartChannel = "turn_start";
 
 export type EagerTurns = {
-  /** This worker's liveness lock key (a new one per LISTEN connection): the key session starts
-   * name this worker by. */
-  readonly workerKey: number;
   /**
    * Whether an eager run here finished this turn (waited for while it runs): then its invocation
    * has nothing to do. Also marks the turn as the invocation's: a notice heard later starts nothing.
@@ -61,7 +58,13 @@ export type EagerTurns = {
 };
 
 // pg_advisory_lock(int, int): this namespace, then the worker's key.
-export const livenessLockSpace = 0x61660001;
+const livenessLockSpace = 0x61660001;
+
+/** The live workers, as a subquery: one row per liveness lock held in this database, with the
+ * worker's key and the backend of the connection holding it. */
+export const liveWorkersSql = `(SELECT l.objid::bigint::int AS key, l.pid FROM pg_locks l
+  WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${livenessLockSpace}::oid AND l.objsubid = 2
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
 
 /** What an eager run may ask of the listener that started it. */
 export type EagerRunHints = { mayHavePending: () => boolean };
@@ -84,8 +87,8 @@ export async function createEagerTurns(options: {
   log?: (message: string) => void;
 }): Promise<EagerTurns> {
   const { db, runtime, log = console.error } = options;
-  let workerKey = 0;
-  // The key this worker's current (or last) connection holds, and that connection's backend.
+  // The key this worker's current (or last) connection holds (the key session starts name this
+  // worker by), and that connection's backend.
   let held: { key: number; pid: number } | undefined;
   const runs = new Map<string, Promise<boolean>>();
   // The turns running here, by turn id (runs also keeps ended ones for a while).
@@ -114,7 +117,7 @@ export async function createEagerTurns(options: {
       return log(`ignored a malformed ${turnStartChannel} notice`);
     }
     // Another worker's turn.
-    if (notice.worker !== workerKey) return;
+    if (notice.worker !== held?.key) return;
     const { turn } = notice;
     if (runs.has(turn.turnId)) return;
     const watch = { generation, isNudged: false };
@@ -151,15 +154,11 @@ export async function createEagerTurns(options: {
         if (rows[0]?.taken) taken = { key, pid: rows[0].pid };
       }
       held = taken;
-      workerKey = taken.key;
       // The runs going on here move to the new key (whichever key they were under: an earlier
       // connection may have failed before moving them), so no sweep takes them for a dead worker's.
       if (running.size > 0) await client.query(`UPDATE sessions SET "eagerWorker" = $1 WHERE "runningTurnId" = ANY($2) AND "eagerWorker" > 0`, [taken.key, [...running]]);
       if (previous) {
-        await client.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2 AND pid = $3`,
-          [livenessLockSpace, previous.key, previous.pid],
-        );
+        await client.query(`SELECT pg_terminate_backend(w.pid) FROM ${liveWorkersSql} w WHERE w.key = $1 AND w.pid = $2`, [previous.key, previous.pid]);
       }
       const notices = heldBack;
       heldBack = undefined;
@@ -173,7 +172,7 @@ export async function createEagerTurns(options: {
   let sweeping: Promise<number> | undefined;
   const sweep = () => (sweeping ??= sweepOnce().finally(() => (sweeping = undefined)));
   async function sweepOnce(): Promise<number> {
-    const { rows } = await poolOf(db).query<{ sessionId: string; turnId: string }>({ name: "agentfold-unsent-turns", text: unsentTurnsSql, values: [livenessLockSpace, sweepEveryMs] });
+    const { rows } = await poolOf(db).query<{ sessionId: string; turnId: string }>({ name: "agentfold-unsent-turns", text: unsentTurnsSql, values: [sweepEveryMs] });
     for (const { sessionId, turnId } of rows) {
       try {
         await sendRecordedTurn({ db, runtime, sessionId, turnId });
@@ -189,9 +188,6 @@ export async function createEagerTurns(options: {
   void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`));
 
   return {
-    get workerKey() {
-      return workerKey;
-    },
     finished(turnId) {
       const running = runs.get(turnId);
       if (running) return running;
@@ -211,9 +207,9 @@ export async function createEagerTurns(options: {
 
 // A running turn with no invocation in a session an eager run had (eagerWorker set; a send of
 // the web's own clears it): the announced turn or the follow-up its run drained into, named for
-// a worker whose liveness lock is gone, or announced ($2 ms ago or more) and named for nobody
-// (eagerWorker 0, also where an eager run could not hand its turn over). The advisory lock of a
-// worker shows in pg_locks while its connection lives. Timestamps are UTC in columns without a zone.
+// a worker whose liveness lock is gone, or announced ($1 ms ago or more) and named for nobody
+// (eagerWorker 0, also where an eager run could not hand its turn over). Timestamps are UTC in
+// columns without a zone.
 const unsentTurnsSql = `
   SELECT s.id AS "sessionId", s."runningTurnId" AS "turnId"
   FROM sessions s
@@ -222,11 +218,7 @@ const unsentTurnsSql = `
       THEN EXISTS (
         SELECT 1 FROM session_events e
         WHERE e."sessionId" = s.id AND e."turnId" = s."runningTurnId" AND e.type = 'message.received'
-          AND e.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2::float8 / 1000)
+          AND e.at < (now() AT TIME ZONE 'UTC') - make_interval(secs => $1::float8 / 1000)
       )
-      ELSE NOT EXISTS (
-        SELECT 1 FROM pg_locks l
-        WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-          AND l.classid = $1::int::oid AND l.objid = s."eagerWorker"::oid AND l.objsubid = 2
-      )
+      ELSE NOT EXISTS (SELECT 1 FROM ${liveWorkersSql} w WHERE w.key = s."eagerWorker")
     END`;

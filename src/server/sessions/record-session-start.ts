@@ -7,7 +7,7 @@
 import type pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { ownerOf, type Principal } from "@/server/auth/principal";
-import { livenessLockSpace, turnStartChannel } from "@/server/durable/eager-turns";
+import { liveWorkersSql, turnStartChannel } from "@/server/durable/eager-turns";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { eventsChannel } from "@/server/events/append-events";
 import { toValidEnvelope } from "@/server/events/envelope";
@@ -62,7 +62,7 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
     values: [
       sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
       start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), eventsChannel,
-      announced ? payload : null, turnStartChannel, livenessLockSpace,
+      announced ? payload : null, turnStartChannel,
     ],
   });
   return { announced };
@@ -70,7 +70,7 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
 // events' channel, $16 the first turn to announce on channel $17 (src/server/durable/eager-turns.ts)
-// or NULL, $18 the workers' liveness lock space. An announced turn goes to a live worker, one of
+// or NULL. An announced turn goes to a live worker, one of
 // those whose liveness lock shows in pg_locks (taken only once the worker LISTENs, so it hears the
 // notice): the session records its key and starts at turn epoch 1, the eager run's, and the notice
 // names it. With no live worker it records 0, "heard by nobody", and epoch 0 (the sweep sends the
@@ -79,12 +79,7 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
 // is checked at the end of the statement, when the session row exists.
 const recordSessionStartSql = `
   WITH worker AS (
-    SELECT CASE WHEN $16::text IS NULL THEN NULL ELSE coalesce((
-      SELECT l.objid::bigint::int FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.classid = $18::int::oid
-        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-      ORDER BY random() LIMIT 1
-    ), 0) END AS key
+    SELECT CASE WHEN $16::text IS NULL THEN NULL ELSE coalesce((SELECT w.key FROM ${liveWorkersSql} w ORDER BY random() LIMIT 1), 0) END AS key
   ), session AS (
     INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
        "continuationTokenHash", status, "runningTurnId", "nextIndex", "eagerWorker", "turnEpoch", "updatedAt")

@@ -83,19 +83,18 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   // takes the epoch, or checks an eager run's) is still in flight: it records nothing.
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
   const needsStep = (loaded: TurnSetup) => hasFiles || loaded.session.mode === "task" || loaded.session.purpose === "eval";
-  const [loaded] = await Promise.all([
-    loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation }).then((loaded) => {
-      if (!needsStep(loaded)) prepareSessionWorkspace(deps.dataDir, loaded, turn);
-      return loaded;
-    }),
+  const prepare = (loaded: TurnSetup) => {
+    prepareSessionWorkspace(deps.dataDir, loaded, turn);
+    return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
+  };
+  const [{ loaded, prepared }] = await Promise.all([
+    loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation }).then((loaded) => ({
+      loaded,
+      prepared: needsStep(loaded) ? undefined : prepare(loaded),
+    })),
     deps.started,
   ]);
-  const settings = needsStep(loaded)
-    ? await step(`${turnId}:prepare`, async () => {
-        prepareSessionWorkspace(deps.dataDir, loaded, turn);
-        return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
-      })
-    : { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
+  const settings = prepared ?? (await step(`${turnId}:prepare`, async () => prepare(loaded)));
   const setup: TurnSetup = { ...loaded, session: { ...loaded.session, title: settings.title ?? undefined, unattendedApprovals: settings.unattendedApprovals } };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
