@@ -7,6 +7,7 @@
 // thread pool and finishes it on the event loop, so during a busy turn each call (and each level
 // of a recursive mkdir) waited for the loop: the asynchronous layout took 7–10 ms per new
 // session in the turn benchmark, these three calls (mkdir, AGENTS.md, the marker) well under 1.
+// The worker mostly lays workspaces out ahead of time, between turns (./workspace-stock.ts).
 import fs from "node:fs";
 import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";

@@ -20,6 +20,11 @@ export function workspaceDir(dataDir: string, agentId: string, sessionId: string
   return path.join(agentDir(dataDir, agentId), "workspaces", sessionId);
 }
 
+/** Where the worker keeps a version's workspaces laid out ahead of time (workspace-stock.ts). */
+export function workspaceStockDir(dataDir: string, agentId: string, versionId: string): string {
+  return path.join(agentDir(dataDir, agentId), "workspace-stock", versionId);
+}
+
 /** The agent's durable state root, shared across its sessions (tool ctx.stateRoot). */
 export function stateRoot(dataDir: string, agentId: string): string {
   return path.join(agentDir(dataDir, agentId), "state");

@@ -3,6 +3,7 @@
 import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
+import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
 import { poolOf } from "@/server/db";
@@ -38,6 +39,8 @@ export type WorkerDeps = {
   models: ModelProviderSettings;
   defaultModel: string;
   sandboxes: SandboxPool;
+  /** New sessions' workspaces laid out ahead of time (run-turn.ts). */
+  workspaces?: WorkspaceStock;
   cancellations: TurnCancellations;
   /** Backoff before retry n of a read tool (tests shorten it). */
   retryDelayMs?: (attempt: number) => number;

@@ -3,6 +3,7 @@
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import * as restate from "@restatedev/restate-sdk";
+import { createWorkspaceStock } from "@/agents/runtime/workspace-stock";
 import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { poolOf } from "@/server/db";
@@ -13,7 +14,7 @@ import { createServices, runEagerly, type WorkerDeps } from "./services";
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
 /** What the caller configures; the sandbox pool and the listeners belong to the server. */
-export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager">;
+export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces">;
 
 export async function startWorkerServer({ port, host, deps: config }: { port: number; host: string; deps: WorkerConfig }): Promise<WorkerServer> {
   const sandboxes: SandboxPool = createSandboxPool({
@@ -23,7 +24,7 @@ export async function startWorkerServer({ port, host, deps: config }: { port: nu
   const databaseUrl = poolOf(config.db).options.connectionString;
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });
-  const deps: WorkerDeps = { ...config, sandboxes, cancellations };
+  const deps: WorkerDeps = { ...config, sandboxes, cancellations, workspaces: createWorkspaceStock() };
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
     const eager = await createEagerTurns({ db: config.db, databaseUrl, runtime: config.runtime, run: (turn, hints) => runEagerly(deps, hints, turn) });

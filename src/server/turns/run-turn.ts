@@ -7,12 +7,13 @@ import fs from "node:fs";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
+import { isPrepared, prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
+import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { ResultOutcome } from "@/agents/sandbox/protocol";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
-import { versionPaths } from "@/server/agents/storage";
+import { versionPaths, workspaceStockDir } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
@@ -48,6 +49,9 @@ export type TurnDeps = {
   models: ModelProviderSettings;
   defaultModel: string;
   sandboxes: SandboxPool;
+  /** New sessions' workspaces laid out ahead of time (the worker's); without it, each is laid out
+   * when its first turn starts. */
+  workspaces?: WorkspaceStock;
   /** Aborted by stop or preempt: the model stream and the running tool end at once. */
   signal: AbortSignal;
   /** Settles once a stop asked before this run began has been applied to `signal`; the turn's
@@ -84,7 +88,7 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
   const needsStep = (loaded: TurnSetup) => hasFiles || loaded.session.mode === "task" || loaded.session.purpose === "eval";
   const prepare = (loaded: TurnSetup) => {
-    prepareSessionWorkspace(deps.dataDir, loaded, turn);
+    prepareSessionWorkspace(deps.dataDir, loaded, turn, deps.workspaces);
     return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
   };
   const [{ loaded, prepared }] = await Promise.all([
@@ -124,6 +128,8 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
     return { next, stopped };
   });
   if (max) await handOnSlot(deps, sessionId, turnId);
+  // The turn has ended: lay out workspaces for the next new sessions now.
+  deps.workspaces?.refill();
   return finish;
 }
 
@@ -241,14 +247,20 @@ async function deliverNudges(
   return texts.length === 0 ? [] : [{ role: "user", content: texts.join("\n\n") }];
 }
 
-/** Seeds the session workspace on its first turn and writes this send's workspaceFiles. */
-function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest): void {
+/** Seeds the session workspace on its first turn (with a copy from the stock when there is one)
+ * and writes this send's workspaceFiles. */
+function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest, stock?: WorkspaceStock): void {
   const files = turn.workspaceFiles ?? {};
   const { manifest, workspaceDir } = setup;
   if (!manifest.root) {
     fs.mkdirSync(workspaceDir, { recursive: true });
     return writeWorkspaceFiles(workspaceDir, files);
   }
-  const paths = versionPaths(dataDir, setup.session.agentId, setup.session.versionId);
-  prepareWorkspace({ workspaceDir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles: files });
+  const { agentId, versionId } = setup.session;
+  const paths = versionPaths(dataDir, agentId, versionId);
+  const layOut = (dir: string, workspaceFiles?: Record<string, string>) =>
+    prepareWorkspace({ workspaceDir: dir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles });
+  const laidOut = (dir: string) => (layOut(dir), isPrepared(dir));
+  if (stock?.take(versionId, workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut)) return writeWorkspaceFiles(workspaceDir, files);
+  layOut(workspaceDir, files);
 }

@@ -145,6 +145,26 @@ describe("built-in tools, skills and subagents", () => {
     expect(found).toEqual(expect.arrayContaining([...seeds, "AGENTS.md", ".agentfold/prepared"]));
   });
 
+  it("gives the next new sessions of a version workspaces laid out ahead of time, between turns", async () => {
+    const stocked = await h.deploy("stocked", {
+      "bot/instructions.md": "You keep a stocked workspace.",
+      "bot/sandbox/workspace/notes/start.txt": "from the seed",
+    });
+    const listing = (log: SessionEvent[]) => String(ofType(log, "action.result")[0]!.data.output).split("\n").sort();
+    const first = await turn('[call glob {"pattern":"**"}]', { on: stocked });
+    // The first session laid its own out; the worker then lays copies out for the next ones.
+    const stock = path.join(agentDir(h.dataDir, stocked.id), "workspace-stock", stocked.activeVersionId!);
+    await expect.poll(() => (fs.existsSync(stock) ? fs.readdirSync(stock).filter((name) => !name.startsWith(".")).length : 0)).toBe(2);
+    const before = new Date();
+    const second = await turn('[call glob {"pattern":"**"}]', { on: stocked });
+    const workspace = workspaceDir(h.dataDir, stocked.id, second.sessionId);
+    // Laid out before the session existed (the marker records when), and the same as a fresh layout.
+    expect(new Date(fs.readFileSync(path.join(workspace, ".agentfold/prepared"), "utf8")).getTime()).toBeLessThan(before.getTime());
+    expect(listing(second.log)).toEqual(listing(first.log));
+    expect(listing(second.log)).toEqual(expect.arrayContaining(["notes/start.txt", "AGENTS.md", ".agentfold/prepared"]));
+    expect(fs.readFileSync(path.join(workspace, "notes/start.txt"), "utf8")).toBe("from the seed");
+  });
+
   it("loads a skill in full on demand", async () => {
     const { log } = await turn('[call skill {"name":"refunds"}]');
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: false, output: expect.stringContaining("within 5 days") });

@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createWorkspaceStock } from "./workspace-stock";
+
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "workspace-stock-"));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const stockDir = () => path.join(root, "agent", "workspace-stock", "ver_1");
+const workspace = (session: string) => path.join(root, "agent", "workspaces", session);
+/** Lays out a workspace as the version would: AGENTS.md and the marker; counts its calls. */
+function layOutCounting() {
+  const calls: string[] = [];
+  const layOut = (dir: string) => {
+    calls.push(dir);
+    fs.mkdirSync(path.join(dir, ".agentfold"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "AGENTS.md"), "You look up orders.\n");
+    fs.writeFileSync(path.join(dir, ".agentfold", "prepared"), "");
+    return true;
+  };
+  return { calls, layOut };
+}
+const refilled = async (stock: ReturnType<typeof createWorkspaceStock>) => {
+  stock.refill();
+  await new Promise((resolve) => setImmediate(resolve));
+};
+const ready = () => fs.readdirSync(stockDir()).filter((name) => !name.startsWith("."));
+
+describe("workspace stock", () => {
+  it("has nothing to give at first; after a refill, a new session's workspace is a laid-out copy, moved into place", async () => {
+    const stock = createWorkspaceStock({ depth: 2 });
+    const { calls, layOut } = layOutCounting();
+    expect(stock.take("ver_1", stockDir(), workspace("ses_a"), layOut)).toBe(false);
+    expect(fs.existsSync(workspace("ses_a"))).toBe(false);
+    expect(calls).toEqual([]); // nothing is laid out on the taker's stack
+
+    await refilled(stock);
+    expect(calls).toHaveLength(2);
+    expect(ready()).toHaveLength(2);
+
+    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), layOut)).toBe(true);
+    expect(fs.readFileSync(path.join(workspace("ses_b"), "AGENTS.md"), "utf8")).toBe("You look up orders.\n");
+    expect(fs.existsSync(path.join(workspace("ses_b"), ".agentfold", "prepared"))).toBe(true);
+    expect(ready()).toHaveLength(1);
+
+    await refilled(stock);
+    expect(ready()).toHaveLength(2); // topped up to its depth, no further
+    expect(calls).toHaveLength(3);
+  });
+
+  it("leaves a workspace that exists alone and keeps the copy for another session", async () => {
+    const stock = createWorkspaceStock({ depth: 1 });
+    const { layOut } = layOutCounting();
+    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    await refilled(stock);
+    fs.mkdirSync(workspace("ses_old"), { recursive: true });
+    fs.writeFileSync(path.join(workspace("ses_old"), "notes.txt"), "written by a tool");
+
+    expect(stock.take("ver_1", stockDir(), workspace("ses_old"), layOut)).toBe(false);
+    expect(fs.readdirSync(workspace("ses_old"))).toEqual(["notes.txt"]);
+    expect(ready()).toHaveLength(1);
+    expect(stock.take("ver_1", stockDir(), workspace("ses_new"), layOut)).toBe(true);
+  });
+
+  it("goes on to the next copy when one is gone, and reports none when all are", async () => {
+    const stock = createWorkspaceStock({ depth: 2 });
+    const { layOut } = layOutCounting();
+    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    await refilled(stock);
+    // Another worker took one of them.
+    fs.renameSync(path.join(stockDir(), ready()[0]!), path.join(root, "taken"));
+    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), layOut)).toBe(true);
+    expect(stock.take("ver_1", stockDir(), workspace("ses_c"), layOut)).toBe(false);
+    expect(fs.existsSync(workspace("ses_c"))).toBe(false);
+  });
+
+  it("starts over from what an earlier process left, half-made copies included", async () => {
+    fs.mkdirSync(path.join(stockDir(), ".cut-off-midway"), { recursive: true });
+    fs.mkdirSync(path.join(stockDir(), "old-copy"), { recursive: true });
+    const stock = createWorkspaceStock({ depth: 1 });
+    const { layOut } = layOutCounting();
+    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    await refilled(stock);
+    const names = fs.readdirSync(stockDir());
+    expect(names).toHaveLength(1);
+    expect(names[0]).not.toMatch(/^\.|old-copy/);
+  });
+
+  it("keeps no stock of a version whose workspace cannot be laid out in full", async () => {
+    const logged: string[] = [];
+    const stock = createWorkspaceStock({ depth: 2, log: (message) => logged.push(message) });
+    let tries = 0;
+    const incomplete = (dir: string) => (tries++, fs.mkdirSync(dir, { recursive: true }), false);
+    stock.take("ver_1", stockDir(), workspace("ses_a"), incomplete);
+    await refilled(stock);
+    expect(fs.readdirSync(stockDir())).toEqual([]);
+    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), incomplete)).toBe(false);
+    await refilled(stock);
+    expect(tries).toBe(1); // not tried again by this process
+
+    // A failing layout is logged, never thrown at the turn that asked for the refill.
+    const failing = () => {
+      throw new Error("disk full");
+    };
+    stock.take("ver_2", path.join(root, "agent", "workspace-stock", "ver_2"), workspace("ses_c"), failing);
+    await refilled(stock);
+    expect(logged.join("\n")).toMatch(/disk full/);
+  });
+});
