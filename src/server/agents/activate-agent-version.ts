@@ -5,6 +5,7 @@ import type { AgentManifest } from "@/agents/loader/manifest";
 import { AppError } from "@/server/http/app-error";
 import type { AgentVersionSummary } from "./schema";
 import { toVersionSummary, versionSelect } from "./version-summary";
+import { forgetCredentials } from "@/server/auth/credential-cache";
 
 export async function activateAgentVersion(options: {
   db: PrismaClient;
@@ -24,5 +25,6 @@ export async function activateAgentVersion(options: {
     where: { id: version.agentId },
     data: { activeVersionId: version.id, ...(manifest ? { name: manifest.name, description: manifest.description ?? null } : {}) },
   });
+  forgetCredentials();
   return toVersionSummary(await db.agentVersion.findUniqueOrThrow({ where: { id: version.id }, select: versionSelect }));
 }

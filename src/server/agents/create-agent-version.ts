@@ -14,6 +14,7 @@ import { extractUpload } from "./intake/extract-upload";
 import type { AgentVersionSummary } from "./schema";
 import { agentDir, versionPaths } from "./storage";
 import { toVersionSummary, versionSelect } from "./version-summary";
+import { forgetCredentials } from "@/server/auth/credential-cache";
 
 async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   const problem = slugProblem(slug);
@@ -87,6 +88,7 @@ export async function createAgentVersion(options: {
       }
       return tx.agentVersion.findUniqueOrThrow({ where: { id: created.id }, select: versionSelect });
     });
+    forgetCredentials();
     return toVersionSummary(version);
   } catch (error) {
     // Nothing of a failed upload stays: not its files, and (the transaction rolled back) no rows.

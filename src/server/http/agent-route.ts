@@ -12,7 +12,7 @@ import type { Caller } from "@/server/auth/principal";
 import { authenticateTokenForAgent } from "@/server/tokens/authenticate-token-for-agent";
 import type { TokenAction } from "@/server/tokens/scopes";
 import { AppError } from "./app-error";
-import { db } from "./platform";
+import { credentialCache, db } from "./platform";
 import { defineRoute } from "./route";
 
 export type AgentRow = { id: string; slug: string; teamId: string; name: string; description: string | null; activeVersionId: string | null };
@@ -55,7 +55,7 @@ async function authenticateForAgent(request: Request): Promise<AgentCaller> {
   if (authorization) {
     // Hot path (every API call): the token and the agent in one round trip.
     const slug = requestedSlug(request);
-    const { caller, agent } = await authenticateTokenForAgent({ db: db(), authorization, slug });
+    const { caller, agent } = await authenticateTokenForAgent({ db: db(), authorization, slug, cache: await credentialCache() });
     return { caller, agent: { slug, row: agent } };
   }
   return authenticateWithoutBearer(request);

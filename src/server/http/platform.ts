@@ -4,6 +4,7 @@ import { db } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { createEventHub, type EventHub } from "@/server/events/event-hub";
+import { processCredentialCache, type CredentialCache } from "@/server/auth/credential-cache";
 import { AppError } from "./app-error";
 
 let runtime: DurableRuntime | undefined;
@@ -23,6 +24,12 @@ export function eventHub(): Promise<EventHub> {
     throw error;
   });
   return hub;
+}
+
+/** Tokens and agents kept between API requests (credential-cache.ts); one per process. */
+export function credentialCache(): Promise<CredentialCache> | undefined {
+  const url = env().DATABASE_URL;
+  return url ? processCredentialCache(url) : undefined;
 }
 
 export { db };

@@ -4,6 +4,7 @@ import type { Prisma, PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
 import { isTokenAction } from "@/server/tokens/scopes";
 import { canAssign, isAtLeast, roleGrants } from "./roles";
+import { forgetCredentials } from "@/server/auth/credential-cache";
 
 export async function findMembers({ db, teamId, now = new Date() }: { db: PrismaClient; teamId: string; now?: Date }) {
   const [members, invites] = await Promise.all([
@@ -48,6 +49,7 @@ export async function setMemberRole(options: { db: PrismaClient; teamId: string;
     if (beyond.length > 0) await tx.apiToken.updateMany({ where: { id: { in: beyond.map((t) => t.id) } }, data: { revokedAt: new Date() } });
     if (!isAtLeast(role, "admin")) await tx.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
   });
+  forgetCredentials();
 }
 
 export async function removeMember(options: { db: PrismaClient; teamId: string; actorRole: Role; userId: string }): Promise<void> {
@@ -63,6 +65,7 @@ export async function removeMember(options: { db: PrismaClient; teamId: string; 
     await tx.apiToken.updateMany({ where: { teamId, createdById: userId, revokedAt: null }, data: { revokedAt: now } });
     await tx.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
   });
+  forgetCredentials();
 }
 
 export async function revokeInvite({ db, teamId, inviteId }: { db: PrismaClient; teamId: string; inviteId: string }): Promise<void> {

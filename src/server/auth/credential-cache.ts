@@ -1,0 +1,95 @@
+// Bearer tokens, and the agents their requests address, kept in the web process between requests.
+// Every API call checks its token and reads its agent: a round trip to Postgres at the head of each
+// request, for rows that change rarely (a revocation, a deploy). Postgres announces every change:
+// rules on "ApiToken" and "Agent" NOTIFY agentfold_credentials on each UPDATE and DELETE, cascades
+// included (migration 20261130143000_credential_notices), and the cache drops all it holds when a
+// notice arrives. Processes that change them here drop it at once too (forgetCredentials), not a
+// moment later when their notice comes back.
+//
+// Nothing is served from memory unless this process is listening: before its LISTEN connection is
+// up, and from the moment it drops until it is back (notices sent meanwhile are lost), every
+// lookup goes to the database. A lookup whose query was out when a notice arrived is not kept (it
+// may have read the row as it was before the change). What the caller does not keep (an unknown
+// token or agent: it may be created the next moment) is read every time; expiry is checked on
+// each use by the caller, from the row.
+import { listen, type PgListener } from "@/server/events/pg-listener";
+
+export const credentialsChannel = "agentfold_credentials";
+
+export type CredentialCache = {
+  /** The value under `key`: from memory while it is known to be current, else from `load` (and
+   * kept when `keep` says so). */
+  lookup: <T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean) => Promise<T>;
+  /** Drops everything kept. */
+  clear: () => void;
+  close: () => Promise<void>;
+};
+
+export async function createCredentialCache(options: { databaseUrl: string; maxEntries?: number; log?: (message: string) => void }): Promise<CredentialCache> {
+  const { databaseUrl, maxEntries = 10_000, log = console.error } = options;
+  const kept = new Map<string, unknown>();
+  let isListening = false;
+  // Bumped by every clear: a lookup that started before one keeps nothing.
+  let generation = 0;
+  const clear = () => {
+    generation++;
+    kept.clear();
+  };
+  let listener: PgListener | undefined;
+  try {
+    listener = await listen({
+      name: "credential cache",
+      databaseUrl,
+      log,
+      channels: { [credentialsChannel]: clear },
+      onConnect: async () => {
+        clear();
+        isListening = true;
+      },
+      onDisconnect: () => {
+        isListening = false;
+        clear();
+      },
+    });
+  } catch (error) {
+    // Without a connection to listen on, nothing is kept (every lookup reads), which is how the
+    // web worked before: log it, and serve.
+    log(`credential cache: not listening (${(error as Error).message}); every request reads its token`);
+  }
+  return {
+    async lookup<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+      if (isListening && kept.has(key)) return kept.get(key) as T;
+      const started = generation;
+      const value = await load();
+      if (isListening && started === generation && keep(value)) {
+        if (kept.size >= maxEntries) kept.clear();
+        kept.set(key, value);
+      }
+      return value;
+    },
+    clear,
+    async close() {
+      isListening = false;
+      clear();
+      await listener?.close();
+    },
+  };
+}
+
+// One cache per process: the API front and Next's bundle load this module separately, and a
+// change made through either must drop what the other keeps.
+const processCache = Symbol.for("agentfold.credentialCache");
+type ProcessGlobal = typeof globalThis & { [processCache]?: Promise<CredentialCache> };
+
+/** The process's cache, made on first use. */
+export function processCredentialCache(databaseUrl: string): Promise<CredentialCache> {
+  const g = globalThis as ProcessGlobal;
+  return (g[processCache] ??= createCredentialCache({ databaseUrl }));
+}
+
+/** Called by whatever changes tokens or agents in this process, after the change committed: what
+ * this process keeps is dropped now (other processes hear the change's notice). */
+export function forgetCredentials(): void {
+  const cached = (globalThis as ProcessGlobal)[processCache];
+  void cached?.then((cache) => cache.clear());
+}
