@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NewEvent } from "./append-events";
+import { joinDeltas } from "@/server/turns/model-step";
 import { pipelinedAppender } from "./pipelined-appender";
 
 const delta = (n: number): NewEvent => ({ type: "message.appended", data: { delta: String(n) } });
@@ -78,5 +79,32 @@ describe("pipelinedAppender", () => {
     expect(handed).toEqual([["0", "1"], ["2"]]);
     store();
     await out.flush();
+  });
+
+  it("with join, makes one event of what waits for the same append, and only of that", async () => {
+    const batches: NewEvent[][] = [];
+    let release: () => void = () => undefined;
+    const out = pipelinedAppender(
+      async (events) => {
+        batches.push(events);
+        if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      },
+      { join: joinDeltas },
+    );
+    const reasoning = (text: string): NewEvent => ({ type: "reasoning.appended", data: { delta: text }, idempotencyKey: `r:${text}` });
+    const message = (text: string): NewEvent => ({ type: "message.appended", data: { delta: text }, idempotencyKey: `m:${text}` });
+    out.push(message("Hel"));
+    await Promise.resolve();
+    // In flight: the next ones queue up, and a text's deltas side by side become one.
+    out.push(reasoning("I "), reasoning("think"), message("lo, "), message("you"), { type: "step.completed", data: { step: 0, durationMs: 1 } }, message("!"));
+    release();
+    await out.flush();
+    expect(batches[0]).toEqual([message("Hel")]);
+    expect(batches[1]).toEqual([
+      { type: "reasoning.appended", data: { delta: "I think" }, idempotencyKey: "r:I " },
+      { type: "message.appended", data: { delta: "lo, you" }, idempotencyKey: "m:lo, " },
+      { type: "step.completed", data: { step: 0, durationMs: 1 } },
+      message("!"),
+    ]);
   });
 });

@@ -3,7 +3,8 @@
 // streaming fast thus costs a few appends per step instead of one per delta, and the first delta
 // still goes out at once — or, with `lingerMs`, a moment later with whatever followed it: a step
 // whose model answers at once then costs one append, and a slow model shows its start a few
-// milliseconds late.
+// milliseconds late. With `join`, events that wait for the same append can become one (a text's
+// deltas): the log then holds what a reader would have seen at that moment, in fewer rows.
 import type { NewEvent, StepRecord } from "./append-events";
 
 export type PipelinedAppender = {
@@ -17,7 +18,15 @@ export type PipelinedAppender = {
   dispatched: () => Promise<void>;
 };
 
-export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord) => Promise<unknown>, options: { lingerMs?: number } = {}): PipelinedAppender {
+/** Joins an event to the one queued before it, when the two can be one: the joined event, or
+ * undefined to queue it on its own. */
+export type JoinEvents = (queued: NewEvent, next: NewEvent) => NewEvent | undefined;
+
+export function pipelinedAppender(
+  append: (events: NewEvent[], step?: StepRecord) => Promise<unknown>,
+  options: { lingerMs?: number; join?: JoinEvents } = {},
+): PipelinedAppender {
+  const { join } = options;
   let pending: NewEvent[] = [];
   let endingStep: StepRecord | undefined;
   let chain: Promise<void> = Promise.resolve();
@@ -34,7 +43,11 @@ export function pipelinedAppender(append: (events: NewEvent[], step?: StepRecord
     },
     push(...events) {
       if (failure) throw failure.error;
-      pending.push(...events);
+      for (const event of events) {
+        const joined = join && pending.length > 0 ? join(pending[pending.length - 1]!, event) : undefined;
+        if (joined) pending[pending.length - 1] = joined;
+        else pending.push(event);
+      }
       if (isScheduled) return;
       isScheduled = true;
       const linger = hasLingered

@@ -7,7 +7,7 @@ import { jsonSchema, tool, type ModelMessage, type ToolSet } from "ai";
 import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
-import { pipelinedAppender } from "@/server/events/pipelined-appender";
+import { pipelinedAppender, type JoinEvents } from "@/server/events/pipelined-appender";
 import type { Seal } from "./agent-loop";
 import { deferStepRecord, type EarlierRun } from "./step-journal";
 import { streamModel } from "./stream-model";
@@ -53,6 +53,15 @@ export type ModelStepOptions = {
 /** How long a step's first events wait for more before they are appended. */
 const firstAppendLingerMs = 5;
 
+/** Deltas of one text that wait for the same append are one delta (the first one's key: a step's
+ * keys are its attempt's, so a run of the step again never meets them). */
+export const joinDeltas: JoinEvents = (queued, next) => {
+  if (queued.type !== next.type || (next.type !== "message.appended" && next.type !== "reasoning.appended")) return undefined;
+  const [a, b] = [queued.data as { delta: string }, next.data as { delta: string }];
+  if (Object.keys(a).length !== 1 || Object.keys(b).length !== 1 || queued.turnId !== next.turnId) return undefined;
+  return { ...queued, data: { delta: a.delta + b.delta } };
+};
+
 export function toolSet(specs: ToolSpec[]): ToolSet {
   return Object.fromEntries(specs.map((spec) => [spec.name, tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as never) })]));
 }
@@ -75,7 +84,7 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const isRoot = parentCallId === undefined;
   // Everything this step records goes through one ordered pipeline; the step waits for it at the
   // end. Its first append lingers a moment: a model that answers at once costs one append.
-  const out = pipelinedAppender(append, { lingerMs: firstAppendLingerMs });
+  const out = pipelinedAppender(append, { lingerMs: firstAppendLingerMs, join: joinDeltas });
   if (options.leading?.length) out.push(...options.leading);
   const steered = options.steer ? await options.steer(() => out.flush()) : [];
   out.push({
