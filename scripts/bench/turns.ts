@@ -162,33 +162,41 @@ its end in one statement. Model steps call the provider's \`doStream\` with the 
 tool and retry helpers instead of \`streamText\`, whose web-stream pipeline cost ~1.7 ms of CPU per
 step on Node 20, and without its prompt schema check (~0.4 ms per step) on messages the engine
 builds itself (\`src/server/turns/stream-model.ts\`; the worker's CPU per turn went from ~10–11 to
-~4–6 ms). Since this work began: p50 93 → ~17–23 ms, 25 → ~95–135 turns/s, CPU per turn (all
-processes) ~75 → ~13–20 ms. Run-to-run spread on this VM is about ±5 ms and ±15 %, and the
-machine's speed drifts between runs, within minutes (the same code measured p50 18 and 27 ms in
-one half hour; 73 and 100 turns/s): compare changes in alternating runs, several of each, or on
-traces. What is left, measured on this machine:
+~4–6 ms). Since 2026-11-30 also: each web process keeps the tokens it checked (and the agents
+their requests address) until Postgres announces a change to either (rules that NOTIFY on every
+update and delete; \`src/server/auth/credential-cache.ts\`), so the token check is off every
+request's path; a new session's workspace is a copy laid out between turns and moved into place
+with one rename (\`src/agents/runtime/workspace-stock.ts\`; 1.6–2.6 ms lower p50 in alternating
+runs); a text's deltas that wait for the same append are one event (~19 events per turn, was ~28);
+and the benchmark warms the server up for 300 turns (was 20). Since this work began: p50 93 →
+~12–16 ms, 25 → ~105–145 turns/s, CPU per turn (all processes) ~75 → ~12–16 ms. The machine's
+speed drifts between runs, within minutes (the same code measured p50 12.4, 14.7 and 15.8 ms in
+three consecutive runs; 105 and 143 turns/s): compare changes in alternating runs, several of
+each, in paired runs (odd turns with the change, even ones without, in one run), or on traces.
+What is left, measured on this machine:
 
-- A turn makes 8 statements and 2 commits: the session start (web; it also names the worker that
+- A turn makes 6 statements and 2 commits: the session start (web; it also names the worker that
   runs the turn and gives it the session's first epoch, so the run claims nothing), the eager
-  run's check of that epoch, the turn's one append, the token check twice, the stream's session
-  check and first page, and the worker's read of the session and its version (a new session's
-  first turn reads no conversation, and checks for coalesced sends only when one was announced).
-- On the sequential turn's path (a trace, medians): POST to the worker's notice 3.5–4.5 ms (the
-  token check, then the session's statement and its commit); the setup read and the workspace
-  layout (three file system calls) ~2.5 ms; two model steps of ~1 ms; the tool in the sandbox
-  ~1.5 ms; the turn's one append 3–4 ms (Postgres runs it in ~1.5 ms alone: with four processes on
-  two cores, the sequential turn is bound by CPU contention more than by any one wait); the
-  stream's delivery ~1 ms.
+  run's check of that epoch, the worker's read of the session and its version (a new session's
+  first turn reads no conversation, and checks for coalesced sends only when one was announced),
+  the stream's session check and first page, and the turn's one append.
+- On the sequential turn's path (a trace, medians): POST to the worker's notice ~3.5 ms (~1 ms of
+  the route's own work, then the session's statement and its commit); the setup read ~1.5 ms; two
+  model steps of ~0.5 ms; the tool in the sandbox ~1 ms; the turn's one append ~4 ms (Postgres
+  runs it in ~2 ms alone, its commit's WAL flush ~0.8 ms of it: a turn writes ~20 kB of WAL,
+  events and their two index entries each); the stream's delivery ~1.2 ms. With four processes
+  on two cores, the sequential turn is bound by CPU contention as much as by any one wait.
 - Throughput is CPU-bound: 100 turns/s on two cores leaves 20 ms of CPU per turn for all
   processes together, the benchmark's own client included, against the sum in the table above.
   (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5–2.)
 
-Next, in order of what they would save: the token check cached in the web process with
-revocations announced (NOTIFY), or folded into the statement it guards; the eager run's epoch
-check folded into its setup read; the stream's session check and first page in one statement
-(subscribed first); the append's cost in Postgres (a turn's ~20 events, each with its foreign-key
-check, and the commit's WAL flush); one LISTEN connection per process; a second worker process,
-once the CPU per turn leaves room for it.
+Measured and left as they are: folding the eager run's epoch check into its setup read (no gain
+in a paired run), committing the session start without waiting for its WAL flush (≤ 0.3 ms, not
+worth a weaker promise), fewer LISTEN connections (four idle extra listeners changed nothing),
+dropping the events' foreign keys (no measurable gain). Next: the stream's session check and
+first page in one statement (subscribed first), the route's own ~1 ms before its statement, the
+append's WAL (shorter idempotency keys, fewer index entries), a second worker process once the
+CPU per turn leaves room for it.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).

@@ -88,6 +88,25 @@ describe("workspace stock", () => {
     const names = fs.readdirSync(stockDir());
     expect(names).toHaveLength(1);
     expect(names[0]).not.toMatch(/^\.|old-copy/);
+    // Cleared by moving the stock aside first, nothing of it is left beside it.
+    expect(fs.readdirSync(path.dirname(stockDir()))).toEqual(["ver_1"]);
+  });
+
+  it("has a process whose copies another one cleared away (its first refill) lay workspaces out itself", async () => {
+    const { layOut } = layOutCounting();
+    const first = createWorkspaceStock({ depth: 1 });
+    first.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    await refilled(first);
+    // A second process starts over: the stock is moved aside in one rename, so a copy being taken
+    // meanwhile is taken whole or not found, and afterwards the first process finds none.
+    const second = createWorkspaceStock({ depth: 1 });
+    second.take("ver_1", stockDir(), workspace("ses_b"), layOut);
+    await refilled(second);
+    expect(first.take("ver_1", stockDir(), workspace("ses_c"), layOut)).toBe(false);
+    expect(fs.existsSync(workspace("ses_c"))).toBe(false);
+    // The second process's own copy is whole.
+    expect(second.take("ver_1", stockDir(), workspace("ses_d"), layOut)).toBe(true);
+    expect(fs.readdirSync(workspace("ses_d")).sort()).toEqual([".agentfold", "AGENTS.md"]);
   });
 
   it("keeps no stock of a version whose workspace cannot be laid out in full", async () => {

@@ -6,9 +6,10 @@
 // on the same file system by construction (the copies wait under the agent's folder).
 //
 // A copy is complete before it is offered: it is laid out under a dot-name and renamed into the
-// stock when done, so a crash leaves only dot-folders, which the next refill clears. Any process
-// may take any copy (rename lets one win); one that finds its copy gone lays the workspace out
-// itself, as it would with an empty stock.
+// stock when done, so a crash leaves only dot-folders, which the next process's first refill
+// clears (moving the stock aside in one rename, then deleting it). Any process may take any copy
+// (rename lets one win); one that finds its copy gone lays the workspace out itself, as it would
+// with an empty stock.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -37,10 +38,12 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
   const fill = (shelf: Shelf) => {
     if (!shelf.cleared) {
       // Copies left by an earlier process (or a crash mid-way) are not known here: start over.
-      fs.rmSync(shelf.dir, { recursive: true, force: true });
-      fs.mkdirSync(shelf.dir, { recursive: true });
+      // Moved aside in one rename first, so that a copy another process is taking right now is
+      // either taken whole or not found, never found half deleted.
+      clearAside(shelf.dir);
       shelf.cleared = true;
     }
+    fs.mkdirSync(shelf.dir, { recursive: true });
     while (shelf.ready.length < depth) {
       const name = crypto.randomBytes(8).toString("hex");
       const building = path.join(shelf.dir, `.${name}`);
@@ -99,4 +102,19 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
       });
     },
   };
+}
+
+function clearAside(dir: string): void {
+  const aside = `${dir}.cleared-${crypto.randomBytes(4).toString("hex")}`;
+  try {
+    fs.renameSync(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  // This one, and any a crash left behind: nobody takes from them.
+  const parent = path.dirname(dir);
+  const prefix = `${path.basename(dir)}.cleared-`;
+  for (const name of fs.existsSync(parent) ? fs.readdirSync(parent) : []) {
+    if (name.startsWith(prefix)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
 }
