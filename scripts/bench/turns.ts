@@ -175,11 +175,11 @@ three consecutive runs; 105 and 143 turns/s): compare changes in alternating run
 each, in paired runs (odd turns with the change, even ones without, in one run), or on traces.
 What is left, measured on this machine:
 
-- A turn makes 6 statements and 2 commits: the session start (web; it also names the worker that
-  runs the turn and gives it the session's first epoch, so the run claims nothing), the eager
-  run's check of that epoch, the worker's read of the session and its version (a new session's
-  first turn reads no conversation, and checks for coalesced sends only when one was announced),
-  the stream's session check and first page, and the turn's one append.
+- A turn makes 5 statements and 2 commits: the session start (web; it also names the worker that
+  runs the turn and gives it the session's first epoch, so the run claims nothing), the worker's
+  read of the session and its version with the check of that epoch (a new session's first turn
+  reads no conversation, and checks for coalesced sends only when one was announced), the
+  stream's session check and first page, and the turn's one append.
 - On the sequential turn's path (a trace, medians): POST to the worker's notice ~3.5 ms (~1 ms of
   the route's own work, then the session's statement and its commit); the setup read ~1.5 ms; two
   model steps of ~0.5 ms; the tool in the sandbox ~1 ms; the turn's one append ~4 ms (Postgres
@@ -190,8 +190,7 @@ What is left, measured on this machine:
   processes together, the benchmark's own client included, against the sum in the table above.
   (The client used fetch until 2026-11-30: ~6 ms of CPU per turn, where node:http costs ~1.5–2.)
 
-Measured and left as they are: folding the eager run's epoch check into its setup read (no gain
-in a paired run), committing the session start without waiting for its WAL flush (≤ 0.3 ms, not
+Measured and left as they are: committing the session start without waiting for its WAL flush (≤ 0.3 ms, not
 worth a weaker promise), fewer LISTEN connections (four idle extra listeners changed nothing),
 dropping the events' foreign keys (no measurable gain). Next: the stream's session check and
 first page in one statement (subscribed first), the route's own ~1 ms before its statement, the

@@ -12,6 +12,7 @@ import { queueTurn, sendRecordedTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
 import { handOnSlot, runTurn, type Step, type TurnDeps } from "@/server/turns/run-turn";
+import { readEagerTurnStart } from "@/server/turns/turn-setup";
 import type { Seal } from "@/server/turns/agent-loop";
 import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
 import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
@@ -122,9 +123,12 @@ class NotFirst extends Error {}
  */
 export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: TurnRequest): Promise<boolean> {
   const runtime = runtimeOf(deps);
-  const journal = turnJournal(deps.db, turn, [turn.turnId], { isEager: true });
-  // The turn's reads run while the journal checks the epoch is still the start's; nothing is
-  // recorded, nor any model called, before it is known to be.
+  // One statement reads the session's setup and whether the epoch is still the start's (and no
+  // stop was asked); nothing is recorded, nor any model called, before it is known to be.
+  const start = readEagerTurnStart(deps.db, turn);
+  // Its readers (the journal, the setup) each see a failure; it is never left unhandled.
+  start.catch(() => undefined);
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { isEager: true, eagerStart: start });
   const eagerJournal: TurnJournal = {
     ...journal,
     stopRequested: async () => {
@@ -135,7 +139,7 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
   let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    next = await runSessionTurn(deps, turn, eagerJournal, durable, { opensSession: true, mayHavePending: hints.mayHavePending });
+    next = await runSessionTurn(deps, turn, eagerJournal, durable, { opensSession: true, mayHavePending: hints.mayHavePending, setupRow: start });
   } catch (error) {
     if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
@@ -160,7 +164,7 @@ async function runSessionTurn(
   current: TurnRequest,
   journal: TurnJournal,
   durable: TurnDurable,
-  options: Pick<TurnDeps, "opensSession" | "mayHavePending"> = {},
+  options: Pick<TurnDeps, "opensSession" | "mayHavePending" | "setupRow"> = {},
 ): Promise<TurnRequest | undefined> {
   const { ctx } = durable;
   const tracked = deps.cancellations.track(current.turnId);

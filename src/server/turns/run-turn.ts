@@ -24,7 +24,7 @@ import { addUsage, zeroUsage } from "./model-step";
 import { finishTurn, type TurnEnd } from "./finish-turn";
 import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
-import { loadTurnSetup, sessionInfo, type TurnSetup } from "./turn-setup";
+import { loadTurnSetup, sessionInfo, type SessionSetupRow, type TurnSetup } from "./turn-setup";
 import type { EarlierRun } from "./step-journal";
 import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
@@ -43,6 +43,9 @@ export type TurnDeps = {
   /** The turn is its session's first, run as the session start announced it (an eager run): the
    * conversation is its own message, with nothing to read. */
   opensSession?: boolean;
+  /** The session's setup row, when the run read it already (an eager run reads it with its
+   * epoch check: turn-setup.ts readEagerTurnStart). */
+  setupRow?: Promise<SessionSetupRow | undefined>;
   /** Whether a coalesced send may be waiting (an eager run knows when none can be: eager-turns.ts);
    * without it, each tool boundary asks the database. */
   mayHavePending?: () => boolean;
@@ -92,7 +95,7 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
     return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
   };
   const [{ loaded, prepared }] = await Promise.all([
-    loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation }).then((loaded) => ({
+    loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation, row: deps.setupRow }).then((loaded) => ({
       loaded,
       prepared: needsStep(loaded) ? undefined : prepare(loaded),
     })),

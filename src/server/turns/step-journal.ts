@@ -70,10 +70,11 @@ export function turnJournal(
   /** An eager run (src/server/durable/eager-turns.ts): the session's start gave it the first
    * epoch, so it takes nothing and finds nothing recorded; it is current while no other run has
    * taken the epoch since. */
-  options: { isEager?: boolean } = {},
+  options: { isEager?: boolean; eagerStart?: Promise<EagerStart | undefined> } = {},
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
-  const read = () => (reading ??= options.isEager ? readEagerStart(db, turn) : readRecorded(db, turn, invocationTurnIds));
+  const read = () =>
+    (reading ??= options.isEager ? (options.eagerStart ?? readEagerStart(db, turn)).then(eagerRecorded) : readRecorded(db, turn, invocationTurnIds));
   // Records handed to an append that a step did not wait for (a deferred record): the step's
   // outcome counts as recorded for the steps after it, whose appends group commit writes after
   // (or with) it; each later step that completes checks them first.
@@ -193,14 +194,25 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
  * recorded; the run is current while the epoch is still the one the start gave it (any other run
  * takes a later one before it records anything), and a stop may already have been asked.
  */
-async function readEagerStart(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<Recorded> {
-  const { rows } = await poolOf(db).query<{ isCurrent: boolean; stopRequested: boolean }>({
+/** What an eager run needs to know before it records anything: whether the session's turn epoch
+ * is still the start's (no other run took the turn) and whether a stop was asked. */
+export type EagerStart = { isCurrent: boolean; stopRequested: boolean };
+
+/** The columns of an eager start, for a statement that reads `sessions` as `s`: $2 is the turn id
+ * and $3 the eager epoch (the worker's setup read asks them with the session: turn-setup.ts). */
+export const eagerStartColumns = `s."turnEpoch" = $3 AS "isCurrent", EXISTS (SELECT 1 FROM turn_stops WHERE "turnId" = $2) AS "stopRequested"`;
+
+async function readEagerStart(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<EagerStart | undefined> {
+  const { rows } = await poolOf(db).query<EagerStart>({
     name: "agentfold-read-eager-start",
-    text: `SELECT "turnEpoch" = $3 AS "isCurrent", EXISTS (SELECT 1 FROM turn_stops WHERE "turnId" = $1) AS "stopRequested" FROM sessions WHERE id = $2`,
-    values: [turn.turnId, turn.sessionId, eagerEpoch],
+    text: `SELECT ${eagerStartColumns} FROM sessions s WHERE s.id = $1`,
+    values: [turn.sessionId, turn.turnId, eagerEpoch],
   });
-  const row = rows[0];
-  return { epoch: row?.isCurrent ? eagerEpoch : noEpoch, stopRequested: row?.stopRequested ?? false, steps: new Map(), events: [] };
+  return rows[0];
+}
+
+function eagerRecorded(start: EagerStart | undefined): Recorded {
+  return { epoch: start?.isCurrent ? eagerEpoch : noEpoch, stopRequested: start?.stopRequested ?? false, steps: new Map(), events: [] };
 }
 
 function encode(value: unknown): string | null {

@@ -11,6 +11,7 @@ import type { SessionInfo } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
 import { poolOf } from "@/server/db";
+import { eagerEpoch, eagerStartColumns, type EagerStart } from "./step-journal";
 
 export type TurnSetup = {
   session: SessionInfo & { agentId: string; versionId: string; unattendedApprovals: "deny" | "park" };
@@ -71,6 +72,27 @@ type SessionRow = {
   unattendedApprovals: string;
 };
 
+const setupSql = (extraColumns = "") => `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
+    v.manifest, v."bundlePath", a."unattendedApprovals"${extraColumns}
+  FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`;
+
+/** The session and its version, as loadTurnSetup reads them. */
+export type SessionSetupRow = SessionRow;
+
+/**
+ * An eager run's first read (src/server/durable/eager-turns.ts): the session and its version and,
+ * in the same statement, whether the run may go on (step-journal.ts, EagerStart). Undefined when
+ * the session is gone.
+ */
+export async function readEagerTurnStart(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<(SessionSetupRow & EagerStart) | undefined> {
+  const { rows } = await poolOf(db).query<SessionSetupRow & EagerStart>({
+    name: "agentfold-turn-session-eager",
+    text: setupSql(`, ${eagerStartColumns}`),
+    values: [turn.sessionId, turn.turnId, eagerEpoch],
+  });
+  return rows[0];
+}
+
 export async function loadTurnSetup(options: {
   db: PrismaClient;
   dataDir: string;
@@ -79,20 +101,12 @@ export async function loadTurnSetup(options: {
   defaultModel: string;
   /** The conversation when the caller knows it (a new session's first turn: its message). */
   conversation?: ModelMessage[];
+  /** The session row when the caller reads it already (readEagerTurnStart). */
+  row?: Promise<SessionSetupRow | undefined>;
 }): Promise<TurnSetup> {
   const { db, dataDir, sessionId, turnId, defaultModel } = options;
-  const pool = poolOf(db);
-  const [{ rows }, messages] = await Promise.all([
-    pool.query<SessionRow>({
-      name: "agentfold-turn-session",
-      text: `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
-               v.manifest, v."bundlePath", a."unattendedApprovals"
-             FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`,
-      values: [sessionId],
-    }),
-    options.conversation ?? conversation(db, sessionId, turnId),
-  ]);
-  const session = rows[0];
+  const read = async () => (await poolOf(db).query<SessionRow>({ name: "agentfold-turn-session", text: setupSql(), values: [sessionId] })).rows[0];
+  const [session, messages] = await Promise.all([options.row ?? read(), options.conversation ?? conversation(db, sessionId, turnId)]);
   if (!session) throw new Error(`no session ${sessionId}`);
   const manifest = session.manifest ?? {};
   const auth: Principal = { kind: session.ownerKind as Principal["kind"], id: session.ownerId };
