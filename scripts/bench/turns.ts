@@ -175,11 +175,11 @@ three consecutive runs; 105 and 143 turns/s): compare changes in alternating run
 each, in paired runs (odd turns with the change, even ones without, in one run), or on traces.
 What is left, measured on this machine:
 
-- A turn makes 5 statements and 2 commits: the session start (web; it also names the worker that
+- A turn makes 4 statements and 2 commits: the session start (web; it also names the worker that
   runs the turn and gives it the session's first epoch, so the run claims nothing), the worker's
   read of the session and its version with the check of that epoch (a new session's first turn
   reads no conversation, and checks for coalesced sends only when one was announced), the
-  stream's session check and first page, and the turn's one append.
+  stream's session check with its first page (subscribed first), and the turn's one append.
 - On the sequential turn's path (a trace, medians): POST to the worker's notice ~3.5 ms (~1 ms of
   the route's own work, then the session's statement and its commit); the setup read ~1.5 ms; two
   model steps of ~0.5 ms; the tool in the sandbox ~1 ms; the turn's one append ~4 ms (Postgres
@@ -192,10 +192,10 @@ What is left, measured on this machine:
 
 Measured and left as they are: committing the session start without waiting for its WAL flush (≤ 0.3 ms, not
 worth a weaker promise), fewer LISTEN connections (four idle extra listeners changed nothing),
-dropping the events' foreign keys (no measurable gain). Next: the stream's session check and
-first page in one statement (subscribed first), the route's own ~1 ms before its statement, the
-append's WAL (shorter idempotency keys, fewer index entries), a second worker process once the
-CPU per turn leaves room for it.
+dropping the events' foreign keys (no measurable gain). Next: the route's own ~1 ms before its
+statement; the append's WAL (shorter idempotency keys, fewer index entries); fewer wakeups between
+processes (on this VM a write that wakes another process costs ~0.1–0.3 ms: the web spends ~1.9 ms
+of its ~8 ms per turn in writev); a second worker process once the CPU per turn leaves room for it.
 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).

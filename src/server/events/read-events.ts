@@ -63,3 +63,39 @@ export async function readEventLines(options: {
   const quotedSessionId = JSON.stringify(sessionId);
   return rows.map(([index, type, turnId, at, data]) => lineOf(quotedSessionId, index, type, turnId, at, data));
 }
+
+/** What a stream needs of its session before it sends anything: who owns it, and its mode. */
+export type StreamedSession = { mode: "chat" | "task"; ownerKind: string; ownerId: string };
+
+/**
+ * A session of an agent and the first page of its log, in ONE statement (a stream's start: the
+ * check and the replay's first read were two round trips). No session (of this agent): no rows,
+ * and no events either.
+ */
+export async function readSessionAndEventLines(options: {
+  db: PrismaClient;
+  agentId: string;
+  sessionId: string;
+  fromIndex: number;
+  limit: number;
+}): Promise<{ session: StreamedSession | undefined; lines: EventLine[] }> {
+  const { db, agentId, sessionId, fromIndex, limit } = options;
+  // The session is the row without an index (its fields as JSON in the data column), then its
+  // events in order (UNION ALL keeps each part's order).
+  const { rows } = await poolOf(db).query<[number | null, string | null, string | null, string | null, string]>({
+    name: "agentfold-read-session-and-event-lines",
+    text: `WITH s AS (SELECT s.mode, s."ownerKind", s."ownerId" FROM sessions s WHERE s.id = $1 AND s."agentId" = $2)
+           SELECT NULL::int AS index, NULL AS type, NULL AS "turnId", NULL AS at, json_build_object('mode', s.mode, 'ownerKind', s."ownerKind", 'ownerId', s."ownerId")::text AS data FROM s
+           UNION ALL
+           (SELECT index, type, "turnId", ${atText("at")}, data::text FROM session_events
+             WHERE "sessionId" = $1 AND index >= $3 AND EXISTS (SELECT 1 FROM s) ORDER BY index LIMIT $4)`,
+    values: [sessionId, agentId, fromIndex, limit],
+    rowMode: "array",
+  });
+  const session = rows.find((row) => row[0] === null);
+  if (!session) return { session: undefined, lines: [] };
+  const quotedSessionId = JSON.stringify(sessionId);
+  const lines: EventLine[] = [];
+  for (const [index, type, turnId, at, data] of rows) if (index !== null) lines.push(lineOf(quotedSessionId, index, type!, turnId, at!, data));
+  return { session: JSON.parse(session[4]) as StreamedSession, lines };
+}

@@ -6,7 +6,9 @@ import { createTestSession } from "@/testing/fixtures";
 import { appendEvents } from "./append-events";
 import { createEventHub, type EventHub } from "./event-hub";
 import { readEvents } from "./read-events";
-import { streamSession } from "./stream-session";
+import { openSessionStream, streamSession } from "./stream-session";
+import { AppError } from "@/server/http/app-error";
+import { ownedOrThrow } from "@/server/sessions/get-owned-session";
 
 const db = createDb(inject("databaseUrl"));
 let hubs: EventHub[];
@@ -108,5 +110,85 @@ describe("streamSession", () => {
     const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 4096, slowReaderMs: 5_000 });
     const lines = await take(stream, 3000);
     expect(lines.map((e) => e.index)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+  });
+});
+
+describe("openSessionStream", () => {
+  const owner = { kind: "local" as const, id: "test" };
+  /** A hub that counts its live subscriptions, around a real one. */
+  function countingHub(hub: EventHub) {
+    let live = 0;
+    return {
+      get live() {
+        return live;
+      },
+      hub: {
+        ...hub,
+        subscribe: (sessionId: string, onEvents: Parameters<EventHub["subscribe"]>[1]) => {
+          live++;
+          const stop = hub.subscribe(sessionId, onEvents);
+          return () => (live--, stop());
+        },
+      } satisfies EventHub,
+    };
+  }
+
+  it("checks the session and replays its first page in one read, then follows live appends", async () => {
+    const session = await createTestSession(db);
+    await appendEvents({ db, sessionId: session.id, events: [delta(0), delta(1)] });
+    const counting = countingHub(hubs[0]!);
+    const stream = await openSessionStream({ db, hub: counting.hub, agentId: session.agentId, sessionId: session.id, startIndex: 1, heartbeatMs: 0, check: (found) => ownedOrThrow(found, owner, session.id) });
+    expect(counting.live).toBe(1); // the stream's own; the one held during the read is gone
+    const reading = take(stream, 3);
+    await appendEvents({ db, sessionId: session.id, events: [delta(2), delta(3)] });
+    const lines = await reading;
+    expect(lines).toEqual(await readEvents({ db, sessionId: session.id, fromIndex: 1 }));
+  });
+
+  it("answers 404 for a session of another agent or none, 403 for another principal's, and keeps no subscription", async () => {
+    const session = await createTestSession(db);
+    const other = await createTestSession(db);
+    const counting = countingHub(hubs[0]!);
+    const open = (agentId: string, sessionId: string, principal: { kind: "local" | "app"; id: string }) =>
+      openSessionStream({ db, hub: counting.hub, agentId, sessionId, startIndex: 0, heartbeatMs: 0, check: (found) => ownedOrThrow(found, principal, sessionId) });
+    await expect(open(other.agentId, session.id, owner)).rejects.toMatchObject({ code: "not_found" });
+    await expect(open(session.agentId, "ses_nothing", owner)).rejects.toMatchObject({ code: "not_found" });
+    await expect(open(session.agentId, session.id, { kind: "app", id: "token:stranger" })).rejects.toThrow(AppError);
+    await expect(open(session.agentId, session.id, { kind: "app", id: "token:stranger" })).rejects.toMatchObject({ code: "forbidden" });
+    expect(counting.live).toBe(0);
+  });
+
+  it("ends a task session's stream after its final event, from the first page", async () => {
+    const session = await createTestSession(db, { mode: "task" });
+    await appendEvents({ db, sessionId: session.id, events: [delta(0), { type: "session.completed", data: {} }] });
+    const stream = await openSessionStream({
+      db, hub: hubs[0]!, agentId: session.agentId, sessionId: session.id, startIndex: 0, heartbeatMs: 0,
+      check: (found) => ownedOrThrow(found, owner, session.id),
+      endAfter: (found) => (found.mode === "task" ? (event) => event.type === "session.completed" : undefined),
+    });
+    expect((await take(stream, 10)).map((e) => e.type)).toEqual(["message.appended", "session.completed"]);
+  });
+});
+
+describe("streamSession with a first page read already", () => {
+  it("reads on from the log when a notice was heard during that read, and waits otherwise", async () => {
+    const session = await createTestSession(db);
+    await appendEvents({ db, sessionId: session.id, events: [delta(0), delta(1)] });
+    // The first page stopped at index 0; index 1 was appended (and announced) meanwhile.
+    const [firstLine] = (await readEvents({ db, sessionId: session.id, fromIndex: 0 })).slice(0, 1).map((event) => ({ index: event.index, type: event.type, line: `${JSON.stringify(event)}\n` }));
+    const heard = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, firstPage: { lines: [firstLine!], heardMeanwhile: true } });
+    expect((await take(heard, 2)).map((e) => e.index)).toEqual([0, 1]);
+
+    const unheard = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, firstPage: { lines: [firstLine!], heardMeanwhile: false } });
+    const seen: number[] = [];
+    const reading = (async () => {
+      for await (const line of parseNdjson(unheard)) if (seen.push((line as { index: number }).index) >= 3) break;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Nothing read on its own: the next notice brings index 1 and the new one.
+    expect(seen).toEqual([0]);
+    await appendEvents({ db, sessionId: session.id, events: [delta(2)] });
+    await reading;
+    expect(seen).toEqual([0, 1, 2]);
   });
 });

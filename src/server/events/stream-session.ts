@@ -6,7 +6,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { ndjsonLine } from "@/server/http/ndjson";
 import type { EventHub } from "./event-hub";
-import { readEventLines, type EventLine } from "./read-events";
+import { readEventLines, readSessionAndEventLines, type EventLine, type StreamedSession } from "./read-events";
 
 export type StreamOptions = {
   db: PrismaClient;
@@ -22,6 +22,9 @@ export type StreamOptions = {
   slowReaderMs?: number;
   /** Task sessions end their stream after their final event. */
   endAfter?: (event: { type: string }) => boolean;
+  /** The log from startIndex on, read already (openSessionStream), and whether a notice for the
+   * session arrived while it was read. */
+  firstPage?: { lines: EventLine[]; heardMeanwhile: boolean };
   clock?: () => Date;
 };
 
@@ -118,7 +121,10 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         };
         unsubscribe = hub.subscribe(sessionId, onEvents);
         armHeartbeat();
-        void pump();
+        const first = options.firstPage;
+        if (!first) return void pump();
+        // Past a full page there is more to read, and a notice heard meanwhile may have more.
+        if (!writePage(first.lines) && (first.lines.length >= pageSize || first.heardMeanwhile)) void pump();
       },
       pull() {
         onDrained?.();
@@ -132,4 +138,29 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
     },
     new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }),
   );
+}
+
+/**
+ * A session's stream, opened with one statement: subscribed first, then the session (of this
+ * agent) and its log's first page read together; `check` answers for the session (404, 403) before
+ * anything is sent. A notice that arrives during the read is not lost: the stream reads on.
+ */
+export async function openSessionStream(
+  options: Omit<StreamOptions, "firstPage" | "endAfter"> & {
+    agentId: string;
+    check: (session: StreamedSession | undefined) => StreamedSession;
+    endAfter?: (session: StreamedSession) => StreamOptions["endAfter"];
+  },
+): Promise<ReadableStream<Uint8Array>> {
+  const { db, hub, sessionId, agentId, startIndex } = options;
+  let heardMeanwhile = false;
+  const stopHearing = hub.subscribe(sessionId, () => void (heardMeanwhile = true));
+  try {
+    const read = await readSessionAndEventLines({ db, agentId, sessionId, fromIndex: startIndex, limit: pageSize });
+    const session = options.check(read.session);
+    // The stream subscribes as it is made, before this early subscription ends: nothing between.
+    return streamSession({ ...options, endAfter: options.endAfter?.(session), firstPage: { lines: read.lines, heardMeanwhile } });
+  } finally {
+    stopHearing();
+  }
 }

@@ -28,7 +28,11 @@ type OwnedSession = Prisma.SessionGetPayload<{ select: typeof ownedSessionSelect
 
 export async function getOwnedSession(options: { db: PrismaClient; agentId: string; sessionId: string; principal: Principal }): Promise<OwnedSession> {
   const { db, agentId, sessionId, principal } = options;
-  const session = await findSession(db, agentId, sessionId);
+  return ownedOrThrow(await findSession(db, agentId, sessionId), principal, sessionId);
+}
+
+/** The session if `principal` owns it: 404 when there is none (on this agent), else 403. */
+export function ownedOrThrow<S extends { ownerKind: string; ownerId: string }>(session: S | undefined, principal: Principal, sessionId: string): S {
   if (!session) throw new AppError("not_found", `no session ${sessionId}`);
   if (!isOwner(principal, session)) throw new AppError("forbidden", "this session belongs to someone else");
   return session;

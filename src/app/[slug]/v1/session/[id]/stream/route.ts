@@ -3,9 +3,9 @@ import { z } from "zod";
 import { defineAgentRoute } from "@/server/http/agent-route";
 import { ndjsonHeaders } from "@/server/http/ndjson";
 import { db, eventHub } from "@/server/http/platform";
-import { getOwnedSession } from "@/server/sessions/get-owned-session";
+import { ownedOrThrow } from "@/server/sessions/get-owned-session";
 import { sessionIdSchema } from "@/server/sessions/schema";
-import { streamSession } from "@/server/events/stream-session";
+import { openSessionStream } from "@/server/events/stream-session";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -15,14 +15,16 @@ export const GET = defineAgentRoute({
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
   query: z.object({ startIndex: z.coerce.number().int().min(0).default(0), heartbeat: z.enum(["0", "1"]).optional() }),
   handler: async ({ caller, agent, params, query }) => {
-    const session = await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
-    const stream = streamSession({
+    // One statement checks the session (404, 403) and reads the log's first page.
+    const stream = await openSessionStream({
       db: db(),
       hub: await eventHub(),
-      sessionId: session.id,
+      agentId: agent.id,
+      sessionId: params.id,
+      check: (session) => ownedOrThrow(session, caller.principal, params.id),
       startIndex: query.startIndex,
       heartbeatMs: query.heartbeat === "0" ? 0 : 15_000,
-      endAfter: session.mode === "task" ? (event) => event.type === "session.completed" || event.type === "session.failed" : undefined,
+      endAfter: (session) => (session.mode === "task" ? (event) => event.type === "session.completed" || event.type === "session.failed" : undefined),
     });
     return new Response(stream, { headers: ndjsonHeaders });
   },
