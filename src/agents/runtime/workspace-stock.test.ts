@@ -92,6 +92,40 @@ describe("workspace stock", () => {
     expect(fs.readdirSync(path.dirname(stockDir()))).toEqual(["ver_1"]);
   });
 
+  it("lays a copy out whole even when another process clears the stock meanwhile", async () => {
+    const stock = createWorkspaceStock({ depth: 1 });
+    const layOut = (dir: string) => {
+      fs.mkdirSync(path.join(dir, ".agentfold"), { recursive: true });
+      fs.writeFileSync(path.join(dir, "seed.txt"), "seeded first");
+      // Another process's first refill moves the stock aside and deletes it, right now.
+      if (fs.existsSync(stockDir())) {
+        fs.renameSync(stockDir(), `${stockDir()}.cleared-other`);
+        fs.rmSync(`${stockDir()}.cleared-other`, { recursive: true });
+      }
+      fs.writeFileSync(path.join(dir, "AGENTS.md"), "You look up orders.\n");
+      fs.writeFileSync(path.join(dir, ".agentfold", "prepared"), "");
+      return true;
+    };
+    fs.mkdirSync(stockDir(), { recursive: true });
+    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    await refilled(stock);
+    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), layOut)).toBe(true);
+    expect(fs.readdirSync(workspace("ses_b")).sort()).toEqual([".agentfold", "AGENTS.md", "seed.txt"]);
+  });
+
+  it("lays the workspace out in the turn when a copy cannot be moved into place", async () => {
+    const logged: string[] = [];
+    const stock = createWorkspaceStock({ depth: 1, log: (message) => logged.push(message) });
+    const { layOut } = layOutCounting();
+    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    await refilled(stock);
+    // The workspaces' parent is a file: no rename into it can work.
+    fs.mkdirSync(path.join(root, "agent"), { recursive: true });
+    fs.writeFileSync(path.join(root, "agent", "blocked"), "");
+    expect(stock.take("ver_1", stockDir(), path.join(root, "agent", "blocked", "workspaces", "ses_b"), layOut)).toBe(false);
+    expect(logged.join("\n")).toMatch(/could not move/);
+  });
+
   it("has a process whose copies another one cleared away (its first refill) lay workspaces out itself", async () => {
     const { layOut } = layOutCounting();
     const first = createWorkspaceStock({ depth: 1 });
@@ -116,7 +150,8 @@ describe("workspace stock", () => {
     const incomplete = (dir: string) => (tries++, fs.mkdirSync(dir, { recursive: true }), false);
     stock.take("ver_1", stockDir(), workspace("ses_a"), incomplete);
     await refilled(stock);
-    expect(fs.readdirSync(stockDir())).toEqual([]);
+    expect(fs.existsSync(stockDir()) ? fs.readdirSync(stockDir()) : []).toEqual([]);
+    expect(fs.readdirSync(path.dirname(stockDir()))).toEqual([]); // nothing half-built left either
     expect(stock.take("ver_1", stockDir(), workspace("ses_b"), incomplete)).toBe(false);
     await refilled(stock);
     expect(tries).toBe(1); // not tried again by this process

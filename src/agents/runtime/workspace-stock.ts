@@ -5,9 +5,10 @@
 // lays copies out between turns and a new session takes one with a single rename(2): atomic, and
 // on the same file system by construction (the copies wait under the agent's folder).
 //
-// A copy is complete before it is offered: it is laid out under a dot-name and renamed into the
-// stock when done, so a crash leaves only dot-folders, which the next process's first refill
-// clears (moving the stock aside in one rename, then deleting it). Any process may take any copy
+// A copy is complete before it is offered: it is laid out beside the stock under a dot-name and
+// renamed into it when done. A process's first refill of a version clears what earlier processes
+// left (moving the stock aside in one rename, then deleting it; build folders a crash left, once
+// they are old). Any process may take any copy
 // (rename lets one win); one that finds its copy gone lays the workspace out itself, as it would
 // with an empty stock.
 import crypto from "node:crypto";
@@ -36,24 +37,37 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
   let scheduled = false;
 
   const fill = (shelf: Shelf) => {
+    const builds = path.dirname(shelf.dir);
     if (!shelf.cleared) {
       // Copies left by an earlier process (or a crash mid-way) are not known here: start over.
       // Moved aside in one rename first, so that a copy another process is taking right now is
       // either taken whole or not found, never found half deleted.
       clearAside(shelf.dir);
+      clearStaleBuilds(builds);
       shelf.cleared = true;
     }
-    fs.mkdirSync(shelf.dir, { recursive: true });
     while (shelf.ready.length < depth) {
       const name = crypto.randomBytes(8).toString("hex");
-      const building = path.join(shelf.dir, `.${name}`);
-      // A version whose workspace cannot be laid out in full (its source folder is gone) has no stock.
-      if (!shelf.layOut(building)) {
-        shelf.isStocked = false;
-        return void fs.rmSync(building, { recursive: true, force: true });
+      // Built beside the stock, not in it: another process clearing the stock meanwhile (its
+      // first refill) cannot cut a copy in two.
+      const building = path.join(builds, `${buildPrefix}${name}`);
+      let isWhole = false;
+      try {
+        isWhole = shelf.layOut(building);
+        if (isWhole) {
+          fs.mkdirSync(shelf.dir, { recursive: true });
+          fs.renameSync(building, path.join(shelf.dir, name));
+          shelf.ready.push(name);
+        }
+      } finally {
+        if (!isWhole) {
+          // A version whose workspace cannot be laid out in full (its source folder is gone, a
+          // write failed) keeps no stock in this process.
+          shelf.isStocked = false;
+          fs.rmSync(building, { recursive: true, force: true });
+        }
       }
-      fs.renameSync(building, path.join(shelf.dir, name));
-      shelf.ready.push(name);
+      if (!isWhole) return;
     }
   };
 
@@ -63,6 +77,7 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
       if (!shelf) shelves.set(key, (shelf = { dir: stockDir, ready: [], layOut, cleared: false, isStocked: true }));
       if (shelf.isStocked) wanted.add(shelf);
       const parent = path.dirname(workspaceDir);
+      let parentRemade = false;
       while (shelf.ready.length > 0) {
         const copy = path.join(shelf.dir, shelf.ready.pop()!);
         try {
@@ -77,10 +92,20 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
             shelf.ready.push(path.basename(copy));
             return false;
           }
-          // The copy is gone (another process took it, or cleared the stock): try the next. A
-          // parent deleted since (the agent's folder) is made again.
-          madeParents.delete(parent);
-          if (code !== "ENOENT") throw error;
+          // The workspace's parent was deleted since it was made here (the agent's folder): made
+          // again, and the same copy tried once more.
+          if (code === "ENOENT" && !parentRemade && !fs.existsSync(parent) && fs.existsSync(copy)) {
+            parentRemade = true;
+            madeParents.delete(parent);
+            shelf.ready.push(path.basename(copy));
+            continue;
+          }
+          // The copy is gone (another process took it, or cleared the stock): the next. Anything
+          // else is no reason to fail a turn: it lays its workspace out itself.
+          if (code !== "ENOENT") {
+            log(`workspace stock: could not move ${copy} into place (${(error as Error).message}); laying the workspace out`);
+            return false;
+          }
         }
       }
       return false;
@@ -116,5 +141,21 @@ function clearAside(dir: string): void {
   const prefix = `${path.basename(dir)}.cleared-`;
   for (const name of fs.existsSync(parent) ? fs.readdirSync(parent) : []) {
     if (name.startsWith(prefix)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+const buildPrefix = ".build-";
+// A copy is laid out in milliseconds: a build folder this old was left by a process that died.
+const staleBuildMs = 10 * 60_000;
+
+function clearStaleBuilds(dir: string): void {
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (!name.startsWith(buildPrefix)) continue;
+    const build = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(build).mtimeMs > staleBuildMs) fs.rmSync(build, { recursive: true, force: true });
+    } catch {
+      // Gone meanwhile.
+    }
   }
 }

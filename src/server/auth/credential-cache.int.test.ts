@@ -1,5 +1,6 @@
 // The web process keeps tokens and agents between requests, and forgets them as soon as either
 // changes, whoever changed them (this process, another one, a cascade), on real Postgres.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, poolOf } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
@@ -7,14 +8,16 @@ import { authenticateTokenForAgent } from "@/server/tokens/authenticate-token-fo
 import { createToken } from "@/server/tokens/create-token";
 import { revokeToken } from "@/server/tokens/revoke-token";
 import { createTestAgent } from "@/testing/fixtures";
-import { createCredentialCache, forgetCredentials, processCredentialCache, type CredentialCache } from "./credential-cache";
+import { createCredentialCache, credentialsChannel, forgetCredentials, processCredentialCache, type CredentialCache } from "./credential-cache";
 
 const databaseUrl = inject("databaseUrl");
 const db = createDb(databaseUrl);
 let cache: CredentialCache;
 
+// Its own channel: other test files, sharing this database, change tokens and agents meanwhile.
+const channel = `credentials_test_${process.pid}`;
 beforeAll(async () => {
-  cache = await createCredentialCache({ databaseUrl });
+  cache = await createCredentialCache({ databaseUrl, channel });
 });
 afterAll(async () => {
   await cache.close();
@@ -59,29 +62,32 @@ describe("credential cache", () => {
     expect(unknown.loads).toBe(2);
   });
 
-  it("forgets everything when a token or an agent changes, in any way and from anywhere", async () => {
-    const { team, agent, version } = await createTestAgent(db);
-    const { id: tokenId } = await createToken({ db, teamId: team.id, name: "t", actions: ["*"] });
+  it("forgets everything when a notice arrives", async () => {
     const probe = counted("row");
-    const changes = [
-      `UPDATE "ApiToken" SET name = 'renamed' WHERE id = '${tokenId}'`,
-      `UPDATE "Agent" SET "allowAnonymous" = true WHERE id = '${agent.id}'`,
-      // A cascade: the version's deletion sets the agent's active version to null.
-      `UPDATE "Agent" SET "activeVersionId" = NULL WHERE id = '${agent.id}'`,
-      `DELETE FROM "AgentVersion" WHERE id = '${version.id}'`,
-      // A cascade: the team's deletion takes its agents and tokens.
-      `DELETE FROM "Team" WHERE id = '${team.id}'`,
-    ];
-    for (const change of changes) {
-      await probe.lookup("k");
-      await probe.lookup("k");
-      const loads = probe.loads;
-      await poolOf(db).query(change);
-      await readsAgain(probe, "k");
-      expect(probe.loads).toBe(loads + 1);
-    }
+    await probe.lookup("k");
+    await probe.lookup("k");
+    expect(probe.loads).toBe(1);
+    await poolOf(db).query(`NOTIFY ${channel}`);
+    await readsAgain(probe, "k");
   });
 
+  it("keeps nothing longer than its maximum age", async () => {
+    let now = 0;
+    const aging = await createCredentialCache({ databaseUrl, channel, maxAgeMs: 1_000, clock: () => now });
+    try {
+      let loads = 0;
+      const lookup = () => aging.lookup("k", async () => ++loads, () => true);
+      await lookup();
+      now += 999;
+      await lookup();
+      expect(loads).toBe(1);
+      now += 1;
+      await lookup();
+      expect(loads).toBe(2);
+    } finally {
+      await aging.close();
+    }
+  });
   it("keeps nothing read while a change was on its way", async () => {
     const { agent } = await createTestAgent(db);
     let loads = 0;
@@ -89,6 +95,7 @@ describe("credential cache", () => {
       loads++;
       // The row is read; then it changes, and the notice arrives before the answer does.
       await poolOf(db).query(`UPDATE "Agent" SET name = 'changed' WHERE id = $1`, [agent.id]);
+      await poolOf(db).query(`NOTIFY ${channel}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
       return "as read before the change";
     };
@@ -101,7 +108,7 @@ describe("credential cache", () => {
     const probe = counted("row");
     await probe.lookup("k3");
     // The listening connection is cut (a Postgres restart, a network drop).
-    await poolOf(db).query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %agentfold_credentials%' AND pid <> pg_backend_pid()`);
+    await poolOf(db).query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %${channel}%' AND pid <> pg_backend_pid()`);
     await readsAgain(probe, "k3");
     // Back within its reconnection delay: kept again.
     await expect.poll(async () => {
@@ -110,6 +117,42 @@ describe("credential cache", () => {
       await probe.lookup("k3");
       return probe.loads - loads;
     }, { timeout: 10_000, interval: 200 }).toBeLessThan(2);
+  });
+});
+
+describe("change notices", () => {
+  it("come from every statement that changes or deletes a token or an agent, cascades included", async () => {
+    // Other test files share this database: only notices sent by the changing connection count.
+    const listener = new pg.Client({ connectionString: databaseUrl });
+    const changer = new pg.Client({ connectionString: databaseUrl });
+    await Promise.all([listener.connect(), changer.connect()]);
+    try {
+      const heard: number[] = [];
+      listener.on("notification", (notice) => notice.channel === credentialsChannel && heard.push(notice.processId));
+      await listener.query(`LISTEN ${credentialsChannel}`);
+      const changerPid = (await changer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      const noticed = async (sql: string, values: unknown[] = []) => {
+        heard.length = 0;
+        await changer.query(sql, values);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return heard.includes(changerPid);
+      };
+      const { team, agent, version } = await createTestAgent(db);
+      const { id: tokenId } = await createToken({ db, teamId: team.id, name: "t", actions: ["*"] });
+      expect(await noticed(`SELECT 1`)).toBe(false);
+      expect(await noticed(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE id = $1`, [tokenId])).toBe(true);
+      expect(await noticed(`UPDATE "Agent" SET "allowAnonymous" = true WHERE id = $1`, [agent.id])).toBe(true);
+      // The version's deletion sets the agent's active version to null (its foreign key's action).
+      expect(await noticed(`DELETE FROM "AgentVersion" WHERE id = $1`, [version.id])).toBe(true);
+      expect((await db.agent.findUniqueOrThrow({ where: { id: agent.id } })).activeVersionId).toBeNull();
+      // The team's deletion takes its agents and tokens along (theirs).
+      const other = await createTestAgent(db);
+      await createToken({ db, teamId: other.team.id, name: "t", actions: ["*"] });
+      expect(await noticed(`DELETE FROM "Team" WHERE id = $1`, [other.team.id])).toBe(true);
+      expect(await noticed(`DELETE FROM "ApiToken" WHERE id = $1`, [tokenId])).toBe(true);
+    } finally {
+      await Promise.all([listener.end(), changer.end()]);
+    }
   });
 });
 

@@ -3,12 +3,16 @@
 // request, for rows that change rarely (a revocation, a deploy). Postgres announces every change:
 // rules on "ApiToken" and "Agent" NOTIFY agentfold_credentials on each UPDATE and DELETE, cascades
 // included (migration 20261130143000_credential_notices), and the cache drops all it holds when a
-// notice arrives. Processes that change them here drop it at once too (forgetCredentials), not a
+// notice arrives. A rule cannot tell which columns changed, so a token's last-use write (at most
+// once a minute per token and process) drops everything too: one read again per token in use.
+// Postgres refuses INSERT … ON CONFLICT (Prisma's upsert) on a table with an UPDATE rule. Processes that change them here drop it at once too (forgetCredentials), not a
 // moment later when their notice comes back.
 //
 // Nothing is served from memory unless this process is listening: before its LISTEN connection is
 // up, and from the moment it drops until it is back (notices sent meanwhile are lost), every
-// lookup goes to the database. A lookup whose query was out when a notice arrived is not kept (it
+// lookup goes to the database. A connection can also die without a word (a failover behind a
+// virtual address): keepalives notice that only after about a minute, so nothing is served older
+// than maxAgeMs either, which bounds how long a missed revocation could go unseen. A lookup whose query was out when a notice arrived is not kept (it
 // may have read the row as it was before the change). What the caller does not keep (an unknown
 // token or agent: it may be created the next moment) is read every time; expiry is checked on
 // each use by the caller, from the row.
@@ -25,9 +29,17 @@ export type CredentialCache = {
   close: () => Promise<void>;
 };
 
-export async function createCredentialCache(options: { databaseUrl: string; maxEntries?: number; log?: (message: string) => void }): Promise<CredentialCache> {
-  const { databaseUrl, maxEntries = 10_000, log = console.error } = options;
-  const kept = new Map<string, unknown>();
+export async function createCredentialCache(options: {
+  databaseUrl: string;
+  maxEntries?: number;
+  maxAgeMs?: number;
+  clock?: () => number;
+  /** The channel it listens on (tests use their own, away from other changes). */
+  channel?: string;
+  log?: (message: string) => void;
+}): Promise<CredentialCache> {
+  const { databaseUrl, maxEntries = 10_000, maxAgeMs = 5_000, clock = Date.now, channel = credentialsChannel, log = console.error } = options;
+  const kept = new Map<string, { value: unknown; at: number }>();
   let isListening = false;
   // Bumped by every clear: a lookup that started before one keeps nothing.
   let generation = 0;
@@ -41,7 +53,7 @@ export async function createCredentialCache(options: { databaseUrl: string; maxE
       name: "credential cache",
       databaseUrl,
       log,
-      channels: { [credentialsChannel]: clear },
+      channels: { [channel]: clear },
       onConnect: async () => {
         clear();
         isListening = true;
@@ -58,12 +70,14 @@ export async function createCredentialCache(options: { databaseUrl: string; maxE
   }
   return {
     async lookup<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
-      if (isListening && kept.has(key)) return kept.get(key) as T;
+      const found = isListening ? kept.get(key) : undefined;
+      if (found && clock() - found.at < maxAgeMs) return found.value as T;
       const started = generation;
+      const at = clock();
       const value = await load();
       if (isListening && started === generation && keep(value)) {
         if (kept.size >= maxEntries) kept.clear();
-        kept.set(key, value);
+        kept.set(key, { value, at });
       }
       return value;
     },
