@@ -34,7 +34,7 @@ describe("workspace stock", () => {
   it("has nothing to give at first; after a refill, a new session's workspace is a laid-out copy, moved into place", async () => {
     const stock = createWorkspaceStock({ depth: 2 });
     const { calls, layOut } = layOutCounting();
-    expect(stock.take("ver_1", stockDir(), workspace("ses_a"), layOut)).toBe(false);
+    expect(stock.take(stockDir(), workspace("ses_a"), layOut)).toBe(false);
     expect(fs.existsSync(workspace("ses_a"))).toBe(false);
     expect(calls).toEqual([]); // nothing is laid out on the taker's stack
 
@@ -42,7 +42,7 @@ describe("workspace stock", () => {
     expect(calls).toHaveLength(2);
     expect(ready()).toHaveLength(2);
 
-    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), layOut)).toBe(true);
+    expect(stock.take(stockDir(), workspace("ses_b"), layOut)).toBe(true);
     expect(fs.readFileSync(path.join(workspace("ses_b"), "AGENTS.md"), "utf8")).toBe("You look up orders.\n");
     expect(fs.existsSync(path.join(workspace("ses_b"), ".agentfold", "prepared"))).toBe(true);
     expect(ready()).toHaveLength(1);
@@ -55,26 +55,26 @@ describe("workspace stock", () => {
   it("leaves a workspace that exists alone and keeps the copy for another session", async () => {
     const stock = createWorkspaceStock({ depth: 1 });
     const { layOut } = layOutCounting();
-    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    stock.take(stockDir(), workspace("ses_a"), layOut);
     await refilled(stock);
     fs.mkdirSync(workspace("ses_old"), { recursive: true });
     fs.writeFileSync(path.join(workspace("ses_old"), "notes.txt"), "written by a tool");
 
-    expect(stock.take("ver_1", stockDir(), workspace("ses_old"), layOut)).toBe(false);
+    expect(stock.take(stockDir(), workspace("ses_old"), layOut)).toBe(false);
     expect(fs.readdirSync(workspace("ses_old"))).toEqual(["notes.txt"]);
     expect(ready()).toHaveLength(1);
-    expect(stock.take("ver_1", stockDir(), workspace("ses_new"), layOut)).toBe(true);
+    expect(stock.take(stockDir(), workspace("ses_new"), layOut)).toBe(true);
   });
 
   it("goes on to the next copy when one is gone, and reports none when all are", async () => {
     const stock = createWorkspaceStock({ depth: 2 });
     const { layOut } = layOutCounting();
-    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    stock.take(stockDir(), workspace("ses_a"), layOut);
     await refilled(stock);
     // Another worker took one of them.
     fs.renameSync(path.join(stockDir(), ready()[0]!), path.join(root, "taken"));
-    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), layOut)).toBe(true);
-    expect(stock.take("ver_1", stockDir(), workspace("ses_c"), layOut)).toBe(false);
+    expect(stock.take(stockDir(), workspace("ses_b"), layOut)).toBe(true);
+    expect(stock.take(stockDir(), workspace("ses_c"), layOut)).toBe(false);
     expect(fs.existsSync(workspace("ses_c"))).toBe(false);
   });
 
@@ -83,7 +83,7 @@ describe("workspace stock", () => {
     fs.mkdirSync(path.join(stockDir(), "old-copy"), { recursive: true });
     const stock = createWorkspaceStock({ depth: 1 });
     const { layOut } = layOutCounting();
-    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    stock.take(stockDir(), workspace("ses_a"), layOut);
     await refilled(stock);
     const names = fs.readdirSync(stockDir());
     expect(names).toHaveLength(1);
@@ -107,9 +107,9 @@ describe("workspace stock", () => {
       return true;
     };
     fs.mkdirSync(stockDir(), { recursive: true });
-    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    stock.take(stockDir(), workspace("ses_a"), layOut);
     await refilled(stock);
-    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), layOut)).toBe(true);
+    expect(stock.take(stockDir(), workspace("ses_b"), layOut)).toBe(true);
     expect(fs.readdirSync(workspace("ses_b")).sort()).toEqual([".agentfold", "AGENTS.md", "seed.txt"]);
   });
 
@@ -117,29 +117,29 @@ describe("workspace stock", () => {
     const logged: string[] = [];
     const stock = createWorkspaceStock({ depth: 1, log: (message) => logged.push(message) });
     const { layOut } = layOutCounting();
-    stock.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    stock.take(stockDir(), workspace("ses_a"), layOut);
     await refilled(stock);
     // The workspaces' parent is a file: no rename into it can work.
     fs.mkdirSync(path.join(root, "agent"), { recursive: true });
     fs.writeFileSync(path.join(root, "agent", "blocked"), "");
-    expect(stock.take("ver_1", stockDir(), path.join(root, "agent", "blocked", "workspaces", "ses_b"), layOut)).toBe(false);
+    expect(stock.take(stockDir(), path.join(root, "agent", "blocked", "workspaces", "ses_b"), layOut)).toBe(false);
     expect(logged.join("\n")).toMatch(/could not move/);
   });
 
   it("has a process whose copies another one cleared away (its first refill) lay workspaces out itself", async () => {
     const { layOut } = layOutCounting();
     const first = createWorkspaceStock({ depth: 1 });
-    first.take("ver_1", stockDir(), workspace("ses_a"), layOut);
+    first.take(stockDir(), workspace("ses_a"), layOut);
     await refilled(first);
     // A second process starts over: the stock is moved aside in one rename, so a copy being taken
     // meanwhile is taken whole or not found, and afterwards the first process finds none.
     const second = createWorkspaceStock({ depth: 1 });
-    second.take("ver_1", stockDir(), workspace("ses_b"), layOut);
+    second.take(stockDir(), workspace("ses_b"), layOut);
     await refilled(second);
-    expect(first.take("ver_1", stockDir(), workspace("ses_c"), layOut)).toBe(false);
+    expect(first.take(stockDir(), workspace("ses_c"), layOut)).toBe(false);
     expect(fs.existsSync(workspace("ses_c"))).toBe(false);
     // The second process's own copy is whole.
-    expect(second.take("ver_1", stockDir(), workspace("ses_d"), layOut)).toBe(true);
+    expect(second.take(stockDir(), workspace("ses_d"), layOut)).toBe(true);
     expect(fs.readdirSync(workspace("ses_d")).sort()).toEqual([".agentfold", "AGENTS.md"]);
   });
 
@@ -148,11 +148,11 @@ describe("workspace stock", () => {
     const stock = createWorkspaceStock({ depth: 2, log: (message) => logged.push(message) });
     let tries = 0;
     const incomplete = (dir: string) => (tries++, fs.mkdirSync(dir, { recursive: true }), false);
-    stock.take("ver_1", stockDir(), workspace("ses_a"), incomplete);
+    stock.take(stockDir(), workspace("ses_a"), incomplete);
     await refilled(stock);
     expect(fs.existsSync(stockDir()) ? fs.readdirSync(stockDir()) : []).toEqual([]);
     expect(fs.readdirSync(path.dirname(stockDir()))).toEqual([]); // nothing half-built left either
-    expect(stock.take("ver_1", stockDir(), workspace("ses_b"), incomplete)).toBe(false);
+    expect(stock.take(stockDir(), workspace("ses_b"), incomplete)).toBe(false);
     await refilled(stock);
     expect(tries).toBe(1); // not tried again by this process
 
@@ -160,7 +160,7 @@ describe("workspace stock", () => {
     const failing = () => {
       throw new Error("disk full");
     };
-    stock.take("ver_2", path.join(root, "agent", "workspace-stock", "ver_2"), workspace("ses_c"), failing);
+    stock.take(path.join(root, "agent", "workspace-stock", "ver_2"), workspace("ses_c"), failing);
     await refilled(stock);
     expect(logged.join("\n")).toMatch(/disk full/);
   });

@@ -17,11 +17,12 @@ import path from "node:path";
 
 export type WorkspaceStock = {
   /**
-   * Moves a ready copy of `key`'s workspace to `workspaceDir`, which must not exist yet (or be an
-   * empty folder). False when there was none to take or the workspace exists: the caller lays it
-   * out. Either way, `layOut` is how copies of this key are made at the next refill.
+   * Moves a ready copy from `stockDir` (one version's stock) to `workspaceDir`, which must not
+   * exist yet (or be an empty folder). False when there was none to take or the workspace exists:
+   * the caller lays it out. Either way, `layOut` is how copies for this stock are made at the next
+   * refill.
    */
-  take: (key: string, stockDir: string, workspaceDir: string, layOut: (dir: string) => boolean) => boolean;
+  take: (stockDir: string, workspaceDir: string, layOut: (dir: string) => boolean) => boolean;
   /** Tops the stock of every key taken from since the last refill up to its depth. Runs after the
    * caller's stack unwinds (the caller is finishing a turn). */
   refill: () => void;
@@ -72,9 +73,9 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
   };
 
   return {
-    take(key, stockDir, workspaceDir, layOut) {
-      let shelf = shelves.get(key);
-      if (!shelf) shelves.set(key, (shelf = { dir: stockDir, ready: [], layOut, cleared: false, isStocked: true }));
+    take(stockDir, workspaceDir, layOut) {
+      let shelf = shelves.get(stockDir);
+      if (!shelf) shelves.set(stockDir, (shelf = { dir: stockDir, ready: [], layOut, cleared: false, isStocked: true }));
       if (shelf.isStocked) wanted.add(shelf);
       const parent = path.dirname(workspaceDir);
       let parentRemade = false;

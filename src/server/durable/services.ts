@@ -128,7 +128,7 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
   const start = readEagerTurnStart(deps.db, turn);
   // Its readers (the journal, the setup) each see a failure; it is never left unhandled.
   start.catch(() => undefined);
-  const journal = turnJournal(deps.db, turn, [turn.turnId], { isEager: true, eagerStart: start });
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerStart: start });
   const eagerJournal: TurnJournal = {
     ...journal,
     stopRequested: async () => {

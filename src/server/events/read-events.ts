@@ -53,13 +53,20 @@ export async function readEventLines(options: {
 }): Promise<EventLine[]> {
   const { db, sessionId, fromIndex, limit = 500 } = options;
   // Rows as arrays: no object per row on the replay path.
-  const { rows } = await poolOf(db).query<[number, string, string | null, string, string]>({
+  const { rows } = await poolOf(db).query<LineRow>({
     name: "agentfold-read-event-lines",
-    text: `SELECT index, type, "turnId", ${atText("at")} AS at, data::text AS data
-           FROM session_events WHERE "sessionId" = $1 AND index >= $2 ORDER BY index LIMIT $3`,
+    text: `SELECT ${lineColumns} FROM session_events WHERE "sessionId" = $1 AND index >= $2 ORDER BY index LIMIT $3`,
     values: [sessionId, fromIndex, limit],
     rowMode: "array",
   });
+  return linesOf(sessionId, rows);
+}
+
+/** An event's line columns, in the order LineRow reads them. */
+const lineColumns = `index, type, "turnId", ${atText("at")} AS at, data::text AS data`;
+type LineRow = [index: number, type: string, turnId: string | null, at: string, data: string];
+
+function linesOf(sessionId: string, rows: LineRow[]): EventLine[] {
   const quotedSessionId = JSON.stringify(sessionId);
   return rows.map(([index, type, turnId, at, data]) => lineOf(quotedSessionId, index, type, turnId, at, data));
 }
@@ -82,20 +89,17 @@ export async function readSessionAndEventLines(options: {
   const { db, agentId, sessionId, fromIndex, limit } = options;
   // The session is the row without an index (its fields as JSON in the data column), then its
   // events in order (UNION ALL keeps each part's order).
-  const { rows } = await poolOf(db).query<[number | null, string | null, string | null, string | null, string]>({
+  const { rows } = await poolOf(db).query<LineRow | [null, null, null, null, string]>({
     name: "agentfold-read-session-and-event-lines",
     text: `WITH s AS (SELECT s.mode, s."ownerKind", s."ownerId" FROM sessions s WHERE s.id = $1 AND s."agentId" = $2)
            SELECT NULL::int AS index, NULL AS type, NULL AS "turnId", NULL AS at, json_build_object('mode', s.mode, 'ownerKind', s."ownerKind", 'ownerId', s."ownerId")::text AS data FROM s
            UNION ALL
-           (SELECT index, type, "turnId", ${atText("at")}, data::text FROM session_events
+           (SELECT ${lineColumns} FROM session_events
              WHERE "sessionId" = $1 AND index >= $3 AND EXISTS (SELECT 1 FROM s) ORDER BY index LIMIT $4)`,
     values: [sessionId, agentId, fromIndex, limit],
     rowMode: "array",
   });
   const session = rows.find((row) => row[0] === null);
   if (!session) return { session: undefined, lines: [] };
-  const quotedSessionId = JSON.stringify(sessionId);
-  const lines: EventLine[] = [];
-  for (const [index, type, turnId, at, data] of rows) if (index !== null) lines.push(lineOf(quotedSessionId, index, type!, turnId, at!, data));
-  return { session: JSON.parse(session[4]) as StreamedSession, lines };
+  return { session: JSON.parse(session[4]) as StreamedSession, lines: linesOf(sessionId, rows.filter((row): row is LineRow => row[0] !== null)) };
 }

@@ -264,6 +264,6 @@ function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRe
   const layOut = (dir: string, workspaceFiles?: Record<string, string>) =>
     prepareWorkspace({ workspaceDir: dir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles });
   const laidOut = (dir: string) => (layOut(dir), isPrepared(dir));
-  if (stock?.take(versionId, workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut)) return writeWorkspaceFiles(workspaceDir, files);
+  if (stock?.take(workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut)) return writeWorkspaceFiles(workspaceDir, files);
   layOut(workspaceDir, files);
 }

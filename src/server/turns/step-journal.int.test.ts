@@ -10,6 +10,7 @@ import { requestTurnCancel } from "./cancellation";
 import { finishTurn } from "./finish-turn";
 import { zeroUsage } from "./model-step";
 import { eagerEpoch, SupersededRun, turnJournal } from "./step-journal";
+import { readEagerTurnStart } from "./turn-setup";
 
 const stepJournal = (...args: Parameters<typeof turnJournal>) => turnJournal(...args).step;
 
@@ -142,7 +143,7 @@ describe("turnJournal", () => {
     expect(await turnJournal(db, turn).stopRequested()).toBe(false);
     await requestTurnCancel(db, turn.sessionId, turn.turnId);
     expect(await turnJournal(db, turn).stopRequested()).toBe(true);
-    expect(await turnJournal(db, turn, [turn.turnId], { isEager: true }).stopRequested()).toBe(true);
+    expect(await turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) }).stopRequested()).toBe(true);
     expect(await turnJournal(db, { ...turn, turnId: `${turn.turnId}x` }).stopRequested()).toBe(false);
   });
 
@@ -164,10 +165,10 @@ describe("turnJournal", () => {
     const turn = await newTurn();
     const epoch = async () => (await db.session.findUniqueOrThrow({ where: { id: turn.sessionId }, select: { turnEpoch: true } })).turnEpoch;
     // Named by nobody (no live worker when the session started): not the eager run's to run.
-    expect(await turnJournal(db, turn, [turn.turnId], { isEager: true }).isCurrent()).toBe(false);
+    expect(await turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) }).isCurrent()).toBe(false);
     // As record-session-start.ts leaves a session whose first turn it gave a live worker.
     await db.session.update({ where: { id: turn.sessionId }, data: { turnEpoch: eagerEpoch } });
-    const eager = turnJournal(db, turn, [turn.turnId], { isEager: true });
+    const eager = turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) });
     expect(await eager.isCurrent()).toBe(true);
     expect(await eager.step("model:0", async () => "first")).toBe("first");
     expect(await epoch()).toBe(eagerEpoch);
@@ -177,7 +178,7 @@ describe("turnJournal", () => {
     expect(await epoch()).toBe(eagerEpoch + 1);
     await expect(eager.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
     // An eager run that begins after another run took the turn is not current and records nothing.
-    const late = turnJournal(db, turn, [turn.turnId], { isEager: true });
+    const late = turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) });
     expect(await late.isCurrent()).toBe(false);
     await expect(late.step("model:1", async () => "late")).rejects.toThrow(SupersededRun);
     expect(await db.turnStep.count({ where: { turnId: turn.turnId } })).toBe(1);

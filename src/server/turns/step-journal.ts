@@ -67,14 +67,13 @@ export function turnJournal(
   turn: { sessionId: string; turnId: string },
   /** The turns this invocation has run, this one included: see readRecorded. */
   invocationTurnIds: string[] = [turn.turnId],
-  /** An eager run (src/server/durable/eager-turns.ts): the session's start gave it the first
-   * epoch, so it takes nothing and finds nothing recorded; it is current while no other run has
-   * taken the epoch since. */
-  options: { isEager?: boolean; eagerStart?: Promise<EagerStart | undefined> } = {},
+  /** An eager run's start (src/server/durable/eager-turns.ts; read with its setup,
+   * turn-setup.ts readEagerTurnStart): the session's start gave it the first epoch, so it takes
+   * nothing and finds nothing recorded; it is current while no other run has taken the epoch since. */
+  options: { eagerStart?: Promise<EagerStart | undefined> } = {},
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
-  const read = () =>
-    (reading ??= options.isEager ? (options.eagerStart ?? readEagerStart(db, turn)).then(eagerRecorded) : readRecorded(db, turn, invocationTurnIds));
+  const read = () => (reading ??= options.eagerStart ? options.eagerStart.then(eagerRecorded) : readRecorded(db, turn, invocationTurnIds));
   // Records handed to an append that a step did not wait for (a deferred record): the step's
   // outcome counts as recorded for the steps after it, whose appends group commit writes after
   // (or with) it; each later step that completes checks them first.
@@ -189,27 +188,14 @@ async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId:
   return recorded;
 }
 
-/**
- * An eager run's start: a plain read, nothing committed. The turn is new, so nothing of it is
- * recorded; the run is current while the epoch is still the one the start gave it (any other run
- * takes a later one before it records anything), and a stop may already have been asked.
- */
-/** What an eager run needs to know before it records anything: whether the session's turn epoch
- * is still the start's (no other run took the turn) and whether a stop was asked. */
+/** What an eager run needs to know before it records anything, read without committing: whether
+ * the session's turn epoch is still the one its start gave it (any other run takes a later one
+ * before it records anything) and whether a stop was asked already. */
 export type EagerStart = { isCurrent: boolean; stopRequested: boolean };
 
 /** The columns of an eager start, for a statement that reads `sessions` as `s`: $2 is the turn id
  * and $3 the eager epoch (the worker's setup read asks them with the session: turn-setup.ts). */
 export const eagerStartColumns = `s."turnEpoch" = $3 AS "isCurrent", EXISTS (SELECT 1 FROM turn_stops WHERE "turnId" = $2) AS "stopRequested"`;
-
-async function readEagerStart(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<EagerStart | undefined> {
-  const { rows } = await poolOf(db).query<EagerStart>({
-    name: "agentfold-read-eager-start",
-    text: `SELECT ${eagerStartColumns} FROM sessions s WHERE s.id = $1`,
-    values: [turn.sessionId, turn.turnId, eagerEpoch],
-  });
-  return rows[0];
-}
 
 function eagerRecorded(start: EagerStart | undefined): Recorded {
   return { epoch: start?.isCurrent ? eagerEpoch : noEpoch, stopRequested: start?.stopRequested ?? false, steps: new Map(), events: [] };

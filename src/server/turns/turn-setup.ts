@@ -56,7 +56,8 @@ export function modelIdOf(configured: unknown, fallback: string): string {
   return typeof id === "string" && id.includes(":") ? id : fallback;
 }
 
-type SessionRow = {
+/** The session and its version, as loadTurnSetup reads them. */
+export type SessionSetupRow = {
   id: string;
   agentId: string;
   agentVersionId: string;
@@ -75,9 +76,6 @@ type SessionRow = {
 const setupSql = (extraColumns = "") => `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
     v.manifest, v."bundlePath", a."unattendedApprovals"${extraColumns}
   FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`;
-
-/** The session and its version, as loadTurnSetup reads them. */
-export type SessionSetupRow = SessionRow;
 
 /**
  * An eager run's first read (src/server/durable/eager-turns.ts): the session and its version and,
@@ -105,7 +103,7 @@ export async function loadTurnSetup(options: {
   row?: Promise<SessionSetupRow | undefined>;
 }): Promise<TurnSetup> {
   const { db, dataDir, sessionId, turnId, defaultModel } = options;
-  const read = async () => (await poolOf(db).query<SessionRow>({ name: "agentfold-turn-session", text: setupSql(), values: [sessionId] })).rows[0];
+  const read = async () => (await poolOf(db).query<SessionSetupRow>({ name: "agentfold-turn-session", text: setupSql(), values: [sessionId] })).rows[0];
   const [session, messages] = await Promise.all([options.row ?? read(), options.conversation ?? conversation(db, sessionId, turnId)]);
   if (!session) throw new Error(`no session ${sessionId}`);
   const manifest = session.manifest ?? {};
