@@ -71,6 +71,8 @@ describe("load-time diagnostics (spec §2.4)", () => {
   it("a connection uses an undeclared ${NAME}", () => {
     expectLine(/^warning: bot\/mcp-connections\/templated.ts: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/);
     expect(lines.some((line) => line.includes("KNOWN_TOKEN"))).toBe(false);
+    // Both reach the sandbox once set: the declared one and the one a connection uses.
+    expect(loads.main.manifest?.secretNames).toEqual(["KNOWN_TOKEN", "MISSING_TOKEN"]);
   });
   it("defineSchedule given both or neither of markdown / run", () => {
     expectLine(/^error: bot\/schedules\/both.ts: defineSchedule: .*exactly one of markdown or run \(got both\)/);

@@ -53,6 +53,9 @@ export type AgentManifest = {
   evals: { id: string; file: string; cases: string[] }[];
   seedFiles: string[];
   chips: AgentLayout["chips"];
+  /** The secrets the agent expects, sorted: hosting.secretNames and every `${NAME}` in a
+   * connection. Only these reach its sandbox. Absent from manifests built before it was kept. */
+  secretNames?: string[];
 };
 
 type Check = { reports: Map<string, ModuleReport>; diagnostics: Diagnostics; texts: Map<string, string> };
@@ -152,10 +155,15 @@ function subagents(check: Check, layout: AgentLayout) {
   });
 }
 
+/** The `${NAME}` templates of a connection's config. */
+export function templateNames(config: unknown): string[] {
+  return [...JSON.stringify(config ?? {}).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1]!);
+}
+
 /** `${NAME}` templates in a connection whose variable the agent does not declare (warning). */
 function checkTemplates(check: Check, file: string, config: unknown, declared: Set<string>): void {
-  for (const match of JSON.stringify(config ?? {}).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
-    if (!declared.has(match[1]!)) check.diagnostics.warning(file, `uses \${${match[1]}}, but ${match[1]} is not a declared secret (agent.ts hosting.secretNames)`);
+  for (const name of templateNames(config)) {
+    if (!declared.has(name)) check.diagnostics.warning(file, `uses \${${name}}, but ${name} is not a declared secret (agent.ts hosting.secretNames)`);
   }
 }
 
@@ -179,6 +187,12 @@ export function buildManifest(
     const report = check.reports.get(ext.file);
     if (report?.error) diagnostics.error(ext.file, `extension '${ext.name}': ${report.error}`);
   }
+  const connections = layout.connections.flatMap((ref) => {
+    const s = expectKind(check, ref.file, "connection", "defineConnection");
+    if (s) checkTemplates(check, ref.file, s, declared);
+    return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
+  });
+  const secretNames = [...new Set([...declared, ...connections.flatMap((c) => templateNames(c.config))])].sort();
   return {
     name: layout.name,
     root: layout.root,
@@ -205,16 +219,13 @@ export function buildManifest(
       const markdown = text(s?.markdown);
       return s ? [{ name: ref.name, file: ref.file, form: ref.form, cron: text(s.cron), mode: markdown ? "markdown" : "run", ...(markdown ? { prompt: markdown } : {}) }] : [];
     }),
-    connections: layout.connections.flatMap((ref) => {
-      const s = expectKind(check, ref.file, "connection", "defineConnection");
-      if (s) checkTemplates(check, ref.file, s, declared);
-      return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
-    }),
+    connections,
     extensions: layout.extensions,
     artifactKinds: Object.entries((artifacts?.kinds ?? {}) as Record<string, Summary>).map(([kind, k]) => ({ kind, description: text(k?.description) ?? "" })),
     result: layout.resultFile ? { file: layout.resultFile } : undefined,
     evals: evals(check, layout),
     seedFiles: layout.seedFiles,
     chips: layout.chips,
+    secretNames,
   };
 }
