@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { readOrCreateSecret } from "@/server/config/secrets";
+import { parseSecretKey, readOrCreateSecretKey } from "@/server/secrets/secret-key";
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
@@ -26,6 +27,8 @@ export const envSchema = z
     RESTATE_INGRESS_URL: optionalUrl,
     RESTATE_ADMIN_URL: optionalUrl,
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    // Encrypts agent secrets at rest; generated into the data directory when unset.
+    AGENTFOLD_SECRET_KEY: z.string().refine((value) => parseSecretKey(value) !== undefined, "must be 32 bytes as base64 or hex (openssl rand -base64 32)").optional(),
     // The public address of the dashboard when it differs from what the Host header says.
     NEXTAUTH_URL: optionalUrl,
     // How long a dashboard sign-in lasts.
@@ -133,6 +136,12 @@ export function authSecret(config: Env): string {
       crypto.randomBytes(32).toString("base64url"),
     )
   );
+}
+
+/** The key agent secrets are encrypted with: AGENTFOLD_SECRET_KEY, or one generated on first use
+ * and kept in the data directory. */
+export function secretKey(config: Env): Buffer {
+  return config.AGENTFOLD_SECRET_KEY ? parseSecretKey(config.AGENTFOLD_SECRET_KEY)! : readOrCreateSecretKey(config.dataDir);
 }
 
 /** The variables a child process inherits (the supervisor adds its own on top). */

@@ -3,6 +3,7 @@
 import type { Diagnostics } from "./diagnostics";
 import type { AgentLayout, ModuleRef } from "./layout";
 import type { ModuleReport } from "@/agents/sandbox/protocol";
+import { templateNames } from "@/agents/sdk/env-template";
 
 type Summary = Record<string, unknown>;
 
@@ -155,14 +156,9 @@ function subagents(check: Check, layout: AgentLayout) {
   });
 }
 
-/** The `${NAME}` templates of a connection's config. */
-export function templateNames(config: unknown): string[] {
-  return [...JSON.stringify(config ?? {}).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1]!);
-}
-
 /** `${NAME}` templates in a connection whose variable the agent does not declare (warning). */
 function checkTemplates(check: Check, file: string, config: unknown, declared: Set<string>): void {
-  for (const name of templateNames(config)) {
+  for (const name of templateNames(JSON.stringify(config ?? {}))) {
     if (!declared.has(name)) check.diagnostics.warning(file, `uses \${${name}}, but ${name} is not a declared secret (agent.ts hosting.secretNames)`);
   }
 }
@@ -192,7 +188,7 @@ export function buildManifest(
     if (s) checkTemplates(check, ref.file, s, declared);
     return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
   });
-  const secretNames = [...new Set([...declared, ...connections.flatMap((c) => templateNames(c.config))])].sort();
+  const secretNames = [...new Set([...declared, ...connections.flatMap((c) => templateNames(JSON.stringify(c.config)))])].sort();
   return {
     name: layout.name,
     root: layout.root,

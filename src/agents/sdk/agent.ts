@@ -76,7 +76,8 @@ const runtimeSchema = z
   .default("local");
 
 const hostName = /^(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
-const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable name: what a secret may be called (hosting.secretNames, the secret store). */
+export const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const agentConfigSchema = z.strictObject({
   model: modelSchema.optional(),

@@ -1,0 +1,19 @@
+// An agent's secrets by name, with when and by whom each was last set, and the names its active
+// version expects that are not set. Values are never read here.
+import type { PrismaClient } from "@prisma/client";
+import type { SecretList } from "./schema";
+import { declaredSecretNames } from "./declared-secret-names";
+
+export async function listSecrets({ db, agentId }: { db: PrismaClient; agentId: string }): Promise<SecretList> {
+  const [agent, rows] = await Promise.all([
+    db.agent.findUnique({ where: { id: agentId }, select: { activeVersion: { select: { manifest: true } } } }),
+    db.agentSecret.findMany({ where: { agentId }, orderBy: { name: "asc" }, select: { name: true, updatedAt: true, updatedBy: true } }),
+  ]);
+  const declared = declaredSecretNames(agent?.activeVersion?.manifest);
+  const isSet = new Set(rows.map((row) => row.name));
+  return {
+    secrets: rows.map((row) => ({ name: row.name, updatedAt: row.updatedAt.toISOString(), updatedBy: row.updatedBy, isDeclared: declared.includes(row.name) })),
+    declared,
+    missing: declared.filter((name) => !isSet.has(name)),
+  };
+}

@@ -1,0 +1,40 @@
+// Inputs and outputs of the secrets domain. A value is never part of any output.
+import { z } from "zod";
+import { envName } from "@/agents/sdk/agent";
+
+/** A value's largest size in UTF-8 bytes: room for a PEM key or a service-account JSON. */
+export const maxSecretValueBytes = 64 * 1024;
+
+export const secretNameSchema = z
+  .string()
+  .max(128, "must be at most 128 characters")
+  .regex(envName, "must be an environment variable name: letters, digits and _, not starting with a digit");
+
+// Messages never repeat the value: they may reach logs and the wire.
+export const secretValueSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .refine((value) => !value.includes("\0"), "must not contain a NUL character (environment variables cannot hold one)")
+  .refine((value) => Buffer.byteLength(value, "utf8") <= maxSecretValueBytes, `must be at most ${maxSecretValueBytes / 1024} KiB`);
+
+export const secretSummarySchema = z.object({
+  name: z.string(),
+  updatedAt: z.string(),
+  updatedBy: z.string().nullable(),
+  /** Whether the active version expects it (a secret may outlive the version that used it). */
+  isDeclared: z.boolean(),
+});
+
+export const secretListSchema = z.object({
+  secrets: z.array(secretSummarySchema),
+  /** The names the active version expects; empty without an active version. */
+  declared: z.array(z.string()),
+  /** Those of them not set. */
+  missing: z.array(z.string()),
+});
+
+export type SecretSummary = z.infer<typeof secretSummarySchema>;
+export type SecretList = z.infer<typeof secretListSchema>;
+
+export const setSecretResultSchema = z.object({ name: z.string(), updatedAt: z.string(), isNew: z.boolean() });
+export type SetSecretResult = z.infer<typeof setSecretResultSchema>;
