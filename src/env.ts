@@ -26,6 +26,14 @@ export const envSchema = z
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     RESTATE_INGRESS_URL: optionalUrl,
     RESTATE_ADMIN_URL: optionalUrl,
+    // The keys an external Restate signs its requests to the worker with (docs/configuration.md).
+    RESTATE_IDENTITY_KEYS: z
+      .string()
+      .transform((value) => value.split(",").map((key) => key.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^publickeyv1_[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be publickeyv1_ keys, comma-separated")))
+      .default([]),
+    // The explicit opt-out: an external Restate without keys may call the worker unsigned.
+    AGENTFOLD_UNSIGNED_RESTATE: z.enum(["0", "1"]).default("0").transform((value) => value === "1"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     // Encrypts agent secrets at rest; generated into the data directory when unset.
     AGENTFOLD_SECRET_KEY: z.string().refine((value) => parseSecretKey(value) !== undefined, "must be 32 bytes as base64 or hex (openssl rand -base64 32)").optional(),
