@@ -10,6 +10,8 @@ declare module "vitest" {
     databaseUrl: string;
     restateIngressUrl: string;
     restateAdminUrl: string;
+    /** The key the test Restate signs its requests with, for workers registered with it. */
+    restateIdentityKey: string;
   }
 }
 
@@ -21,6 +23,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("databaseUrl", stack.databaseUrl);
   project.provide("restateIngressUrl", stack.restate!.ingressUrl);
   project.provide("restateAdminUrl", stack.restate!.adminUrl);
+  project.provide("restateIdentityKey", stack.restate!.identityKey);
 }
 
 export async function teardown(): Promise<void> {

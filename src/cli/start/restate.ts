@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { inheritedEnvironment } from "@/env";
+import { readOrCreateIdentityKey } from "@/server/durable/request-identity";
 import { startChild, type Log } from "./child";
 import { isHttpOk, waitFor } from "./wait";
 
@@ -12,6 +13,8 @@ export type EmbeddedRestate = {
   ingressUrl: string;
   adminUrl: string;
   pid: number;
+  /** The public key Restate signs its requests to the worker with (publickeyv1_…). */
+  identityKey: string;
   stop: () => Promise<void>;
 };
 
@@ -35,6 +38,7 @@ export async function startEmbeddedRestate(options: {
   const logFile = path.join(dataDir, "logs", "restate.log");
   fs.mkdirSync(baseDir, { recursive: true });
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const identity = readOrCreateIdentityKey(dataDir);
   const child = startChild(
     {
       name: "restate",
@@ -54,6 +58,8 @@ export async function startEmbeddedRestate(options: {
         RESTATE_DEFAULT_NUM_PARTITIONS: "4",
         RESTATE_ROCKSDB_TOTAL_MEMORY_SIZE: "256MiB",
         RESTATE_SHUTDOWN_TIMEOUT: "10s",
+        // Every request to the worker is signed; the worker refuses the unsigned (request-identity.ts).
+        RESTATE_WORKER__INVOKER__REQUEST_IDENTITY_PRIVATE_KEY_PEM_FILE: identity.privateKeyFile,
       },
       logFile,
     },
@@ -71,5 +77,5 @@ export async function startEmbeddedRestate(options: {
     }),
   ]);
   failed.catch(() => undefined);
-  return { ingressUrl, adminUrl, pid: child.pid, stop: () => child.stop(20_000) };
+  return { ingressUrl, adminUrl, pid: child.pid, identityKey: identity.publicKey, stop: () => child.stop(20_000) };
 }

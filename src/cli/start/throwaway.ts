@@ -11,7 +11,7 @@ import { startEmbeddedRestate } from "./restate";
 export type ThrowawayStack = {
   dir: string;
   databaseUrl: string;
-  restate?: { ingressUrl: string; adminUrl: string };
+  restate?: { ingressUrl: string; adminUrl: string; identityKey: string };
   stop: () => Promise<void>;
 };
 
@@ -34,7 +34,7 @@ export async function startThrowawayStack(options: {
       const ports = { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() };
       const started = await startEmbeddedRestate({ dataDir: dir, ports, log });
       stoppers.push(started.stop);
-      restate = { ingressUrl: started.ingressUrl, adminUrl: started.adminUrl };
+      restate = { ingressUrl: started.ingressUrl, adminUrl: started.adminUrl, identityKey: started.identityKey };
     }
     return { dir, databaseUrl: postgres.url, restate, stop };
   } catch (error) {
