@@ -54,12 +54,12 @@ export async function startTurnHarness(options: {
 
   async function startWorker(): Promise<void> {
     if (!options.workerProcess) {
-      inProcess = await startWorkerServer({ port: workerPort, host: "127.0.0.1", deps: workerConfig });
+      inProcess = await startWorkerServer({ port: workerPort, host: "127.0.0.1", identityKeys: [restate.identityKey], deps: workerConfig });
       return;
     }
     child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
       env: { ...process.env, DATABASE_URL: databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
-        RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl,
+        RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl, RESTATE_IDENTITY_KEYS: restate.identityKey,
         ...(options.approvalTimeoutMs ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -123,7 +123,7 @@ export async function startTurnHarness(options: {
     },
     /** A second worker process's worth: another endpoint registered with the same Restate. */
     async startExtraWorker(): Promise<void> {
-      const extra = await startWorkerServer({ port: await getFreePort(), host: "127.0.0.1", deps: workerConfig });
+      const extra = await startWorkerServer({ port: await getFreePort(), host: "127.0.0.1", identityKeys: [restate.identityKey], deps: workerConfig });
       extraWorkers.push(extra);
       await runtime.registerWorker(extra.url);
     },

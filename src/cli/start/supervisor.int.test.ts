@@ -65,6 +65,7 @@ describe("agentfold start with external Postgres and Restate", () => {
       DATABASE_URL: inject("databaseUrl"),
       RESTATE_INGRESS_URL: inject("restateIngressUrl"),
       RESTATE_ADMIN_URL: inject("restateAdminUrl"),
+      RESTATE_IDENTITY_KEYS: inject("restateIdentityKey"),
     });
     const [, baseUrl] = await supervisor.waitForOutput(readyLine);
     const output = supervisor.output();
@@ -143,6 +144,15 @@ describe("agentfold start refuses bad configuration", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("names the variable when an external Restate comes without the keys it signs with", async () => {
+    const dir = dataDir();
+    const supervisor = start({ AGENTFOLD_DATA_DIR: dir, RESTATE_INGRESS_URL: inject("restateIngressUrl"), RESTATE_ADMIN_URL: inject("restateAdminUrl") });
+    expect(await supervisor.exited).toBe(1);
+    expect(supervisor.output()).toContain("RESTATE_IDENTITY_KEYS: an external Restate needs the public key(s)");
+    // Refused before anything started.
+    expect(fs.existsSync(path.join(dir, "postgres"))).toBe(false);
   });
 
   it("names the variable when a value is invalid", async () => {

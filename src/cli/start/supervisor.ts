@@ -3,6 +3,7 @@
 import { authSecret, inheritedEnvironment, type Env } from "@/env";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-identity";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { stopAllChildren, type Log } from "./child";
@@ -46,6 +47,9 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
   };
   const lines: string[] = [];
   try {
+    // The keys the worker verifies Restate's requests with; an external Restate without any is
+    // refused here, before anything starts (request-identity.ts).
+    let identityKeys = config.isExternalRestate ? workerIdentityKeys(config) : null;
     await assertPortsFree(config);
 
     let databaseUrl = config.DATABASE_URL;
@@ -61,6 +65,7 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
 
     if (config.isExternalRestate) {
       lines.push(`restate   external  ingress ${config.restateIngressUrl}  admin ${config.restateAdminUrl}`);
+      if (!identityKeys) log(unsignedWarning);
     } else {
       const restate = await startEmbeddedRestate({
         dataDir: config.dataDir,
@@ -68,6 +73,7 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
         log,
       });
       started.push({ name: "restate", stop: restate.stop });
+      identityKeys = [restate.identityKey];
       lines.push(`restate   embedded  ingress ${restate.ingressUrl}  admin ${restate.adminUrl}  (pid ${restate.pid})`);
     }
 
@@ -77,6 +83,8 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
       DATABASE_URL: databaseUrl,
       RESTATE_INGRESS_URL: config.restateIngressUrl,
       RESTATE_ADMIN_URL: config.restateAdminUrl,
+      // Empty (unset) only for the opt-out, which the worker reads from the inherited variables.
+      RESTATE_IDENTITY_KEYS: identityKeys?.join(",") ?? "",
       WORKER_URL: config.workerUrl,
       AUTH_SECRET: authSecret(config),
       NEXTAUTH_URL: config.webUrl,

@@ -4,13 +4,17 @@ import "./polyfill";
 import { env } from "@/env";
 import { db } from "@/server/db";
 import { modelSettings } from "@/server/models";
+import { unsignedWarning, workerIdentityKeys } from "./request-identity";
 import { createRestateRuntime } from "./restate-runtime";
 import { startWorkerServer } from "./worker-server";
 
 const config = env();
+const identityKeys = workerIdentityKeys(config);
+if (!identityKeys) console.error(unsignedWarning);
 const server = await startWorkerServer({
   port: config.WORKER_PORT,
   host: config.AGENTFOLD_HOST,
+  identityKeys,
   deps: {
     db: db(),
     dataDir: config.dataDir,

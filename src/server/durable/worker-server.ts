@@ -16,7 +16,15 @@ export type WorkerServer = { url: string; close: () => Promise<void> };
 /** What the caller configures; the sandbox pool and the listeners belong to the server. */
 export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces">;
 
-export async function startWorkerServer({ port, host, deps: config }: { port: number; host: string; deps: WorkerConfig }): Promise<WorkerServer> {
+export async function startWorkerServer({ port, host, identityKeys, deps: config }: {
+  port: number;
+  host: string;
+  /** The keys Restate's requests must be signed with (request-identity.ts); null accepts unsigned ones. */
+  identityKeys: string[] | null;
+  deps: WorkerConfig;
+}): Promise<WorkerServer> {
+  // The SDK reads an empty list as "verify nothing": only null may mean that.
+  if (identityKeys?.length === 0) throw new Error("the worker needs at least one Restate identity key, or null to accept unsigned requests");
   const sandboxes: SandboxPool = createSandboxPool({
     onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
     onHostCall: hostCallHandler({ db: config.db, dataDir: config.dataDir, runtime: config.runtime, sandboxes: () => sandboxes }),
@@ -30,7 +38,7 @@ export async function startWorkerServer({ port, host, deps: config }: { port: nu
     const eager = await createEagerTurns({ db: config.db, databaseUrl, runtime: config.runtime, run: (turn, hints) => runEagerly(deps, hints, turn) });
     deps.eager = eager;
   }
-  const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps) }));
+  const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps), identityKeys: identityKeys ?? undefined }));
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

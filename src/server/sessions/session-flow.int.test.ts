@@ -35,7 +35,7 @@ beforeAll(async () => {
   db = createDb(await freshDatabaseUrl(inject("databaseUrl")));
   restate = await startEmbeddedRestate({ dataDir, ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() }, log: () => undefined });
   runtime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
-  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", deps: { db, dataDir, models: {}, defaultModel: "local:scripted", runtime } });
+  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", identityKeys: [restate.identityKey], deps: { db, dataDir, models: {}, defaultModel: "local:scripted", runtime } });
   await runtime.registerWorker(worker.url);
   const created = await createTestAgent(db);
   await db.agentVersion.update({ where: { id: created.version.id }, data: { manifest: { instructionsText: "You are a test agent." } } });
