@@ -1,5 +1,5 @@
 // The web process's shared services, created once per process on first use.
-import { env } from "@/env";
+import { env, secretKey } from "@/env";
 import { db } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
@@ -30,6 +30,14 @@ export function eventHub(): Promise<EventHub> {
 export function credentialCache(): Promise<CredentialCache> | undefined {
   const url = env().DATABASE_URL;
   return url ? processCredentialCache(url) : undefined;
+}
+
+let key: Buffer | undefined;
+
+/** The key agent secrets are encrypted with (read or generated on first use). */
+export function agentSecretKey(): Buffer {
+  key ??= secretKey(env());
+  return key;
 }
 
 export { db };

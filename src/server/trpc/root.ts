@@ -2,6 +2,7 @@
 import { agentsRouter } from "@/server/agents/router";
 import { approvalsRouter } from "@/server/approvals/router";
 import { authRouter } from "@/server/auth/router";
+import { secretsRouter } from "@/server/secrets/router";
 import { sessionsRouter } from "@/server/sessions/router";
 import { teamsRouter } from "@/server/teams/router";
 import { tokensRouter } from "@/server/tokens/router";
@@ -14,6 +15,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   sessions: sessionsRouter,
   approvals: approvalsRouter,
+  secrets: secretsRouter,
 });
 
 export type AppRouter = typeof appRouter;
