@@ -5,6 +5,7 @@ import { AppError } from "@/server/http/app-error";
 import { adminCommand } from "./commands/admin";
 import { infoCommand } from "./commands/info";
 import { initCommand } from "./commands/init";
+import { secretCommand } from "./commands/secret";
 import { validateCommand } from "./commands/validate";
 import { PortInUseError } from "./start/ports";
 import { startSupervisor } from "./start/supervisor";
@@ -16,8 +17,9 @@ Commands:
                              (embedded unless configured; see docs/configuration.md)
   init <dir>                 Scaffold an agent folder (instructions, a tool, a skill)
   validate [--dir <dir>]     Check an agent folder; every problem is listed; exit 1 on errors
-  info [--dir <dir>] [--json]
+  info [--dir <dir>] [--slug <agent>] [--json]
                              Show the agent's tools, skills, subagents, hooks, schedules …
+                             and its secrets (missing ones, when deployed here)
 
 Headless bootstrap (against this installation's database; see docs/api.md):
   admin create --email <e> --password <p> --team <slug>
@@ -34,6 +36,12 @@ Headless bootstrap (against this installation's database; see docs/api.md):
                              Let callers without credentials use an agent (demos only)
   agent unattended-approvals --team <slug> --slug <agent> --value deny|park
                              What needsApproval calls do in task and eval sessions
+  secret set <agent> NAME [--team <slug>]
+                             Set or rotate a secret; the value is read from stdin
+                             (printf '%s' "$VALUE" | agentfold secret set weather API_KEY)
+  secret rm <agent> NAME     Remove a secret
+  secret list <agent> [--json]
+                             Secret names, when each was set, and which are missing
   help                       Show this message`;
 
 function log(line: string): void {
@@ -94,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     case "validate":
       return validateCommand({ dir: values.dir ?? rest[0] ?? "." });
     case "info":
-      return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false });
+      return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false, slug: values.slug });
     case "admin":
     case "team":
     case "token": {
@@ -108,6 +116,12 @@ async function main(argv: string[]): Promise<number> {
       if (rest[0] === "allow-anonymous") return adminCommand("agent:allow-anonymous", values);
       if (rest[0] === "unattended-approvals") return adminCommand("agent:unattended-approvals", values);
       throw new UsageError("agent needs a verb: agent allow-anonymous | agent unattended-approvals");
+    case "secret": {
+      const [verb, slug, name] = rest;
+      if (verb !== "set" && verb !== "rm" && verb !== "list") throw new UsageError("secret needs a verb: secret set | secret rm | secret list");
+      if (!slug || (verb !== "list" && !name)) throw new UsageError(`secret ${verb} needs ${verb === "list" ? "an agent" : "an agent and a name"}: agentfold secret ${verb} <agent>${verb === "list" ? "" : " NAME"}`);
+      return secretCommand({ verb, slug, name, team: values.team, json: values.json });
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }

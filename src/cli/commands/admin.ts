@@ -36,7 +36,7 @@ async function restartSchedules(db: ReturnType<typeof createDb>, config: ReturnT
 export type AdminOptions = Record<string, string | boolean | undefined>;
 
 /** The database of this installation: DATABASE_URL, or the embedded one under the data directory. */
-function database() {
+export function database() {
   const config = parseEnv();
   if (config.DATABASE_URL) return { db: createDb(config.DATABASE_URL), config };
   const url = embeddedDatabaseUrl(config.dataDir, config.POSTGRES_PORT);

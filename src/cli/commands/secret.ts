@@ -1,0 +1,86 @@
+// Agent secrets from the command line, straight against this installation's database:
+//   printf '%s' "$KEY" | agentfold secret set weather API_KEY [--team acme]
+//   agentfold secret rm weather API_KEY
+//   agentfold secret list weather [--json]
+// A value is read from stdin, never from an argument (arguments show in `ps` and shell history),
+// and is never printed.
+import { secretKey } from "@/env";
+import { getAgentId } from "@/server/agents/get-agent-id";
+import { AppError } from "@/server/http/app-error";
+import { listSecrets } from "@/server/secrets/list-secrets";
+import { removeSecret } from "@/server/secrets/remove-secret";
+import { setSecret } from "@/server/secrets/set-secret";
+import { database } from "./admin";
+
+export type SecretCommand = { verb: "set" | "rm" | "list"; slug: string; name?: string; team?: string; json?: boolean };
+
+export async function secretCommand(command: SecretCommand, stdin: NodeJS.ReadStream = process.stdin): Promise<number> {
+  const { db, config } = database();
+  try {
+    const agentId = await getAgentId({ db, slug: command.slug, teamSlug: command.team });
+    if (command.verb === "list") {
+      const listed = await listSecrets({ db, agentId });
+      if (command.json) console.log(JSON.stringify(listed, null, 2));
+      else console.log(describeSecrets(command.slug, listed));
+      return 0;
+    }
+    const name = command.name;
+    if (!name) throw new AppError("invalid_input", `secret ${command.verb} needs a name: agentfold secret ${command.verb} ${command.slug} NAME`);
+    if (command.verb === "rm") {
+      await removeSecret({ db, agentId, name });
+      console.log(`${name} removed from ${command.slug}`);
+      return 0;
+    }
+    const value = await readValue(stdin, name);
+    const set = await setSecret({ db, key: secretKey(config), agentId, name, value, updatedBy: "the CLI" });
+    console.log(`${name} ${set.isNew ? "set" : "rotated"} on ${command.slug}`);
+    return 0;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+function describeSecrets(slug: string, listed: Awaited<ReturnType<typeof listSecrets>>): string {
+  const lines = listed.secrets.map((s) => `  ${s.name}  set ${s.updatedAt}${s.updatedBy ? ` by ${s.updatedBy}` : ""}${s.isDeclared ? "" : "  (not expected by the active version)"}`);
+  return [
+    listed.secrets.length ? `${slug}: ${listed.secrets.length} secret${listed.secrets.length === 1 ? "" : "s"}` : `${slug}: no secrets`,
+    ...lines,
+    ...(listed.missing.length ? [`missing (expected by the active version): ${listed.missing.join(", ")}`] : []),
+  ].join("\n");
+}
+
+/** The whole of a piped stdin, less one trailing newline (`echo` adds one); at a terminal, one
+ * line typed without echo. */
+async function readValue(stdin: NodeJS.ReadStream, name: string): Promise<string> {
+  if (stdin.isTTY) return readHiddenLine(stdin, name);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+}
+
+function readHiddenLine(stdin: NodeJS.ReadStream, name: string): Promise<string> {
+  process.stderr.write(`value of ${name} (not shown): `);
+  stdin.setRawMode(true);
+  stdin.setEncoding("utf8");
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let typed = "";
+    const done = (error?: Error) => {
+      stdin.off("data", onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write("\n");
+      if (error) reject(error);
+      else resolve(typed);
+    };
+    const onData = (text: string) => {
+      for (const char of text) {
+        if (char === "\r" || char === "\n") return done();
+        if (char === "\u0003") return done(new AppError("invalid_input", "cancelled"));
+        if (char === "\u007f" || char === "\b") typed = typed.slice(0, -1);
+        else typed += char;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
