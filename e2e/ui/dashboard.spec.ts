@@ -1,6 +1,7 @@
 // The dashboard in Chromium: the first account signs up and becomes admin, uploads the support
-// desk by folder, creates and revokes a token that a client then uses, and invites a viewer who
-// cannot upload (hidden in the UI, refused by the server) nor read the admin's sessions.
+// desk by folder, sets its secret, creates and revokes a token that a client then uses, and invites
+// a viewer who cannot upload or see secrets (hidden in the UI, refused by the server) nor read the
+// admin's sessions.
 import fs from "node:fs";
 import path from "node:path";
 import { zipFiles } from "../../src/testing/archives";
@@ -96,6 +97,45 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await page.getByTestId("version-1").getByRole("button", { name: "Roll back to this" }).click();
   await expect(page.getByTestId("version-1")).toContainText("active");
   await expect(page.getByTestId("version-2")).not.toContainText("active");
+  expect(errors).toEqual([]);
+});
+
+test("sets, rotates and removes the agent's secret on its page, never showing the value again", async ({ page }, testInfo) => {
+  const errors = watchConsole(page);
+  await signIn(page, admin);
+  await page.goto(`/teams/${teamSlug}/agents/support-desk`);
+  const panel = page.getByTestId("secrets");
+  // The support desk declares HELPDESK_TOKEN (hosting.secretNames): missing, highlighted.
+  await expect(panel.getByTestId("secrets-missing")).toContainText("HELPDESK_TOKEN");
+  await panel.getByTestId("secret-missing-HELPDESK_TOKEN").click();
+  await expect(panel.getByTestId("secret-name")).toHaveValue("HELPDESK_TOKEN");
+  await expect(panel.getByTestId("secret-value")).toHaveAttribute("type", "password");
+  await panel.getByTestId("secret-value").fill("desk-token-first-value");
+  await panel.getByTestId("secret-save").click();
+  await expect(panel.getByTestId("secret-saved")).toHaveText("HELPDESK_TOKEN saved");
+  await expect(panel.getByTestId("secret-value")).toHaveValue("");
+  await expect(panel.getByTestId("secrets-missing")).toHaveCount(0);
+  await expect(panel.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-changed")).toContainText(`by ${admin.email}`);
+
+  await panel.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-rotate").click();
+  await expect(panel.getByTestId("secret-name")).toHaveValue("HELPDESK_TOKEN");
+  await panel.getByTestId("secret-value").fill("desk-token-second-value");
+  await panel.getByTestId("secret-save").click();
+  await expect(panel.getByTestId("secret-saved")).toHaveText("HELPDESK_TOKEN rotated");
+  await page.reload();
+  await expect(page.getByTestId("secret-HELPDESK_TOKEN")).toBeVisible();
+  expect(await page.content()).not.toMatch(/desk-token-(first|second)-value/);
+  await page.screenshot({ path: testInfo.outputPath("agent-secrets.png"), fullPage: true });
+  expect(await unlabelledControls(page)).toEqual([]);
+
+  // Removing asks first; cancelling keeps it.
+  await page.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-remove").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("secret-HELPDESK_TOKEN")).toBeVisible();
+  await page.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-remove").click();
+  await page.getByTestId("secret-remove-confirm").click();
+  await expect(page.getByTestId("secret-HELPDESK_TOKEN")).toHaveCount(0);
+  await expect(page.getByTestId("secrets-missing")).toContainText("HELPDESK_TOKEN");
   expect(errors).toEqual([]);
 });
 
@@ -231,6 +271,9 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   await page.goto(`/teams/${teamSlug}/agents`);
   await expect(page.getByTestId("agent-support-desk")).toBeVisible();
   await expect(page.getByTestId("upload-panel")).toHaveCount(0);
+  await page.goto(`/teams/${teamSlug}/agents/support-desk`);
+  await expect(page.getByTestId("surface")).toBeVisible();
+  await expect(page.getByTestId("secrets")).toHaveCount(0);
   expect(errors).toEqual([]);
 
   // The server refuses what the UI hides.
@@ -238,6 +281,8 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   expect(upload.status()).toBe(403);
   const other = await page.request.get(`/support-desk/v1/session/${adminSessionId}`);
   expect(other.status()).toBe(403);
+  expect((await page.request.get("/support-desk/v1/secrets")).status()).toBe(403);
+  expect((await page.request.put("/support-desk/v1/secrets/HELPDESK_TOKEN", { data: { value: "viewer-value" } })).status()).toBe(403);
   const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
   expect(chat.status()).toBe(403);
   // Signed in, the API lists the agents of the viewer's team only (not the other teams' hello, desk …).

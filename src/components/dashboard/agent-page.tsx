@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
 import { DiagnosticsList } from "./diagnostics-list";
 import { SchedulesPanel } from "./schedules-panel";
+import { SecretsPanel } from "./secrets-panel";
 import { UploadAgent } from "./upload-agent";
 
 type SurfaceItem = { name: string; description: string; effect?: string; needsApproval?: boolean };
@@ -76,6 +77,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
         )}
       </Card>
       {surface ? <SchedulesPanel slug={slug} canManage={canDeploy} /> : null}
+      {canDeploy ? <SecretsPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
       <Card aria-label="Versions">
         <h2 className="font-semibold">Versions</h2>
