@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { parseEgressSetting } from "@/agents/sandbox/egress-policy";
 import { readOrCreateSecret } from "@/server/config/secrets";
 import { parseSecretKey, readOrCreateSecretKey } from "@/server/secrets/secret-key";
 
@@ -62,6 +63,21 @@ export const envSchema = z
     // callers without credentials act as the local principal (localDevStrict).
     // How long a tool call parked for approval waits before it expires as denied.
     AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
+    // Where agent code may connect when its agent.ts declares no hosting.egressDomains, and the
+    // most any agent may reach: open (public hosts), none, or a comma list of host names.
+    AGENTFOLD_EGRESS: z
+      .string()
+      .default("open")
+      .transform((value, ctx) => {
+        try {
+          return parseEgressSetting(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    // bubblewrap, or unisolated: agent code runs without isolation (single-user local use only).
+    AGENTFOLD_SANDBOX: z.enum(["bubblewrap", "unisolated"]).default("bubblewrap"),
     AGENTFOLD_SINGLE_AGENT: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug").optional(),
   })
   .superRefine((value, ctx) => {

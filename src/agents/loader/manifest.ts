@@ -57,6 +57,9 @@ export type AgentManifest = {
   /** The secrets the agent expects, sorted: hosting.secretNames and every `${NAME}` in a
    * connection. Only these reach its sandbox. Absent from manifests built before it was kept. */
   secretNames?: string[];
+  /** `hosting.egressDomains`: when present, the only hosts its code may reach (within the
+   * instance's AGENTFOLD_EGRESS). */
+  egressDomains?: string[];
 };
 
 type Check = { reports: Map<string, ModuleReport>; diagnostics: Diagnostics; texts: Map<string, string> };
@@ -223,5 +226,6 @@ export function buildManifest(
     seedFiles: layout.seedFiles,
     chips: layout.chips,
     secretNames,
+    egressDomains: (agent?.hosting as Summary | undefined)?.egressDomains as string[] | undefined,
   };
 }

@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { AppError } from "@/server/http/app-error";
+import { handOver } from "./workspace-owner";
 
 /** Resolves a relative path inside the workspace, or throws when it would leave it. */
 export function confinedPath(workspaceDir: string, relative: string): string {
@@ -23,8 +24,9 @@ export function confinedPath(workspaceDir: string, relative: string): string {
 }
 
 function write(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const made = fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, content);
+  handOver(file, made);
 }
 
 export function agentsMarkdown(manifest: AgentManifest): string {
@@ -68,7 +70,9 @@ export function prepareWorkspace(options: {
   for (const relative of Object.keys(workspaceFiles)) confinedPath(workspaceDir, relative);
   // One mkdir makes a new workspace (with its .agentfold) or finds one: only a found one can be
   // seeded already.
-  const isNew = fs.mkdirSync(path.join(workspaceDir, ".agentfold"), { recursive: true }) !== undefined;
+  const madeFrom = fs.mkdirSync(path.join(workspaceDir, ".agentfold"), { recursive: true });
+  const isNew = madeFrom !== undefined;
+  if (isNew) handOver(path.join(workspaceDir, ".agentfold"), madeFrom);
   if (isNew || !isPrepared(workspaceDir)) seed({ workspaceDir, sourceDir, bundleDir, manifest });
   writeWorkspaceFiles(workspaceDir, workspaceFiles);
 }
@@ -97,10 +101,12 @@ function seed({ workspaceDir, sourceDir, bundleDir, manifest }: { workspaceDir: 
   const made = new Set([workspaceDir, path.join(workspaceDir, ".agentfold")]);
   for (const [target, content] of copies) {
     const folder = path.dirname(target);
-    if (!made.has(folder)) fs.mkdirSync(folder, { recursive: true });
+    const madeFrom = made.has(folder) ? undefined : fs.mkdirSync(folder, { recursive: true });
     made.add(folder);
     fs.writeFileSync(target, typeof content === "string" ? content : content());
+    handOver(target, madeFrom);
   }
   // Last: a workspace cut off mid-way is seeded again by the next turn.
   fs.writeFileSync(preparedMarker(workspaceDir), new Date().toISOString());
+  handOver(preparedMarker(workspaceDir));
 }

@@ -24,7 +24,7 @@ const fixture: Record<string, string> = {
   "bot/tools/read_passwd.ts": tool('return fs.readFileSync("/etc/passwd", "utf8");'),
   "bot/tools/write_outside.ts": tool(`fs.writeFileSync(${JSON.stringify(escapeTarget)}, "escaped"); return "wrote";`),
   "bot/tools/write_workspace.ts": tool('fs.writeFileSync(ctx.workspaceDir + "/note.txt", "kept"); return "ok";'),
-  "bot/tools/read_env.ts": tool("return { keys: Object.keys(process.env), database: process.env.DATABASE_URL ?? null };"),
+  "bot/tools/read_env.ts": tool("return { keys: Object.keys(process.env).sort(), database: process.env.DATABASE_URL ?? null };"),
   "bot/tools/spawn.ts": tool('const cp = await import("node:child_process"); return cp.execSync("id").toString();'),
   "bot/tools/hog.ts": tool("const keep = []; for (;;) keep.push(new Array(1e6).fill(Math.random()));"),
   "bot/tools/spin.ts": tool("for (;;) {}", " timeoutMs: 1000,"),
@@ -97,7 +97,10 @@ describe("tools in the sandbox", () => {
   });
 
   it("sees only its declared secrets in its environment", async () => {
-    expect(await call("read_env")).toEqual({ ok: true, output: { keys: ["SUPPORT_API_KEY"], database: null } });
+    // Beside the secrets: a home and temp folder (the private /tmp), the working directory and the
+    // egress proxy's address.
+    const keys = ["HOME", "HTTPS_PROXY", "HTTP_PROXY", "PWD", "SUPPORT_API_KEY", "TMPDIR", "http_proxy", "https_proxy"];
+    expect(await call("read_env")).toEqual({ ok: true, output: { keys, database: null } });
   });
 
   it("cannot spawn processes", async () => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAgentFolder } from "@/agents/loader/load-agent";
+import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
 import { createSandboxPool } from "./pool";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-pool-"));
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 const agentDir = path.join(root, "agent");
-const spec = (index: number) => ({ versionId: `v${index + 1}`, bundlePath: bundles[index]!, agentDir, secrets: {} });
+const spec = (index: number) => ({ versionId: `v${index + 1}`, bundlePath: bundles[index]!, projectDir: path.join(root, `v${index + 1}`, "source"), agentDir });
 const context = (session: string) => ({
   toolCallId: "c1",
   session: { id: session, channel: "http", mode: "chat" as const, auth: null, purpose: "live" as const, dryRun: false },
@@ -38,8 +39,8 @@ const context = (session: string) => ({
 describe("sandbox pool", () => {
   it("keeps one sandbox per version, shared by its sessions", async () => {
     expect(pool.forVersion(spec(0))).toBe(pool.forVersion(spec(0)));
-    fs.mkdirSync(context("ses_a").workspaceDir, { recursive: true });
-    fs.mkdirSync(context("ses_b").workspaceDir, { recursive: true });
+    ensureWorkspaceDir(context("ses_a").workspaceDir);
+    ensureWorkspaceDir(context("ses_b").workspaceDir);
     const first = await pool.forVersion(spec(0)).call("runTool", { file: "bot/tools/where.ts", input: {}, context: context("ses_a") });
     const second = await pool.forVersion(spec(1)).call("runTool", { file: "bot/tools/where.ts", input: {}, context: context("ses_b") });
     expect([first, second]).toEqual([{ ok: true, output: "v1" }, { ok: true, output: "v2" }]);

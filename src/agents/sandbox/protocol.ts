@@ -64,7 +64,8 @@ export type HostCallMethod = "reminders.create" | "reminders.list" | "reminders.
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
 export type HostReply = { hostReply: number; ok: true; result: unknown } | { hostReply: number; ok: false; error: string };
 
-export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown };
+/** `env`: the agent's secrets, replacing those sent before (only when they changed). */
+export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown; env?: Record<string, string> };
 
 export type SandboxResponse =
   | { id: number; ok: true; result: unknown }

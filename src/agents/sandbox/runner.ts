@@ -5,6 +5,7 @@ import { descriptorKindOf } from "@/agents/sdk/descriptor";
 import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
 import { ToolInputError } from "@/agents/sdk/tool-schemas";
 import { toJsonSafe } from "./json-safe";
+import { routeEgress } from "./egress-client";
 import { hostCall, hostServices, settleHostReply } from "./host-calls";
 import { runResultContract } from "./run-result";
 import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
@@ -122,10 +123,28 @@ async function runResult(modules: ModuleLoaders, params: { file: string; text: s
   return runResultContract(result as never, params);
 }
 
-export function startSandbox(modules: ModuleLoaders): void {
+/** The platform's settings for this process, from its command line (--agentfold-<name>=…). */
+function launchSetting(name: string): string | undefined {
+  const prefix = `--agentfold-${name}=`;
+  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+}
+
+/** The agent's secrets as process.env: names sent before and not now are removed. */
+function applySecrets(secrets: Record<string, string>, applied: Set<string>): void {
+  for (const name of applied) if (!(name in secrets)) delete process.env[name];
+  applied.clear();
+  for (const [name, value] of Object.entries(secrets)) (process.env[name] = value), applied.add(name);
+}
+
+export async function startSandbox(modules: ModuleLoaders): Promise<void> {
   const send = (response: SandboxResponse) => process.send?.(response);
+  const socketPath = launchSetting("egress");
+  const undiciPath = launchSetting("undici");
+  if (socketPath && undiciPath) await routeEgress({ socketPath, undiciPath });
+  const secretNames = new Set<string>();
   process.on("message", async (request: SandboxRequest) => {
     if (settleHostReply(request)) return;
+    if (request.env) applySecrets(request.env, secretNames);
     try {
       const params = request.params as never;
       const result =

@@ -1,29 +1,42 @@
-// The host side of a sandbox: one child process per agent version, started on first use,
-// driven over IPC. Every call has a deadline; a call that times out or a process that crashes
-// (including running out of memory) fails the calls in flight with a SandboxError and the next
-// call starts a fresh process. An idle sandbox stops itself.
-import { fork, type ChildProcess } from "node:child_process";
+// The host side of a sandbox: one child process, started on first use, walled in by
+// isolation.ts and driven over IPC. Every call has a deadline; a call that times out or a
+// process that crashes (including running out of memory) fails the calls in flight with a
+// SandboxError and the next call starts a fresh process. An idle sandbox stops itself.
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
+import { handOver } from "@/agents/runtime/workspace-owner";
+import { env } from "@/env";
+import type { EgressPolicy } from "./egress-policy";
+import { startEgressProxy, type EgressProxy, type ResolveTarget } from "./egress-proxy";
+import { bubblewrapArgs, egressSocketInside, resolveIsolation, type SandboxIsolation } from "./isolation";
 import { permissionFlags } from "./node-flags";
 import type { HostCall, HostCallMethod, HostReply, SandboxMethod, SandboxMethods, SandboxRequest, SandboxResponse } from "./protocol";
+import { SandboxError } from "./sandbox-error";
 
-export type SandboxFailure = "timeout" | "crashed" | "out_of_memory" | "stopped" | "failed_to_start" | "aborted";
-
-export class SandboxError extends Error {
-  constructor(readonly reason: SandboxFailure, message: string) {
-    super(message);
-    this.name = "SandboxError";
-  }
-}
+export { SandboxError, type SandboxFailure } from "./sandbox-error";
 
 export type SandboxOptions = {
   bundlePath: string;
-  /** The only directories agent code may touch (session workspaces, its state root). */
+  /** The uploaded project (read-only): the process's working directory, so a tool reads
+   * `knowledge/faq.md` beside `bot/` by its relative path. */
+  projectDir?: string;
+  /** The only directories agent code may write (its workspaces root, its state root). */
   writableDirs: string[];
-  /** The agent's declared secrets: the whole environment the sandbox sees. */
+  /** Variables every call sees; the platform's own environment never reaches the sandbox. */
   env?: Record<string, string>;
+  /** The agent's declared secrets, read before each call (so a rotation reaches the next call)
+   * and handed to agent code as process.env. */
+  readSecrets?: () => Promise<Record<string, string>>;
+  /** Where agent code may connect (egress-policy.ts); nothing when unset. */
+  egress?: EgressPolicy;
+  /** How egress names resolve (tests); public DNS answers only by default. */
+  resolveEgress?: ResolveTarget;
+  /** Defaults to AGENTFOLD_SANDBOX. */
+  isolation?: SandboxIsolation;
   memoryMb?: number;
   defaultTimeoutMs?: number;
   idleMs?: number;
@@ -33,12 +46,24 @@ export type SandboxOptions = {
 };
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError) => void; timer: NodeJS.Timeout; hostContext?: unknown };
-type Running = { child: ChildProcess; ready: Promise<void>; pending: Map<number, Pending>; stderrTail: string[]; failure?: SandboxError };
+type Running = {
+  child: ChildProcess;
+  /** The host pid of the node process itself (inside bubblewrap, not bwrap's own). */
+  nodePid?: number;
+  ready: Promise<void>;
+  pending: Map<number, Pending>;
+  stderrTail: string[];
+  failure?: SandboxError;
+  /** The secrets last handed to this process, as sent. */
+  sentEnv?: string;
+};
 
 export type Sandbox = {
   call: <M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], options?: CallOptions) => Promise<SandboxMethods[M]["result"]>;
   stop: () => Promise<void>;
   pid: () => number | undefined;
+  /** Calls sent and not yet answered. */
+  inFlight: () => number;
 };
 
 /** `signal`: aborting it kills the process (agent code cannot be interrupted any other way), so
@@ -53,20 +78,49 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let nextId = 1;
   let idleTimer: NodeJS.Timeout | undefined;
 
-  function spawnProcess(): Running {
-    for (const dir of options.writableDirs) fs.mkdirSync(dir, { recursive: true });
-    const child = fork(options.bundlePath, [], {
-      execArgv: [
-        ...permissionFlags({ bundleDir: path.dirname(options.bundlePath), writableDirs: options.writableDirs }),
-        `--max-old-space-size=${memoryMb}`,
-        "--no-warnings",
-        "--enable-source-maps",
-      ],
-      env: { ...options.env } as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      serialization: "json",
+  let proxy: Promise<EgressProxy> | undefined;
+  let proxyDir: string | undefined;
+
+  function startProxy(): Promise<EgressProxy> {
+    proxyDir ??= fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-egress-"));
+    return startEgressProxy({
+      socketPath: path.join(proxyDir, "egress.sock"),
+      policy: options.egress ?? { kind: "none" },
+      resolve: options.resolveEgress,
+      onRefused: (target, reason) => options.onLog?.({ stream: "stderr", text: `egress to ${target} refused: ${reason}` }),
     });
+  }
+
+  function spawnProcess(egressSocket: string): Running {
+    for (const dir of options.writableDirs) {
+      const made = fs.mkdirSync(dir, { recursive: true });
+      if (made) handOver(dir, made);
+    }
+    const isolation = options.isolation ?? defaultIsolation();
+    const bundleDir = path.dirname(options.bundlePath);
+    const projectDir = options.projectDir ?? bundleDir;
+    const readOnly = [bundleDir, projectDir, undiciDir];
+    const nodeArgs = [
+      ...permissionFlags({ readableDirs: readOnly, writableDirs: options.writableDirs }),
+      `--max-old-space-size=${memoryMb}`,
+      "--no-warnings",
+      "--enable-source-maps",
+      options.bundlePath,
+      `--agentfold-egress=${isolation.kind === "bubblewrap" ? egressSocketInside : egressSocket}`,
+      `--agentfold-undici=${undiciEntry}`,
+    ];
+    const childEnv = { HOME: "/tmp", TMPDIR: "/tmp", ...options.env } as Record<string, string> as NodeJS.ProcessEnv;
+    const child: ChildProcess =
+      isolation.kind === "bubblewrap"
+        ? spawn(isolation.bwrapPath, bubblewrapArgs({ readOnly, writable: options.writableDirs, egressSocket, cwd: projectDir, command: [process.execPath, ...nodeArgs] }), {
+            env: childEnv,
+            stdio: ["ignore", "pipe", "pipe", "pipe", "ipc"],
+            serialization: "json",
+          })
+        : spawn(process.execPath, nodeArgs, { cwd: projectDir, env: childEnv, stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json" });
     const state: Running = { child, pending: new Map(), stderrTail: [], ready: Promise.resolve() };
+    if (isolation.kind === "bubblewrap") readSandboxPid(child, (pid) => (state.nodePid = pid));
+    else state.nodePid = child.pid;
     for (const stream of ["stdout", "stderr"] as const) {
       readline.createInterface({ input: child[stream]! }).on("line", (text) => {
         if (stream === "stderr") state.stderrTail = [...state.stderrTail.slice(-20), text];
@@ -89,7 +143,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     });
     // The heap cap does not cover Buffers and other off-heap memory; watch the whole process.
     const watchdog = setInterval(() => {
-      if (rssMb(child.pid) > memoryMb * 2) kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
+      if (rssMb(state.nodePid) > memoryMb * 2) kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
     }, 250);
     watchdog.unref();
     return state;
@@ -141,7 +195,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const { signal } = callOptions;
     if (signal?.aborted) throw new SandboxError("aborted", "the call was cancelled");
     clearTimeout(idleTimer);
-    running ??= spawnProcess();
+    proxy ??= startProxy();
+    const [{ socketPath }, secrets] = await Promise.all([proxy, options.readSecrets?.()]);
+    running ??= spawnProcess(socketPath);
     const state = running;
     await state.ready;
     // Aborted while the process was starting: nothing was sent, so nothing needs killing.
@@ -169,12 +225,21 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         timer,
       });
       const request: SandboxRequest = { id, method, params };
+      // Secrets travel only when they changed since this process last got them.
+      const sentEnv = secrets ? JSON.stringify(secrets) : undefined;
+      if (sentEnv !== state.sentEnv) (request.env = secrets ?? {}), (state.sentEnv = sentEnv);
       state.child.send(request);
     });
   }
 
   async function stop(): Promise<void> {
     const state = running;
+    const closing = proxy;
+    proxy = undefined;
+    if (closing) {
+      await closing.then((open) => open.close()).catch(() => undefined);
+      if (proxyDir) fs.rmSync(proxyDir, { recursive: true, force: true }), (proxyDir = undefined);
+    }
     if (!state) return;
     running = undefined;
     if (state.child.exitCode !== null || state.child.signalCode !== null) return;
@@ -183,7 +248,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     await exited;
   }
 
-  return { call, stop, pid: () => running?.child.pid };
+  return { call, stop, pid: () => running?.child.pid, inFlight: () => running?.pending.size ?? 0 };
 }
 
 function rssMb(pid: number | undefined): number {
@@ -194,4 +259,27 @@ function rssMb(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+// fetch() in the sandbox is routed with the platform's own undici (egress-client.ts).
+const undiciEntry = createRequire(import.meta.url).resolve("undici");
+const undiciDir = path.dirname(undiciEntry);
+
+let isolationCache: SandboxIsolation | undefined;
+function defaultIsolation(): SandboxIsolation {
+  isolationCache ??= resolveIsolation(env().AGENTFOLD_SANDBOX);
+  return isolationCache;
+}
+
+
+/** bwrap writes `{"child-pid": N, ...}` to fd 3 once the sandboxed process exists. */
+function readSandboxPid(child: ChildProcess, found: (pid: number) => void): void {
+  let text = "";
+  const info = child.stdio[3] as NodeJS.ReadableStream | null;
+  info?.on("data", (chunk) => {
+    text += chunk;
+    const match = /"child-pid":\s*(\d+)/.exec(text);
+    if (match) found(Number(match[1]));
+  });
+  info?.on("error", () => undefined);
 }

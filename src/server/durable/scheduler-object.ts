@@ -10,7 +10,7 @@ import { recordInvocation } from "@/server/sessions/record-invocation";
 import { fireReminder } from "@/server/reminders/reminders";
 import { fireScheduleNow, runSchedules, type CodeRun } from "@/server/schedules/run-schedules";
 import type { SandboxPool } from "@/agents/sandbox/pool";
-import { agentDir } from "@/server/agents/storage";
+import { versionSandboxSpec } from "@/server/agents/storage";
 import path from "node:path";
 import type { TurnRequest } from "./runtime";
 
@@ -42,7 +42,7 @@ export function schedulerObject(deps: SchedulerDeps) {
   async function runCode(ctx: restate.ObjectContext, code: CodeRun): Promise<string | undefined> {
     return ctx.run(`run:${code.name}`, async () => {
       const bundlePath = path.join(deps.dataDir, code.bundlePath);
-      const sandbox = deps.sandboxes.forVersion({ versionId: code.versionId, bundlePath, agentDir: agentDir(deps.dataDir, ctx.key) });
+      const sandbox = deps.sandboxes.forVersion(versionSandboxSpec(deps.dataDir, { agentId: ctx.key, versionId: code.versionId, bundlePath }));
       const hostContext = { agentId: ctx.key, versionId: code.versionId, bundlePath, appAuth: code.appAuth };
       const outcome = await sandbox.call("runSchedule", { file: code.file, appAuth: code.appAuth }, { hostContext, timeoutMs: runTimeoutMs }).catch((error: Error) => ({ ok: false as const, error: error.message }));
       if (!outcome.ok) console.error(`schedule ${code.name} of agent ${ctx.key} failed: ${outcome.error}`);

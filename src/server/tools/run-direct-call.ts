@@ -10,7 +10,8 @@ import type { AgentManifest } from "@/agents/loader/manifest";
 import { runTool } from "@/agents/runtime/run-tool";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { SessionInfo } from "@/agents/sandbox/protocol";
-import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
+import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
+import { stateRoot, versionSandboxSpec, workspaceDir } from "@/server/agents/storage";
 import type { DirectCallOutcome, DirectCallRequest } from "./schema";
 
 export async function runDirectCall(options: { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; request: DirectCallRequest }): Promise<DirectCallOutcome> {
@@ -23,7 +24,7 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
   const session = await sessionInfo(db, request);
   if (!session) return { ok: false, error: "not_found", message: `no session ${request.sessionId}` };
   if (session.dryRun && tool.effect === "write") return { ok: true, output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
-  const sandbox = sandboxes.forVersion({ versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), agentDir: agentDir(dataDir, request.agentId) });
+  const sandbox = sandboxes.forVersion(versionSandboxSpec(dataDir, { agentId: request.agentId, versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath) }));
   const context = {
     toolCallId: `direct_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`,
     session,
@@ -31,6 +32,7 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
     workspaceDir: workspaceDir(dataDir, request.agentId, request.sessionId ?? "_direct"),
     stateRoot: stateRoot(dataDir, request.agentId),
   };
+  ensureWorkspaceDir(context.workspaceDir);
   let needsApproval = tool.needsApproval === true;
   if (tool.needsApproval === "dynamic") {
     needsApproval = await sandbox.call("needsApproval", { file: tool.file, input: request.input, context }).then((answer) => answer.needsApproval, () => true);

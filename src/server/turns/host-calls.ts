@@ -8,7 +8,8 @@ import { runTool } from "@/agents/runtime/run-tool";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { HostCallMethod } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
-import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
+import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
+import { stateRoot, versionSandboxSpec, workspaceDir } from "@/server/agents/storage";
 import { pgTransaction } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { cancelReminder, createReminder, listReminders, type ReminderInput } from "@/server/reminders/reminders";
@@ -55,8 +56,10 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
   const tool = (version?.manifest as AgentManifest | null)?.tools.find((candidate) => candidate.name === params.name);
   if (!tool) throw new Error(`the agent has no tool named ${params.name}`);
   if (tool.needsApproval !== false) throw new Error(`${params.name} needs approval; a schedule cannot approve its own calls`);
-  const sandbox = deps.sandboxes().forVersion({ versionId: host.versionId, bundlePath: host.bundlePath, agentDir: agentDir(deps.dataDir, host.agentId) });
+  const sandbox = deps.sandboxes().forVersion(versionSandboxSpec(deps.dataDir, { agentId: host.agentId, versionId: host.versionId, bundlePath: host.bundlePath }));
   const auth = host.appAuth ?? { kind: "app", id: "schedule" };
+  const scratch = workspaceDir(deps.dataDir, host.agentId, "_schedule");
+  ensureWorkspaceDir(scratch);
   const result = await runTool({
     sandbox,
     tool,
@@ -64,7 +67,7 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
     context: {
       toolCallId: `host_${Date.now().toString(36)}`,
       session: { id: "schedule", channel: "schedule", mode: "task", auth, purpose: "live", dryRun: false },
-      workspaceDir: workspaceDir(deps.dataDir, host.agentId, "_schedule"),
+      workspaceDir: scratch,
       stateRoot: stateRoot(deps.dataDir, host.agentId),
     },
     hostContext: host,

@@ -13,7 +13,8 @@ import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-mode
 import type { ResultOutcome } from "@/agents/sandbox/protocol";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
-import { versionPaths, workspaceStockDir } from "@/server/agents/storage";
+import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
+import { versionPaths, versionSandboxSpec, workspaceStockDir } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
@@ -146,7 +147,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
   const { db, step, signal } = deps;
   const sandbox = (): Sandbox => {
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
-    return deps.sandboxes.forVersion({ versionId: setup.session.versionId, bundlePath: setup.bundlePath, agentDir: setup.agentDir });
+    return deps.sandboxes.forVersion(versionSandboxSpec(deps.dataDir, { agentId: setup.session.agentId, versionId: setup.session.versionId, bundlePath: setup.bundlePath }));
   };
   const env: LoopEnv = { db, step, settled: deps.settled, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
@@ -256,7 +257,7 @@ function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRe
   const files = turn.workspaceFiles ?? {};
   const { manifest, workspaceDir } = setup;
   if (!manifest.root) {
-    fs.mkdirSync(workspaceDir, { recursive: true });
+    ensureWorkspaceDir(workspaceDir);
     return writeWorkspaceFiles(workspaceDir, files);
   }
   const { agentId, versionId } = setup.session;

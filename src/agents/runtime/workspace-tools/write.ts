@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { resolveInWorkspace } from "./confine";
+import { handOver } from "../workspace-owner";
 import { onPath } from "./files";
 import { defineWorkspaceTool, type WorkspaceTool } from "./tool";
 
@@ -25,8 +26,9 @@ export function writeTool(workspaceDir: string): WorkspaceTool {
       if (existing?.isDirectory()) throw new Error(`"${shown}" is a directory; give a file path`);
       // Writing to a FIFO or device would block or reach beyond the file system.
       if (existing && !existing.isFile()) throw new Error(`"${shown}" is not a regular file`);
-      await onPath(shown, () => fs.mkdir(path.dirname(absolute), { recursive: true }));
+      const made = await onPath(shown, () => fs.mkdir(path.dirname(absolute), { recursive: true }));
       await onPath(shown, () => fs.writeFile(absolute, content));
+      handOver(absolute, made);
       return `wrote ${Buffer.byteLength(content)} bytes to ${shown}`;
     },
   });
