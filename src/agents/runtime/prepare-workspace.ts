@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { AppError } from "@/server/http/app-error";
-import { handOver } from "./workspace-owner";
+import { ensureWorkspaceDir, handOver } from "./workspace-owner";
 
 /** Resolves a relative path inside the workspace, or throws when it would leave it. */
 export function confinedPath(workspaceDir: string, relative: string): string {
@@ -68,11 +68,10 @@ export function prepareWorkspace(options: {
   const { workspaceDir, sourceDir, bundleDir, manifest, workspaceFiles = {} } = options;
   // Paths are checked before anything is written, so a bad one leaves the workspace untouched.
   for (const relative of Object.keys(workspaceFiles)) confinedPath(workspaceDir, relative);
-  // One mkdir makes a new workspace (with its .agentfold) or finds one: only a found one can be
-  // seeded already.
-  const madeFrom = fs.mkdirSync(path.join(workspaceDir, ".agentfold"), { recursive: true });
-  const isNew = madeFrom !== undefined;
-  if (isNew) handOver(path.join(workspaceDir, ".agentfold"), madeFrom);
+  // A new workspace gets its .agentfold here: only a found one can be seeded already.
+  ensureWorkspaceDir(workspaceDir);
+  const isNew = fs.mkdirSync(path.join(workspaceDir, ".agentfold"), { recursive: true }) !== undefined;
+  if (isNew) handOver(path.join(workspaceDir, ".agentfold"));
   if (isNew || !isPrepared(workspaceDir)) seed({ workspaceDir, sourceDir, bundleDir, manifest });
   writeWorkspaceFiles(workspaceDir, workspaceFiles);
 }

@@ -20,8 +20,15 @@ export function handOver(target: string, from?: string): void {
   fs.lchownSync(target, owner.uid, owner.gid);
 }
 
-/** Makes a workspace folder (and its parents) that agent code can write in. */
+/** Makes a workspace folder that agent code can write in. Folders made on the way stay the
+ * platform's, and agent code may enter them but not list them (storage.ts). */
 export function ensureWorkspaceDir(dir: string): void {
-  const first = fs.mkdirSync(dir, { recursive: true });
-  if (first) handOver(dir, first);
+  fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o711 });
+  try {
+    fs.mkdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return;
+    throw error;
+  }
+  handOver(dir);
 }

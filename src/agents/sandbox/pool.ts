@@ -26,7 +26,7 @@ export type SandboxPool = {
   size: () => number;
 };
 
-export type SandboxPoolOptions = Pick<SandboxOptions, "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog" | "onHostCall" | "resolveEgress"> & {
+export type SandboxPoolOptions = Pick<SandboxOptions, "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog" | "onHostCall" | "resolveEgress" | "nodePermissions"> & {
   isolation?: SandboxIsolation;
   /** The instance's egress policy; AGENTFOLD_EGRESS by default. */
   egress?: EgressPolicy;

@@ -37,6 +37,9 @@ export type SandboxOptions = {
   resolveEgress?: ResolveTarget;
   /** Defaults to AGENTFOLD_SANDBOX. */
   isolation?: SandboxIsolation;
+  /** Node's permission model as a second wall inside bubblewrap (default on); tests turn it off
+   * to prove the outer wall holds on its own. */
+  nodePermissions?: boolean;
   memoryMb?: number;
   defaultTimeoutMs?: number;
   idleMs?: number;
@@ -101,7 +104,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const projectDir = options.projectDir ?? bundleDir;
     const readOnly = [bundleDir, projectDir, undiciDir];
     const nodeArgs = [
-      ...permissionFlags({ readableDirs: readOnly, writableDirs: options.writableDirs }),
+      ...(options.nodePermissions === false ? [] : permissionFlags({ readableDirs: readOnly, writableDirs: options.writableDirs })),
       `--max-old-space-size=${memoryMb}`,
       "--no-warnings",
       "--enable-source-maps",
