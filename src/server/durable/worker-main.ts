@@ -1,7 +1,7 @@
 // Entry point of the `worker` process: the Restate service endpoint. Uploaded agent code never
 // runs here; it runs only in sandbox processes this worker spawns.
 import "./polyfill";
-import { env } from "@/env";
+import { env, secretKey } from "@/env";
 import { db } from "@/server/db";
 import { modelSettings } from "@/server/models";
 import { unsignedWarning, workerIdentityKeys } from "./request-identity";
@@ -15,6 +15,7 @@ const server = await startWorkerServer({
   port: config.WORKER_PORT,
   host: config.AGENTFOLD_HOST,
   identityKeys,
+  secretKey: secretKey(config),
   deps: {
     db: db(),
     dataDir: config.dataDir,

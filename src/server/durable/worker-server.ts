@@ -7,6 +7,8 @@ import { createWorkspaceStock } from "@/agents/runtime/workspace-stock";
 import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { poolOf } from "@/server/db";
+import { createSecretReader } from "@/server/secrets/create-secret-reader";
+import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
 import { createTurnCancellations } from "@/server/turns/cancellation";
 import { createEagerTurns } from "./eager-turns";
 import { createServices, runEagerly, type WorkerDeps } from "./services";
@@ -16,22 +18,27 @@ export type WorkerServer = { url: string; close: () => Promise<void> };
 /** What the caller configures; the sandbox pool and the listeners belong to the server. */
 export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces">;
 
-export async function startWorkerServer({ port, host, identityKeys, deps: config }: {
+export async function startWorkerServer({ port, host, identityKeys, secretKey, deps: config }: {
   port: number;
   host: string;
   /** The keys Restate's requests must be signed with (request-identity.ts); null accepts unsigned ones. */
   identityKeys: string[] | null;
+  /** Decrypts agent secrets (env.ts secretKey); the data directory's key when absent. */
+  secretKey?: Buffer;
   deps: WorkerConfig;
 }): Promise<WorkerServer> {
   // The SDK reads an empty list as "verify nothing": only null may mean that.
   if (identityKeys?.length === 0) throw new Error("the worker needs at least one Restate identity key, or null to accept unsigned requests");
   const sandboxes: SandboxPool = createSandboxPool({
     onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
+    // Only the secrets each version expects, cached until a change is announced (create-secret-reader.ts).
+    readSecrets: (versionId) => secrets.forVersion(versionId),
     onHostCall: hostCallHandler({ db: config.db, dataDir: config.dataDir, runtime: config.runtime, sandboxes: () => sandboxes }),
   });
   const databaseUrl = poolOf(config.db).options.connectionString;
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });
+  const secrets = await createSecretReader({ db: config.db, databaseUrl, key: secretKey ?? readOrCreateSecretKey(config.dataDir) });
   const deps: WorkerDeps = { ...config, sandboxes, cancellations, workspaces: createWorkspaceStock() };
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
@@ -56,7 +63,7 @@ export async function startWorkerServer({ port, host, identityKeys, deps: config
       for (const session of sessions) session.close();
       for (const session of sessions) session.destroy();
       await closed;
-      await Promise.all([sandboxes.stopAll(), cancellations.close(), deps.eager?.close()]);
+      await Promise.all([sandboxes.stopAll(), cancellations.close(), secrets.close(), deps.eager?.close()]);
     },
   };
 }
