@@ -41,6 +41,8 @@ export async function loadAgentFolder(options: {
 
   started = performance.now();
   fs.mkdirSync(outDir, { recursive: true });
+  // The sandbox's user reads the bundle (a temporary outDir is made private to us).
+  fs.chmodSync(outDir, 0o755);
   const files = moduleFiles(layout);
   let bundle = await bundleAgent({ folderDir, moduleFiles: files, outDir });
   diagnostics.items.push(...bundle.diagnostics);

@@ -101,8 +101,9 @@ describe("a hostile tool in the sandbox", () => {
   it("runs as an unprivileged user, alone in its own PID namespace, in its project folder", async () => {
     const me = (await call("whoami")) as { uid: number; pid: number; cwd: string; processes: number };
     if (process.getuid?.() === 0) expect(me.uid).toBe(65534);
-    expect(me.pid).toBe(1);
-    expect(me.processes).toBe(1);
+    // bwrap's init (pid 1) and the sandbox itself.
+    expect(me.pid).toBe(2);
+    expect(me.processes).toBe(2);
     expect(me.cwd).toBe(projectDir);
     expect(await call("knowledge")).toBe("Refunds take 5 days.");
   });
@@ -143,8 +144,9 @@ describe("a hostile tool in the sandbox", () => {
     ]);
   });
 
-  it("cannot signal a process outside the sandbox", async () => {
+  it("cannot signal a process outside the sandbox, nor its own init", async () => {
     expect(await call("kill", { pid: process.pid })).toBe("ESRCH");
+    if (process.getuid?.() === 0) expect(await call("kill", { pid: 1 })).toBe("EPERM");
   });
 
   it("cannot see another process's environment", async () => {
@@ -166,6 +168,8 @@ describe("a hostile tool in the sandbox", () => {
 
 describe("one spinning call", () => {
   it("does not delay another session's call of the same version", async () => {
+    // Two calls at once leave the version with two processes (a third call would start one).
+    await Promise.all([call("knowledge", {}, "a"), call("knowledge", {}, "b")]);
     const spinning = sandbox().call("runTool", { file: "bot/tools/spin.ts", input: {}, context: context("a") }, { timeoutMs: 3000 }).catch((error) => error);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();

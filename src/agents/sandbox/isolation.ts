@@ -67,7 +67,9 @@ export function bubblewrapArgs(spec: IsolatedSpawn): string[] {
   const args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
   // Unprivileged: a user namespace is what lets bwrap build the others.
   if (!asRoot) args.push("--unshare-user");
-  args.push("--die-with-parent", "--new-session", "--as-pid-1", "--info-fd", "3");
+  // bwrap's own init is pid 1: it dies with bwrap (the node process, another user, would not),
+  // and the kernel then ends everything in the namespace.
+  args.push("--die-with-parent", "--new-session", "--info-fd", "3");
   args.push("--ro-bind", "/usr", "/usr");
   for (const top of ["/bin", "/lib", "/lib64", "/sbin"]) {
     const stat = fs.lstatSync(top, { throwIfNoEntry: false });

@@ -51,7 +51,9 @@ export type SandboxOptions = {
 type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError) => void; timer: NodeJS.Timeout; hostContext?: unknown };
 type Running = {
   child: ChildProcess;
-  /** The host pid of the node process itself (inside bubblewrap, not bwrap's own). */
+  /** Host pids: bwrap's init, pid 1 of the sandbox's namespace (killing it ends everything in
+   * it), and the node process under it, whose memory is watched. */
+  initPid?: number;
   nodePid?: number;
   ready: Promise<void>;
   pending: Map<number, Pending>;
@@ -100,15 +102,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (made) handOver(dir, made);
     }
     const isolation = options.isolation ?? defaultIsolation();
-    const bundleDir = path.dirname(options.bundlePath);
-    const projectDir = options.projectDir ?? bundleDir;
+    const bundlePath = path.resolve(options.bundlePath);
+    const bundleDir = path.dirname(bundlePath);
+    const projectDir = path.resolve(options.projectDir ?? bundleDir);
     const readOnly = [bundleDir, projectDir, undiciDir];
     const nodeArgs = [
       ...(options.nodePermissions === false ? [] : permissionFlags({ readableDirs: readOnly, writableDirs: options.writableDirs })),
       `--max-old-space-size=${memoryMb}`,
       "--no-warnings",
       "--enable-source-maps",
-      options.bundlePath,
+      bundlePath,
       `--agentfold-egress=${isolation.kind === "bubblewrap" ? egressSocketInside : egressSocket}`,
       `--agentfold-undici=${undiciEntry}`,
     ];
@@ -122,7 +125,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           })
         : spawn(process.execPath, nodeArgs, { cwd: projectDir, env: childEnv, stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json" });
     const state: Running = { child, pending: new Map(), stderrTail: [], ready: Promise.resolve() };
-    if (isolation.kind === "bubblewrap") readSandboxPid(child, (pid) => (state.nodePid = pid));
+    if (isolation.kind === "bubblewrap") readSandboxPid(child, (pid) => (state.initPid = pid));
     else state.nodePid = child.pid;
     for (const stream of ["stdout", "stderr"] as const) {
       readline.createInterface({ input: child[stream]! }).on("line", (text) => {
@@ -146,6 +149,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     });
     // The heap cap does not cover Buffers and other off-heap memory; watch the whole process.
     const watchdog = setInterval(() => {
+      state.nodePid ??= state.initPid && childOf(state.initPid);
       if (rssMb(state.nodePid) > memoryMb * 2) kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
     }, 250);
     watchdog.unref();
@@ -157,11 +161,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (state.stderrTail.some((line) => /heap out of memory|Reached heap limit/.test(line))) {
       return new SandboxError("out_of_memory", `the sandbox ran out of memory (${memoryMb} MB heap cap) and was restarted`);
     }
-    return new SandboxError("crashed", `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted`);
+    // A process that could not start says why on its last line (bwrap's own errors too).
+    const lines = state.stderrTail.map((line) => line.trim()).filter(Boolean);
+    const said = lines.findLast((line) => /^(\w*Error\b|bwrap:)/.test(line)) ?? lines.at(-1);
+    return new SandboxError("crashed", `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted${said ? `: ${said.trim()}` : ""}`);
   }
 
   function kill(state: Running, failure: SandboxError): void {
     state.failure ??= failure;
+    // The node process runs as another user, which clears the parent-death signal bwrap set: it
+    // goes down with its namespace, whose init is killed here.
+    if (state.initPid) signalQuietly(state.initPid);
     state.child.kill("SIGKILL");
   }
 
@@ -275,7 +285,30 @@ function defaultIsolation(): SandboxIsolation {
 }
 
 
-/** bwrap writes `{"child-pid": N, ...}` to fd 3 once the sandboxed process exists. */
+function signalQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** The first process whose parent is `parent` (the node process under bwrap's init). */
+function childOf(parent: number): number | undefined {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) return Number(entry);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** bwrap writes `{"child-pid": N, ...}` (its init inside the new PID namespace) to fd 3. */
 function readSandboxPid(child: ChildProcess, found: (pid: number) => void): void {
   let text = "";
   const info = child.stdio[3] as NodeJS.ReadableStream | null;
