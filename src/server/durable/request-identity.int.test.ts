@@ -148,17 +148,18 @@ describe("the worker process", () => {
     };
     child.stdout.on("data", read);
     child.stderr.on("data", read);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    // Only if it hangs: tsx takes seconds to start on a busy machine.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 80_000);
     return new Promise((resolve) => child.once("exit", (code) => (clearTimeout(timer), resolve({ code, output }))));
   }
 
-  it("refuses to start for an external Restate without keys, naming the variable", async () => {
+  it("refuses to start for an external Restate without keys, naming the variable", { timeout: 90_000 }, async () => {
     const { code, output } = await runWorker({ WORKER_PORT: String(await getFreePort()) });
     expect(code).not.toBe(0);
     expect(output).toContain("RESTATE_IDENTITY_KEYS: an external Restate needs the public key(s)");
   });
 
-  it("starts without keys only when told to, and says so", async () => {
+  it("starts without keys only when told to, and says so", { timeout: 90_000 }, async () => {
     const { output } = await runWorker({ WORKER_PORT: String(await getFreePort()), AGENTFOLD_UNSIGNED_RESTATE: "1" });
     expect(output).toContain("WARNING: AGENTFOLD_UNSIGNED_RESTATE=1: the worker accepts requests Restate did not sign");
     expect(output).toContain("worker listening on");
