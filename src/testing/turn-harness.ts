@@ -97,6 +97,8 @@ export async function startTurnHarness(options: {
     runtime,
     owner,
     deploy,
+    /** Where the platform's own ports are (what agent code must not reach). */
+    ports: () => ({ restateIngress: restate.ingressUrl, restateAdmin: restate.adminUrl, worker: `http://127.0.0.1:${workerPort}` }),
     events,
     eventsUntil,
     start: (agent: AgentRef, body: StartSessionBody, options: { mode?: "chat" | "task" } = {}) =>

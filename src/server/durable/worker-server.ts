@@ -4,6 +4,7 @@ import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import * as restate from "@restatedev/restate-sdk";
 import { createWorkspaceStock } from "@/agents/runtime/workspace-stock";
+import type { AgentManifest } from "@/agents/loader/manifest";
 import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { poolOf } from "@/server/db";
@@ -33,6 +34,7 @@ export async function startWorkerServer({ port, host, identityKeys, secretKey, d
     onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
     // Only the secrets each version expects, cached until a change is announced (create-secret-reader.ts).
     readSecrets: (versionId) => secrets.forVersion(versionId),
+    declaredEgress: (versionId) => declaredEgress(config.db, versionId),
     onHostCall: hostCallHandler({ db: config.db, dataDir: config.dataDir, runtime: config.runtime, sandboxes: () => sandboxes }),
   });
   const databaseUrl = poolOf(config.db).options.connectionString;
@@ -66,4 +68,10 @@ export async function startWorkerServer({ port, host, identityKeys, secretKey, d
       await Promise.all([sandboxes.stopAll(), cancellations.close(), secrets.close(), deps.eager?.close()]);
     },
   };
+}
+
+/** A version's `hosting.egressDomains`, from its manifest (versions never change). */
+async function declaredEgress(db: WorkerConfig["db"], versionId: string): Promise<string[] | undefined> {
+  const version = await db.agentVersion.findUnique({ where: { id: versionId }, select: { manifest: true } });
+  return (version?.manifest as AgentManifest | null)?.egressDomains;
 }
