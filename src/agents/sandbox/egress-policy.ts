@@ -5,7 +5,7 @@ import net from "node:net";
 
 /** `open`: any public host; `none`: nothing; otherwise only these names (`*.x.com` covers
  * every subdomain of x.com, not x.com itself). */
-export type EgressPolicy = { kind: "open" } | { kind: "none" } | { kind: "domains"; domains: string[] };
+export type EgressPolicy = { kind: "open" } | { kind: "none" } | { kind: "domains"; domains: readonly string[] };
 
 /** Parses the instance-wide setting (`AGENTFOLD_EGRESS`): `open`, `none` or a comma list. */
 export function parseEgressSetting(value: string): EgressPolicy {

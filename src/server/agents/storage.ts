@@ -1,6 +1,7 @@
 // Where an agent's files live under the data directory. Everything an upload writes stays
 // inside its version directory; sessions write only inside their workspace.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import type { VersionSandboxSpec } from "@/agents/sandbox/pool";
 import { readOrCreateSecret } from "@/server/config/secrets";
@@ -33,6 +34,14 @@ export function workspacesRoot(dataDir: string, agentId: string): string {
 export function workspaceDir(dataDir: string, agentId: string, sessionId: string): string {
   const name = crypto.createHmac("sha256", workspaceKey(dataDir)).update(sessionId).digest("base64url").slice(0, 32);
   return path.join(workspacesRoot(dataDir, agentId), name);
+}
+
+/** Moves a workspace kept under its session id (before workspace names were hashed) to where it
+ * lives now, once: a session started before the change keeps its files. */
+export function adoptLegacyWorkspace(dataDir: string, agentId: string, sessionId: string, dir: string): void {
+  const legacy = path.join(workspacesRoot(dataDir, agentId), sessionId);
+  if (legacy === dir || fs.existsSync(dir) || !fs.existsSync(legacy)) return;
+  fs.renameSync(legacy, dir);
 }
 
 const workspaceKeys = new Map<string, string>();

@@ -14,7 +14,7 @@ import type { ResultOutcome } from "@/agents/sandbox/protocol";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
-import { versionPaths, versionSandboxSpec, workspaceStockDir } from "@/server/agents/storage";
+import { adoptLegacyWorkspace, versionPaths, versionSandboxSpec, workspaceStockDir } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
@@ -256,6 +256,7 @@ async function deliverNudges(
 function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest, stock?: WorkspaceStock): void {
   const files = turn.workspaceFiles ?? {};
   const { manifest, workspaceDir } = setup;
+  adoptLegacyWorkspace(dataDir, setup.session.agentId, setup.session.id, workspaceDir);
   if (!manifest.root) {
     ensureWorkspaceDir(workspaceDir);
     return writeWorkspaceFiles(workspaceDir, files);
