@@ -4,7 +4,6 @@
 // SandboxError and the next call starts a fresh process. An idle sandbox stops itself.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
@@ -274,9 +273,11 @@ function rssMb(pid: number | undefined): number {
   }
 }
 
-// fetch() in the sandbox is routed with the platform's own undici (egress-client.ts).
-const undiciEntry = createRequire(import.meta.url).resolve("undici");
-const undiciDir = path.dirname(undiciEntry);
+// fetch() in the sandbox is routed with the platform's own undici (egress-client.ts). Found by
+// path, not require.resolve: inside the Next.js bundle module ids replace resolved paths.
+const platformRoot = import.meta.dirname ? path.resolve(import.meta.dirname, "../../..") : /*turbopackIgnore: true*/ process.cwd();
+const undiciDir = path.join(/*turbopackIgnore: true*/ platformRoot, "node_modules", "undici");
+const undiciEntry = path.join(undiciDir, "index.js");
 
 let isolationCache: SandboxIsolation | undefined;
 function defaultIsolation(): SandboxIsolation {
