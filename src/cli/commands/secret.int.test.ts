@@ -10,7 +10,7 @@ import { projectRoot } from "@/cli/start/project";
 import { createDb } from "@/server/db";
 import { createSecretReader } from "@/server/secrets/create-secret-reader";
 import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
-import { createTestAgent } from "@/testing/fixtures";
+import { createTestAgent, testManifest } from "@/testing/fixtures";
 import { writeFiles } from "@/testing/folders";
 
 const databaseUrl = inject("databaseUrl");
@@ -23,7 +23,7 @@ let agent: Awaited<ReturnType<typeof createTestAgent>>;
 
 beforeAll(async () => {
   agent = await createTestAgent(db);
-  await db.agentVersion.update({ where: { id: agent.version.id }, data: { manifest: { secretNames: ["API_KEY", "OTHER_TOKEN"] } } });
+  await db.agentVersion.update({ where: { id: agent.version.id }, data: { manifest: testManifest({ secretNames: ["API_KEY", "OTHER_TOKEN"] }) } });
 });
 afterAll(async () => {
   await db.$disconnect();

@@ -12,7 +12,7 @@ import { createDb } from "@/server/db";
 import { createToken } from "@/server/tokens/create-token";
 import type { Context } from "@/server/trpc/init";
 import { appRouter } from "@/server/trpc/root";
-import { createTestAgent } from "@/testing/fixtures";
+import { createTestAgent, testManifest } from "@/testing/fixtures";
 
 const databaseUrl = inject("databaseUrl");
 // The route handlers read their configuration from the environment on first use.
@@ -27,7 +27,7 @@ let tokens: Record<"deploy" | "read" | "otherAgent" | "otherTeam", string>;
 beforeAll(async () => {
   const { team, agent, version } = await createTestAgent(db);
   slug = agent.slug;
-  await db.agentVersion.update({ where: { id: version.id }, data: { manifest: { secretNames: ["API_KEY", "OTHER_TOKEN"] } } });
+  await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ secretNames: ["API_KEY", "OTHER_TOKEN"] }) } });
   const other = await createTestAgent(db);
   const token = async (teamId: string, actions: string[], agentSlugs: string[] = []) => (await createToken({ db, teamId, name: "ci", actions, agentSlugs })).token;
   tokens = {
@@ -125,7 +125,7 @@ describe("the secrets tRPC procedures", () => {
     const { team, agent, version } = await createTestAgent(db);
     teamSlug = team.slug;
     agentSlug = agent.slug;
-    await db.agentVersion.update({ where: { id: version.id }, data: { manifest: { secretNames: ["API_KEY"] } } });
+    await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ secretNames: ["API_KEY"] }) } });
     for (const role of ["admin", "member"] as const) {
       const user = await db.user.create({ data: { email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.test` } });
       await db.membership.create({ data: { teamId: team.id, userId: user.id, role } });

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, poolOf } from "@/server/db";
-import { createTestAgent } from "@/testing/fixtures";
+import { createTestAgent, testManifest } from "@/testing/fixtures";
 import { createSecretReader, type SecretReader } from "./create-secret-reader";
 import { listSecrets } from "./list-secrets";
 import { removeSecret } from "./remove-secret";
@@ -30,7 +30,7 @@ afterAll(async () => {
 /** An agent whose active version expects `names` (as its manifest lists them). */
 async function agentExpecting(names: string[]) {
   const created = await createTestAgent(db);
-  await db.agentVersion.update({ where: { id: created.version.id }, data: { manifest: { secretNames: names } } });
+  await db.agentVersion.update({ where: { id: created.version.id }, data: { manifest: testManifest({ secretNames: names }) } });
   return created;
 }
 
@@ -120,15 +120,15 @@ describe("the secret reader", () => {
     await setSecret({ db, key, agentId: agent.id, name: "NOT_DECLARED", value: "hidden-value" });
     expect(await reader.forVersion(version.id)).toEqual({ API_KEY: "expected-value" });
     // Another version of the same agent that expects nothing gets nothing.
-    const bare = await db.agentVersion.create({ data: { agentId: agent.id, number: 2, status: "ready", archivePath: "-", diagnostics: [], fileCount: 1, sourceBytes: 1, manifest: { secretNames: [] } } });
+    const bare = await db.agentVersion.create({ data: { agentId: agent.id, number: 2, status: "ready", archivePath: "-", diagnostics: [], fileCount: 1, sourceBytes: 1, manifest: testManifest({ secretNames: [] }) } });
     expect(await reader.forVersion(bare.id)).toEqual({});
     await expect(reader.forVersion("no-such-version")).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("falls back to connection templates for manifests that predate secretNames", async () => {
     const { agent, version } = await createTestAgent(db);
-    const connections = [{ name: "helpdesk", file: "x", scope: "mcp", config: { headers: { authorization: "Bearer ${HELPDESK_TOKEN}" } } }];
-    await db.agentVersion.update({ where: { id: version.id }, data: { manifest: { connections } } });
+    const connections = [{ name: "helpdesk", file: "x", scope: "mcp" as const, config: { headers: { authorization: "Bearer ${HELPDESK_TOKEN}" } } }];
+    await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ connections }) } });
     await setSecret({ db, key, agentId: agent.id, name: "HELPDESK_TOKEN", value: "desk-value" });
     await setSecret({ db, key, agentId: agent.id, name: "OTHER", value: "other-value" });
     expect(await reader.forVersion(version.id)).toEqual({ HELPDESK_TOKEN: "desk-value" });
