@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { workspaceDir } from "../../src/server/agents/storage";
 import { api, parseDump, readStream, tokens } from "./client";
 
 const untilWaiting = (count: number) => (_: unknown, all: { type: string }[]) => all.filter((e) => e.type === "session.waiting").length >= count;
@@ -131,7 +132,8 @@ test("workspaceFiles land in the session workspace, next to AGENTS.md; paths out
   const id = started.json.sessionId;
   await readStream(`/hello/v1/session/${id}/stream`, tokens().owner, untilWaiting(1));
   const agentsDir = path.join(process.env.AGENTFOLD_E2E_DATA_DIR!, "agents");
-  const workspace = fs.readdirSync(agentsDir).map((agent) => path.join(agentsDir, agent, "workspaces", id)).find((dir) => fs.existsSync(dir))!;
+  const dataDir = process.env.AGENTFOLD_E2E_DATA_DIR!;
+  const workspace = fs.readdirSync(agentsDir).map((agent) => workspaceDir(dataDir, agent, id)).find((dir) => fs.existsSync(dir))!;
   expect(fs.readFileSync(path.join(workspace, "notes/todo.md"), "utf8")).toBe("buy milk");
   expect(fs.readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toContain("You are Hello");
   const escaping = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "x", workspaceFiles: { "../../escape.txt": "x" } } });
