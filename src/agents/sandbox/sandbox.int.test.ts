@@ -11,6 +11,7 @@ import { writeFiles } from "@/testing/folders";
 
 const fixture: Record<string, string> = {
   "bot/instructions.md": "x",
+  "bot/tools/leak.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "leaks", async execute(input) { console.log(`token ${process.env.API_TOKEN}`); if (input.fail) throw new Error(`bad token ${process.env.API_TOKEN}`); return { token: process.env.API_TOKEN, gone: process.env.OLD_TOKEN ?? null }; } });',
   "bot/tools/quit.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "exits", async execute() { process.exit(3); } });',
   "bot/hooks/audit.ts": 'import { defineHook } from "agentfold/hooks";\nexport default defineHook({ events: { "turn.completed": async (e, ctx) => { console.log(`audit ${e.type} ${ctx.session.id}`); } } });',
   "bot/result.ts": `import { defineResult } from "agentfold/result";
@@ -55,6 +56,26 @@ describe("sandbox life cycle", () => {
     expect(error).toBeInstanceOf(SandboxError);
     expect(error).toMatchObject({ reason: "crashed", message: "the sandbox exited (code 3) and was restarted" });
     expect((await sandbox.call("describe", {})).length).toBeGreaterThan(0);
+    await sandbox.stop();
+  });
+});
+
+describe("secrets", () => {
+  it("reach agent code at call time, and never come back in results, errors or logs", async () => {
+    let secrets: Record<string, string> = { API_TOKEN: "tok-first-1234", OLD_TOKEN: "tok-old-5678" };
+    const lines: string[] = [];
+    const sandbox = createSandbox({ bundlePath: loaded.bundlePath!, writableDirs: [path.join(root, "ws")], readSecrets: async () => secrets, onLog: (line) => lines.push(line.text) });
+    const context = { toolCallId: "c", session, workspaceDir: root, stateRoot: root };
+    expect(await sandbox.call("runTool", { file: "bot/tools/leak.ts", input: {}, context })).toEqual({ ok: true, output: { token: "[secret]", gone: "[secret]" } });
+    // Rotated and one removed: the next call sees it, with no restart.
+    const pid = sandbox.pid();
+    secrets = { API_TOKEN: "tok-second-9876" };
+    expect(await sandbox.call("runTool", { file: "bot/tools/leak.ts", input: {}, context })).toEqual({ ok: true, output: { token: "[secret]", gone: null } });
+    expect(sandbox.pid()).toBe(pid);
+    expect(await sandbox.call("runTool", { file: "bot/tools/leak.ts", input: { fail: true }, context })).toEqual({ ok: false, error: "bad token [secret]" });
+    await sleep(100);
+    expect(lines.filter((line) => line.startsWith("token"))).toEqual(["token [secret]", "token [secret]", "token [secret]"]);
+    expect(JSON.stringify(lines)).not.toMatch(/tok-(first|second|old)/);
     await sandbox.stop();
   });
 });

@@ -9,6 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { handOver } from "@/agents/runtime/workspace-owner";
 import { env } from "@/env";
+import { redactSecrets } from "@/server/secrets/redact-secrets";
 import type { EgressPolicy } from "./egress-policy";
 import { startEgressProxy, type EgressProxy, type ResolveTarget } from "./egress-proxy";
 import { bubblewrapArgs, egressSocketInside, resolveIsolation, type SandboxIsolation } from "./isolation";
@@ -83,6 +84,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let idleTimer: NodeJS.Timeout | undefined;
 
   let proxy: Promise<EgressProxy> | undefined;
+  /** The secrets last handed to agent code, masked in everything that comes back. */
+  let secretValues: string[] = [];
   let proxyDir: string | undefined;
 
   function startProxy(): Promise<EgressProxy> {
@@ -129,7 +132,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     for (const stream of ["stdout", "stderr"] as const) {
       readline.createInterface({ input: child[stream]! }).on("line", (text) => {
         if (stream === "stderr") state.stderrTail = [...state.stderrTail.slice(-20), text];
-        options.onLog?.({ stream, text });
+        options.onLog?.({ stream, text: redactSecrets(text, secretValues) });
       });
     }
     state.ready = new Promise<void>((resolve, reject) => {
@@ -192,8 +195,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!pending) return;
     state.pending.delete(response.id);
     clearTimeout(pending.timer);
-    if (response.ok) pending.resolve(response.result);
-    else pending.reject(new SandboxError("crashed", response.error));
+    // What comes back is bound for events and logs: the agent's secret values never are.
+    if (response.ok) pending.resolve(secretValues.length > 0 ? redactJson(response.result, secretValues) : response.result);
+    else pending.reject(new SandboxError("crashed", redactSecrets(response.error, secretValues)));
     if (state.pending.size === 0) armIdle();
   }
 
@@ -209,6 +213,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     clearTimeout(idleTimer);
     proxy ??= startProxy();
     const [{ socketPath }, secrets] = await Promise.all([proxy, options.readSecrets?.()]);
+    if (secrets) secretValues = Object.values(secrets);
     running ??= spawnProcess(socketPath);
     const state = running;
     await state.ready;
@@ -285,6 +290,19 @@ function defaultIsolation(): SandboxIsolation {
   return isolationCache;
 }
 
+
+/** A JSON value with every secret value inside its strings masked (values as JSON writes them). */
+function redactJson(value: unknown, secrets: string[]): unknown {
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  const masked = redactSecrets(json, secrets.map((secret) => JSON.stringify(secret).slice(1, -1)));
+  if (masked === json) return value;
+  try {
+    return JSON.parse(masked);
+  } catch {
+    return "[output withheld: it contained a secret]";
+  }
+}
 
 function signalQuietly(pid: number): void {
   try {
