@@ -211,7 +211,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const { signal } = callOptions;
     if (signal?.aborted) throw new SandboxError("aborted", "the call was cancelled");
     clearTimeout(idleTimer);
-    proxy ??= startProxy();
+    if (!proxy) {
+      const starting = (proxy = startProxy());
+      // A proxy that could not start is tried again by the next call.
+      starting.catch(() => proxy === starting && (proxy = undefined));
+    }
     const [{ socketPath }, secrets] = await Promise.all([proxy, options.readSecrets?.()]);
     if (secrets) secretValues = Object.values(secrets);
     running ??= spawnProcess(socketPath);
