@@ -166,7 +166,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     // A process that could not start says why on its last line (bwrap's own errors too).
     const lines = state.stderrTail.map((line) => line.trim()).filter(Boolean);
     const said = lines.findLast((line) => /^(\w*Error\b|bwrap:)/.test(line)) ?? lines.at(-1);
-    return new SandboxError("crashed", `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted${said ? `: ${said.trim()}` : ""}`);
+    return new SandboxError("crashed", `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted${said ? `: ${redactSecrets(said, secretValues)}` : ""}`);
   }
 
   function kill(state: Running, failure: SandboxError): void {
