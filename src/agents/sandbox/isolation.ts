@@ -37,7 +37,7 @@ export function resolveIsolation(setting: "bubblewrap" | "unisolated"): SandboxI
     warned = true;
     return { kind: "unisolated" };
   }
-  const bwrapPath = findOnPath("bwrap");
+  const bwrapPath = findBwrap();
   if (!bwrapPath) {
     throw new SandboxError(
       "failed_to_start",
@@ -48,17 +48,17 @@ export function resolveIsolation(setting: "bubblewrap" | "unisolated"): SandboxI
   return { kind: "bubblewrap", bwrapPath };
 }
 
-function findOnPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "/usr/bin:/bin").split(path.delimiter)) {
-    const candidate = path.join(dir, name);
+// Where Debian's package (and a build from source) puts it. Not looked up on PATH: the binary
+// that walls agent code in is the system's, not whatever a PATH entry offers.
+function findBwrap(): string | undefined {
+  return ["/usr/bin/bwrap", "/usr/local/bin/bwrap"].find((candidate) => {
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
+      return true;
     } catch {
-      // not here
+      return false;
     }
-  }
-  return undefined;
+  });
 }
 
 /** bwrap's arguments for `spec`; the sandboxed command's host pid is written to fd 3 as JSON. */

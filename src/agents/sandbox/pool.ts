@@ -99,7 +99,6 @@ function versionSandboxes(max: number, create: () => Promise<Sandbox>): Sandbox 
       await Promise.all(stopping);
     },
     pid: () => members[0]?.started?.pid(),
-    inFlight: () => members.reduce((sum, member) => sum + member.load, 0),
   };
 }
 

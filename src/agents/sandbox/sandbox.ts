@@ -67,8 +67,6 @@ export type Sandbox = {
   call: <M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], options?: CallOptions) => Promise<SandboxMethods[M]["result"]>;
   stop: () => Promise<void>;
   pid: () => number | undefined;
-  /** Calls sent and not yet answered. */
-  inFlight: () => number;
 };
 
 /** `signal`: aborting it kills the process (agent code cannot be interrupted any other way), so
@@ -269,7 +267,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     await exited;
   }
 
-  return { call, stop, pid: () => running?.child.pid, inFlight: () => running?.pending.size ?? 0 };
+  return { call, stop, pid: () => running?.child.pid };
 }
 
 function rssMb(pid: number | undefined): number {
