@@ -1,7 +1,7 @@
 // Rows the integration tests need: a team, an agent with a ready version, and sessions on it.
 import crypto from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
-import type { AgentManifest } from "@/agents/loader/manifest";
+import { emptyManifest, type AgentManifest } from "@/agents/loader/manifest";
 
 export async function createTestAgent(db: PrismaClient) {
   const suffix = crypto.randomUUID().slice(0, 8);
@@ -32,23 +32,6 @@ export async function createTestSession(db: PrismaClient, options: { mode?: "cha
  * is read by every worker on the database (its schedulers among them), so a partial one would
  * break them. */
 export function testManifest(fields: Partial<AgentManifest> = {}): Prisma.InputJsonObject {
-  const manifest: AgentManifest = {
-    name: "test-agent",
-    root: "bot",
-    instructionsText: "",
-    tools: [],
-    skills: [],
-    subagents: [],
-    hooks: [],
-    channels: [],
-    schedules: [],
-    connections: [],
-    extensions: [],
-    artifactKinds: [],
-    evals: [],
-    seedFiles: [],
-    chips: [],
-    ...fields,
-  };
+  const manifest: AgentManifest = { ...emptyManifest, name: "test-agent", root: "bot", ...fields };
   return manifest as unknown as Prisma.InputJsonObject;
 }

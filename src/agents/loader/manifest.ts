@@ -62,6 +62,25 @@ export type AgentManifest = {
   egressDomains?: string[];
 };
 
+/** A manifest with nothing in it (and no root folder): what a version without one runs with, and
+ * the base of partial ones. */
+export const emptyManifest: Omit<AgentManifest, "root"> = {
+  name: "",
+  instructionsText: "",
+  tools: [],
+  skills: [],
+  subagents: [],
+  hooks: [],
+  channels: [],
+  schedules: [],
+  connections: [],
+  extensions: [],
+  artifactKinds: [],
+  evals: [],
+  seedFiles: [],
+  chips: [],
+};
+
 type Check = { reports: Map<string, ModuleReport>; diagnostics: Diagnostics; texts: Map<string, string> };
 
 /** The text of instructions in any form; module forms come from the sandbox's report. */

@@ -6,7 +6,7 @@
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
-import type { AgentManifest } from "@/agents/loader/manifest";
+import { emptyManifest, type AgentManifest } from "@/agents/loader/manifest";
 import type { SessionInfo } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
@@ -25,23 +25,6 @@ export type TurnSetup = {
   agentDir: string;
   workspaceDir: string;
   stateRoot: string;
-};
-
-const emptyManifest: TurnSetup["manifest"] = {
-  name: "",
-  instructionsText: "",
-  tools: [],
-  skills: [],
-  subagents: [],
-  hooks: [],
-  channels: [],
-  schedules: [],
-  connections: [],
-  extensions: [],
-  artifactKinds: [],
-  evals: [],
-  seedFiles: [],
-  chips: [],
 };
 
 /** The session as agent code sees it (ctx.session): without the platform's own fields. */
