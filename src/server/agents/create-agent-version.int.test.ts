@@ -119,4 +119,16 @@ describe("uploaded agent versions", () => {
     await expect(upload("playground", valid)).rejects.toMatchObject({ code: "invalid_input" });
     await expect(upload(slug, valid, otherTeamId)).rejects.toMatchObject({ code: "conflict" });
   });
+
+  it("keeps slugs unique ignoring case, in any team, down to the database", async () => {
+    const first = `Weather-${suffix}`;
+    await upload(first, valid);
+    for (const [twin, team] of [[first.toLowerCase(), teamId], [first.toUpperCase(), otherTeamId]] as const) {
+      const refused = await upload(twin, valid, team).catch((error: AppError) => error);
+      expect(refused).toMatchObject({ code: "conflict", status: 409, message: `the slug '${twin}' is taken by the agent '${first}' (slugs are unique ignoring case)` });
+    }
+    expect(await db.agent.count({ where: { slug: { equals: first, mode: "insensitive" } } })).toBe(1);
+    // Two uploads that both passed the check race to the index: the second insert fails.
+    await expect(db.agent.create({ data: { teamId, slug: first.toLowerCase(), name: "twin" } })).rejects.toMatchObject({ code: "P2002" });
+  });
 });

@@ -21,6 +21,11 @@ async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   if (problem) throw new AppError("invalid_input", problem);
   const existing = await db.agent.findUnique({ where: { slug }, select: { id: true, teamId: true } });
   if (existing && existing.teamId !== teamId) throw new AppError("conflict", `the slug '${slug}' is taken`);
+  if (!existing) {
+    // Slugs are unique ignoring case (a unique index on lower(slug)): `Weather` is taken by `weather`.
+    const twin = await db.agent.findFirst({ where: { slug: { equals: slug, mode: "insensitive" } }, select: { slug: true } });
+    if (twin) throw new AppError("conflict", `the slug '${slug}' is taken by the agent '${twin.slug}' (slugs are unique ignoring case)`);
+  }
   return { id: existing?.id ?? crypto.randomUUID(), isNew: !existing };
 }
 
