@@ -20,6 +20,9 @@ import { listen, type PgListener } from "@/server/events/pg-listener";
 
 export const credentialsChannel = "agentfold_credentials";
 
+/** The longest anything is kept; open streams check their credential again this often. */
+export const credentialMaxAgeMs = 5_000;
+
 export type CredentialCache = {
   /** The value under `key`: from memory while it is known to be current, else from `load` (and
    * kept when `keep` says so). */
@@ -38,7 +41,7 @@ export async function createCredentialCache(options: {
   channel?: string;
   log?: (message: string) => void;
 }): Promise<CredentialCache> {
-  const { databaseUrl, maxEntries = 10_000, maxAgeMs = 5_000, clock = Date.now, channel = credentialsChannel, log = console.error } = options;
+  const { databaseUrl, maxEntries = 10_000, maxAgeMs = credentialMaxAgeMs, clock = Date.now, channel = credentialsChannel, log = console.error } = options;
   const kept = new Map<string, { value: unknown; at: number }>();
   let isListening = false;
   // Bumped by every clear: a lookup that started before one keeps nothing.

@@ -4,6 +4,7 @@
 // proxies. A reader that falls too far behind gets an error line and the stream ends; it resumes
 // by index. Closing the stream cancels nothing but the stream.
 import type { PrismaClient } from "@prisma/client";
+import { AppError } from "@/server/http/app-error";
 import { ndjsonLine } from "@/server/http/ndjson";
 import type { EventHub } from "./event-hub";
 import { readEventLines, readSessionAndEventLines, type EventLine, type StreamedSession } from "./read-events";
@@ -25,6 +26,9 @@ export type StreamOptions = {
   /** The log from startIndex on, read already (openSessionStream), and whether a notice for the
    * session arrived while it was read. */
   firstPage?: { lines: EventLine[]; heardMeanwhile: boolean };
+  /** Checks the caller's credential again every `everyMs` while the stream is open; a throw ends
+   * the stream with an error line carrying the AppError's code (a revoked token: `unauthorized`). */
+  recheck?: { everyMs: number; check: () => Promise<unknown> };
   clock?: () => Date;
 };
 
@@ -41,6 +45,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
   let isDirty = false;
   let unsubscribe = () => {};
   let heartbeat: NodeJS.Timeout | undefined;
+  let rechecking: NodeJS.Timeout | undefined;
   let onDrained: (() => void) | undefined;
 
   return new ReadableStream<Uint8Array>(
@@ -52,6 +57,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
           if (line) controller.enqueue(ndjsonLine(line));
           unsubscribe();
           clearTimeout(heartbeat);
+          clearInterval(rechecking);
           controller.close();
         };
         // A heartbeat goes out after heartbeatMs of silence, not on a fixed beat.
@@ -120,7 +126,20 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
           writePage(fresh);
         };
         unsubscribe = hub.subscribe(sessionId, onEvents);
+        // Next and the API front send a response's headers with its first chunk: an empty one
+        // sends them now, so a stream resumed at the end of the log is open before anything happens.
+        controller.enqueue(new Uint8Array(0));
         armHeartbeat();
+        const { recheck } = options;
+        if (recheck) {
+          rechecking = setInterval(() => {
+            recheck.check().catch((error: unknown) => {
+              const code = error instanceof AppError ? error.code : "unavailable";
+              const message = error instanceof AppError ? error.message : "the stream's credential could not be checked; reconnect";
+              finish({ type: "error", error: code, message, nextIndex: next });
+            });
+          }, recheck.everyMs);
+        }
         const first = options.firstPage;
         if (!first) return void pump();
         // Past a full page there is more to read, and a notice heard meanwhile may have more.
@@ -134,6 +153,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         onDrained?.();
         unsubscribe();
         clearTimeout(heartbeat);
+        clearInterval(rechecking);
       },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }),
@@ -146,10 +166,12 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
  * anything is sent. A notice that arrives during the read is not lost: the stream reads on.
  */
 export async function openSessionStream(
-  options: Omit<StreamOptions, "firstPage" | "endAfter"> & {
+  options: Omit<StreamOptions, "firstPage" | "endAfter" | "recheck"> & {
     agentId: string;
-    check: (session: StreamedSession | undefined) => StreamedSession;
+    check: (session: StreamedSession | undefined) => StreamedSession | Promise<StreamedSession>;
     endAfter?: (session: StreamedSession) => StreamOptions["endAfter"];
+    /** The session's check made again, with the caller's credential read anew. */
+    recheck?: { everyMs: number; check: (session: StreamedSession) => Promise<unknown> };
   },
 ): Promise<ReadableStream<Uint8Array>> {
   const { db, hub, sessionId, agentId, startIndex } = options;
@@ -157,9 +179,15 @@ export async function openSessionStream(
   const stopHearing = hub.subscribe(sessionId, () => void (heardMeanwhile = true));
   try {
     const read = await readSessionAndEventLines({ db, agentId, sessionId, fromIndex: startIndex, limit: pageSize });
-    const session = options.check(read.session);
+    const session = await options.check(read.session);
     // The stream subscribes as it is made, before this early subscription ends: nothing between.
-    return streamSession({ ...options, endAfter: options.endAfter?.(session), firstPage: { lines: read.lines, heardMeanwhile } });
+    const { recheck } = options;
+    return streamSession({
+      ...options,
+      endAfter: options.endAfter?.(session),
+      recheck: recheck && { everyMs: recheck.everyMs, check: () => recheck.check(session) },
+      firstPage: { lines: read.lines, heardMeanwhile },
+    });
   } finally {
     stopHearing();
   }
