@@ -1,8 +1,9 @@
 // Resolves `Authorization: Bearer af_…` to a caller. Revoked, expired or unknown tokens answer
 // 401; a token is limited to its team, its agents and its actions. Last use is recorded at most
 // once a minute, off the request's critical path.
-import type { PrismaClient } from "@prisma/client";
+import type { PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
+import { isAtLeast } from "@/server/teams/roles";
 import { grants } from "@/server/tokens/scopes";
 import { hashToken, tokenPrefix } from "@/server/tokens/token-secret";
 import { poolOf } from "@/server/db";
@@ -17,12 +18,13 @@ export type TokenRow = {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  createdById: string | null;
 };
 
 /** The token's columns as TokenRow reads them, for a statement that selects `t` from "ApiToken".
  * Stored as UTC without a zone (Prisma's convention): read back as instants. */
 export const tokenColumns = `t.id, t."teamId", t.name, t."agentSlugs", t.actions, t."expiresAt" AT TIME ZONE 'UTC' AS "expiresAt",
-  t."revokedAt" AT TIME ZONE 'UTC' AS "revokedAt", t."lastUsedAt" AT TIME ZONE 'UTC' AS "lastUsedAt"`;
+  t."revokedAt" AT TIME ZONE 'UTC' AS "revokedAt", t."lastUsedAt" AT TIME ZONE 'UTC' AS "lastUsedAt", t."createdById"`;
 
 export async function authenticateBearer(options: {
   db: PrismaClient;
@@ -53,12 +55,26 @@ export function callerOfToken({ db, token, now }: { db: PrismaClient; token: Tok
   if (token.revokedAt) throw new AppError("unauthorized", "this token was revoked");
   if (token.expiresAt && token.expiresAt <= now) throw new AppError("unauthorized", "this token has expired");
   recordLastUse(db, token, now);
+  const can: Caller["can"] = (action, slug, agentTeamId) =>
+    agentTeamId === token.teamId && (token.agentSlugs.length === 0 || token.agentSlugs.includes(slug)) && grants(token.actions, action);
   return {
     principal: { kind: "app", id: `token:${token.id}`, attributes: { name: token.name, teamId: token.teamId } },
     teamId: token.teamId,
-    can: (action, slug, agentTeamId) =>
-      agentTeamId === token.teamId && (token.agentSlugs.length === 0 || token.agentSlugs.includes(slug)) && grants(token.actions, action),
+    can,
+    canReadTaskSessions: async (slug, agentTeamId) => can("sessions:read", slug, agentTeamId) && (await isMadeByAdmin(db, token)),
   };
+}
+
+/** A token never carries more than its creator's role: it reads others' task sessions only while
+ * whoever made it could (an admin or owner of its team), or when it was made headless (the CLI). */
+async function isMadeByAdmin(db: PrismaClient, token: TokenRow): Promise<boolean> {
+  if (!token.createdById) return true;
+  const { rows } = await poolOf(db).query<{ isInstanceAdmin: boolean; role: string | null }>(
+    `SELECT u."isInstanceAdmin", m.role FROM "User" u LEFT JOIN "Membership" m ON m."userId" = u.id AND m."teamId" = $2 WHERE u.id = $1`,
+    [token.createdById, token.teamId],
+  );
+  const row = rows[0];
+  return Boolean(row && (row.isInstanceAdmin || (row.role && isAtLeast(row.role as Role, "admin"))));
 }
 
 // When this process last wrote each token's last use: until the write commits, the rows other

@@ -3,7 +3,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { AppError } from "@/server/http/app-error";
 import { findTeamsOfUser } from "@/server/teams/find-teams-of-user";
-import { roleGrants } from "@/server/teams/roles";
+import { isAtLeast, roleGrants } from "@/server/teams/roles";
 import type { Caller } from "./principal";
 
 export async function dashboardCaller({ db, userId }: { db: PrismaClient; userId: string }): Promise<Caller> {
@@ -19,6 +19,10 @@ export async function dashboardCaller({ db, userId }: { db: PrismaClient; userId
     can: (action, _slug, agentTeamId) => {
       const role = roles.get(agentTeamId);
       return role !== undefined && roleGrants(role, action);
+    },
+    canReadTaskSessions: async (_slug, agentTeamId) => {
+      const role = roles.get(agentTeamId);
+      return role !== undefined && isAtLeast(role, "admin");
     },
   };
 }

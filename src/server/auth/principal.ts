@@ -14,6 +14,9 @@ export type Caller = {
   teamIds?: string[];
   /** Whether the caller may take `action` on the agent `slug`. */
   can: (action: TokenAction, slug: string, agentTeamId: string) => boolean;
+  /** Whether the caller may read the task sessions of the agent `slug` that others own (docs/dashboard.md,
+   * "Task sessions"); absent means never. */
+  canReadTaskSessions?: (slug: string, agentTeamId: string) => Promise<boolean>;
 };
 
 export function ownerOf(principal: Principal): { ownerKind: string; ownerId: string } {

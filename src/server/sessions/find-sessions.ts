@@ -1,5 +1,6 @@
 // GET /<slug>/v1/session: the caller's sessions on this agent, newest activity first, one page
-// at a time (the cursor is the last session's id).
+// at a time (the cursor is the last session's id); with every task session of the agent too for
+// callers who may read them (get-readable-session.ts).
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { ownerOf, type Principal } from "@/server/auth/principal";
 import { ownedSessionSelect } from "./get-owned-session";
@@ -11,11 +12,13 @@ export async function findSessions(options: {
   agentId: string;
   principal: Principal;
   query: ListSessionsQuery;
+  includesTaskSessions?: boolean;
 }): Promise<{ items: SessionSummary[]; nextCursor: string | null }> {
-  const { db, agentId, principal, query } = options;
+  const { db, agentId, principal, query, includesTaskSessions = false } = options;
+  const mine = ownerOf(principal);
   const where: Prisma.SessionWhereInput = {
     agentId,
-    ...ownerOf(principal),
+    ...(includesTaskSessions ? { AND: [{ OR: [mine, { mode: "task" }] }] } : mine),
     ...(query.channel ? { channelId: query.channel } : {}),
     ...(query.mode ? { mode: query.mode } : {}),
     ...(query.status ? { status: query.status } : {}),

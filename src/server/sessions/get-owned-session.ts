@@ -1,5 +1,6 @@
 // Loads a session of an agent for its owner: 404 when there is no such session on this agent,
-// 403 when it belongs to another principal. Every session route goes through here.
+// 403 when it belongs to another principal. Every session route goes through here, or through
+// get-readable-session.ts when it only reads.
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import { isOwner, type Principal } from "@/server/auth/principal";
@@ -24,7 +25,7 @@ export const ownedSessionSelect = {
   agentVersion: { select: { number: true } },
 } as const;
 
-type OwnedSession = Prisma.SessionGetPayload<{ select: typeof ownedSessionSelect }>;
+export type OwnedSession = Prisma.SessionGetPayload<{ select: typeof ownedSessionSelect }>;
 
 export async function getOwnedSession(options: { db: PrismaClient; agentId: string; sessionId: string; principal: Principal }): Promise<OwnedSession> {
   const { db, agentId, sessionId, principal } = options;
@@ -39,7 +40,7 @@ export function ownedOrThrow<S extends { ownerKind: string; ownerId: string }>(s
 }
 
 /** Every session route (the stream included) starts here: one prepared statement. */
-async function findSession(db: PrismaClient, agentId: string, sessionId: string): Promise<OwnedSession | undefined> {
+export async function findSession(db: PrismaClient, agentId: string, sessionId: string): Promise<OwnedSession | undefined> {
   const { rows } = await poolOf(db).query<Omit<OwnedSession, "agentVersion"> & { versionNumber: number }>({
     name: "agentfold-owned-session",
     text: `SELECT s.id, s."agentId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.status, s.purpose, s.title, s."dryRun",

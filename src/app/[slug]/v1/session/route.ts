@@ -1,5 +1,5 @@
 // POST /<slug>/v1/session — start a chat session and its first turn
-// GET  /<slug>/v1/session — the caller's sessions on this agent, newest first, paginated
+// GET  /<slug>/v1/session — the caller's sessions on this agent (and task sessions it may read), newest first, paginated
 import { z } from "zod";
 import { defineAgentRoute } from "@/server/http/agent-route";
 import { db, durableRuntime } from "@/server/http/platform";
@@ -24,7 +24,8 @@ export const GET = defineAgentRoute({
   params,
   query: listSessionsQuerySchema,
   handler: async ({ caller, agent, query }) => {
-    const page = await findSessions({ db: db(), agentId: agent.id, principal: caller.principal, query });
+    const includesTaskSessions = (await caller.canReadTaskSessions?.(agent.slug, agent.teamId)) ?? false;
+    const page = await findSessions({ db: db(), agentId: agent.id, principal: caller.principal, query, includesTaskSessions });
     return json({ ok: true, sessions: page.items, nextCursor: page.nextCursor });
   },
 });

@@ -8,7 +8,7 @@ import { db, durableRuntime } from "@/server/http/platform";
 import { deleteSession } from "@/server/sessions/delete-session";
 import { describeSession } from "@/server/sessions/describe-session";
 import { followUpSession } from "@/server/sessions/follow-up-session";
-import { getOwnedSession } from "@/server/sessions/get-owned-session";
+import { getReadableSession } from "@/server/sessions/get-readable-session";
 import { followUpBodySchema, sessionIdSchema } from "@/server/sessions/schema";
 
 export const dynamic = "force-dynamic";
@@ -26,7 +26,7 @@ export const GET = defineAgentRoute({
   action: "sessions:read",
   params,
   handler: async ({ caller, agent, params }) => {
-    const session = await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
+    const session = await getReadableSession({ db: db(), agent, sessionId: params.id, caller });
     return { ok: true, session: describeSession(session), pendingApprovals: await findPendingApprovals(db(), session.id) };
   },
 });
