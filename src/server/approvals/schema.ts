@@ -1,9 +1,13 @@
 // Inputs and outputs of the approvals API (spec §6; the shape is ours, docs/api.md).
 import { z } from "zod";
+import { storableString, visibleAsciiId } from "@/server/validation/schema";
+
+/** A parked call's id is the model provider's tool-call id (`call_…`, `toolu_…`). */
+export const callIdSchema = visibleAsciiId("callId");
 
 export const decideApprovalBodySchema = z.strictObject({
   decision: z.enum(["approve", "deny"]),
-  reason: z.string().min(1).max(2_000).optional(),
+  reason: storableString().min(1).max(2_000).optional(),
 });
 export type DecideApprovalBody = z.infer<typeof decideApprovalBodySchema>;
 

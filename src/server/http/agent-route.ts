@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { anonymousCaller } from "@/server/auth/anonymous-caller";
 import { env } from "@/env";
 import { findAgentBySlug, type AgentBySlug } from "@/server/agents/find-agent-by-slug";
+import { agentSlugPattern } from "@/server/agents/schema";
 import { authenticateBearer } from "@/server/auth/authenticate-bearer";
 import { assertSameOrigin, dashboardCaller } from "@/server/auth/dashboard-caller";
 import { hasSessionCookie, readSessionUserId } from "@/server/auth/dashboard-session";
@@ -37,8 +38,13 @@ async function authenticateCredentials(request: Request): Promise<Caller | undef
 
 /** The agent a request addresses: the path's first segment, or the single agent at /v1/*. */
 export function requestedSlug(request: Request): string {
-  const first = decodeURIComponent(new URL(request.url).pathname.split("/")[1] ?? "");
-  return first === "v1" ? (env().AGENTFOLD_SINGLE_AGENT ?? "") : first;
+  const segment = new URL(request.url).pathname.split("/")[1] ?? "";
+  if (segment === "v1") return env().AGENTFOLD_SINGLE_AGENT ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The caller, and the agent when authentication already had to look it up (by slug). */
@@ -51,10 +57,12 @@ type AgentCaller = { caller: Caller; agent?: { slug: string; row: AgentBySlug | 
  * where the agent opted in (allowAll). Nothing else gets in.
  */
 async function authenticateForAgent(request: Request): Promise<AgentCaller> {
+  // Before any lookup: a path that cannot be a slug (`%00`, `%ZZ`, too long) names no agent.
+  const slug = requestedSlug(request);
+  if (!agentSlugPattern.test(slug)) throw new AppError("not_found", "no such agent");
   const authorization = request.headers.get("authorization");
   if (authorization) {
     // Hot path (every API call): the token and the agent in one round trip.
-    const slug = requestedSlug(request);
     const { caller, agent } = await authenticateTokenForAgent({ db: db(), authorization, slug, cache: await credentialCache() });
     return { caller, agent: { slug, row: agent } };
   }

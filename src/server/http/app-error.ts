@@ -1,6 +1,7 @@
 // The one error type of the platform. Codes are a closed set; each maps to one HTTP status.
 // Errors are turned into responses in exactly two places: the route helper and the tRPC error
 // formatter.
+import { refusedValueCode } from "./refused-value";
 
 export const errorStatus = {
   bad_request: 400,
@@ -49,8 +50,11 @@ export class AppError extends Error {
   }
 }
 
-/** Any thrown value as an AppError; unknown errors become internal_error without their stack. */
+/** Any thrown value as an AppError: a value the database refused is invalid_input
+ * (./refused-value.ts); other unknown errors become internal_error without their stack. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const refused = refusedValueCode(error);
+  if (refused) return new AppError("invalid_input", `a value in the request cannot be stored or compared (database code ${refused})`);
   return new AppError("internal_error", "Something went wrong on our side.");
 }

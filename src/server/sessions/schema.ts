@@ -1,38 +1,56 @@
 // Inputs and outputs of the session API (spec §3.3; shapes marked [inferred] there are decided
 // here and documented in docs/api.md).
 import { z } from "zod";
+import { queryInteger, storableString, visibleAsciiId } from "@/server/validation/schema";
+import { workspacePathProblem } from "./assert-workspace-paths";
 
-const workspaceFiles = z.record(z.string().min(1).max(512), z.string().max(512 * 1024)).refine((files) => Object.keys(files).length <= 100, {
-  message: "at most 100 workspace files per send",
-});
+// Every path is checked here, with an issue at its key that names it: a bad one is a 400 before
+// anything is recorded (./assert-workspace-paths.ts says why).
+const workspaceFiles = z
+  .record(z.string().max(512), storableString().max(512 * 1024))
+  .refine((files) => Object.keys(files).length <= 100, { message: "at most 100 workspace files per send" })
+  .superRefine((files, ctx) => {
+    for (const file of Object.keys(files)) {
+      const problem = workspacePathProblem(file);
+      if (problem) ctx.addIssue({ code: "custom", path: [file], message: `workspace path '${file}' ${problem}` });
+    }
+  });
+
+const message = storableString().min(1, "message must not be empty").max(100_000);
+const deliveryId = visibleAsciiId("deliveryId");
 
 export const startSessionBodySchema = z.strictObject({
-  message: z.string().min(1, "message must not be empty").max(100_000),
-  title: z.string().min(1).max(200).optional(),
+  message,
+  title: storableString().min(1).max(200).optional(),
   workspaceFiles: workspaceFiles.optional(),
   dryRun: z.boolean().optional(),
-  deliveryId: z.string().min(1).max(200).optional(),
+  deliveryId: deliveryId.optional(),
 });
 export type StartSessionBody = z.infer<typeof startSessionBodySchema>;
 
 export const followUpBodySchema = z.strictObject({
-  continuationToken: z.string().min(1),
-  message: z.string().min(1, "message must not be empty").max(100_000),
+  continuationToken: z.string().min(1).max(500),
+  message,
   admission: z.enum(["preempt", "coalesce"]).optional(),
   workspaceFiles: workspaceFiles.optional(),
-  deliveryId: z.string().min(1).max(200).optional(),
+  deliveryId: deliveryId.optional(),
 });
 export type FollowUpBody = z.infer<typeof followUpBodySchema>;
 
-export const sessionIdSchema = z.string().regex(/^ses_[A-Za-z0-9]+$/, "not a session id");
+// The server makes `ses_` + 32 hex digits (./session-urls.ts); any id of this shape is looked up
+// (404 when unknown), anything else is not a session id.
+export const sessionIdSchema = z.string().regex(/^ses_[A-Za-z0-9]{1,64}$/, "not a session id (ses_ and 1-64 letters or digits)");
+
+/** `startIndex` of the stream and the events dump: an event index, a Postgres integer. */
+export const startIndexSchema = queryInteger({ min: 0, default: 0 });
 
 export const listSessionsQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().optional(),
-  channel: z.string().optional(),
+  limit: queryInteger({ min: 1, max: 100, default: 20 }),
+  cursor: sessionIdSchema.optional(),
+  channel: storableString().max(200).optional(),
   mode: z.enum(["chat", "task"]).optional(),
   status: z.enum(["idle", "running", "waiting", "completed", "failed"]).optional(),
-  q: z.string().max(200).optional(),
+  q: storableString().max(200).optional(),
 });
 export type ListSessionsQuery = z.infer<typeof listSessionsQuerySchema>;
 

@@ -3,12 +3,13 @@ import { z } from "zod";
 import { defineAgentRoute } from "@/server/http/agent-route";
 import { AppError } from "@/server/http/app-error";
 import { durableRuntime } from "@/server/http/platform";
+import { pathNameSchema } from "@/server/validation/schema";
 
 export const dynamic = "force-dynamic";
 
 export const POST = defineAgentRoute({
   action: "agents:deploy",
-  params: z.object({ slug: z.string(), name: z.string().min(1).max(200) }),
+  params: z.object({ slug: z.string(), name: pathNameSchema }),
   handler: async ({ agent, params }) => {
     const fired = await durableRuntime().fireSchedule(agent.id, params.name);
     if (!fired.ok) throw new AppError("not_found", fired.message);

@@ -5,14 +5,15 @@ import { ndjsonHeaders, ndjsonLine } from "@/server/http/ndjson";
 import { db } from "@/server/http/platform";
 import { readEvents } from "@/server/events/read-events";
 import { getOwnedSession } from "@/server/sessions/get-owned-session";
-import { sessionIdSchema } from "@/server/sessions/schema";
+import { sessionIdSchema, startIndexSchema } from "@/server/sessions/schema";
+import { queryInteger } from "@/server/validation/schema";
 
 export const dynamic = "force-dynamic";
 
 export const GET = defineAgentRoute({
   action: "sessions:read",
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
-  query: z.object({ startIndex: z.coerce.number().int().min(0).default(0), limit: z.coerce.number().int().min(1).max(10_000).default(10_000) }),
+  query: z.object({ startIndex: startIndexSchema, limit: queryInteger({ min: 1, max: 10_000, default: 10_000 }) }),
   handler: async ({ caller, agent, params, query }) => {
     await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
     const events = await readEvents({ db: db(), sessionId: params.id, fromIndex: query.startIndex, limit: query.limit });

@@ -4,7 +4,7 @@ import { defineAgentRoute } from "@/server/http/agent-route";
 import { ndjsonHeaders } from "@/server/http/ndjson";
 import { db, eventHub } from "@/server/http/platform";
 import { ownedOrThrow } from "@/server/sessions/get-owned-session";
-import { sessionIdSchema } from "@/server/sessions/schema";
+import { sessionIdSchema, startIndexSchema } from "@/server/sessions/schema";
 import { openSessionStream } from "@/server/events/stream-session";
 
 export const dynamic = "force-dynamic";
@@ -13,7 +13,7 @@ export const runtime = "nodejs";
 export const GET = defineAgentRoute({
   action: "sessions:read",
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
-  query: z.object({ startIndex: z.coerce.number().int().min(0).default(0), heartbeat: z.enum(["0", "1"]).optional() }),
+  query: z.object({ startIndex: startIndexSchema, heartbeat: z.enum(["0", "1"]).optional() }),
   handler: async ({ caller, agent, params, query }) => {
     // One statement checks the session (404, 403) and reads the log's first page.
     const stream = await openSessionStream({

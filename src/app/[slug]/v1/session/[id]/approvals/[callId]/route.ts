@@ -1,6 +1,6 @@
 // POST /<slug>/v1/session/:id/approvals/:callId — approve or deny a parked tool call
 import { z } from "zod";
-import { decideApprovalBodySchema } from "@/server/approvals/schema";
+import { callIdSchema, decideApprovalBodySchema } from "@/server/approvals/schema";
 import { decideApproval } from "@/server/approvals/decide-approval";
 import { defineAgentRoute } from "@/server/http/agent-route";
 import { db, durableRuntime } from "@/server/http/platform";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = defineAgentRoute({
   action: "sessions:read",
-  params: z.object({ slug: z.string(), id: sessionIdSchema, callId: z.string().min(1).max(200) }),
+  params: z.object({ slug: z.string(), id: sessionIdSchema, callId: callIdSchema }),
   body: decideApprovalBodySchema,
   handler: async ({ caller, agent, params, body }) =>
     decideApproval({ db: db(), runtime: durableRuntime(), agent, sessionId: params.id, callId: params.callId, caller, body }),

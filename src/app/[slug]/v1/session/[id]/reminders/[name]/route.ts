@@ -6,12 +6,13 @@ import { db } from "@/server/http/platform";
 import { cancelReminder } from "@/server/reminders/reminders";
 import { getOwnedSession } from "@/server/sessions/get-owned-session";
 import { sessionIdSchema } from "@/server/sessions/schema";
+import { pathNameSchema } from "@/server/validation/schema";
 
 export const dynamic = "force-dynamic";
 
 export const DELETE = defineAgentRoute({
   action: "sessions:write",
-  params: z.object({ slug: z.string(), id: sessionIdSchema, name: z.string().min(1).max(200) }),
+  params: z.object({ slug: z.string(), id: sessionIdSchema, name: pathNameSchema }),
   handler: async ({ caller, agent, params }) => {
     await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
     if (!(await cancelReminder(db(), params.id, params.name))) throw new AppError("not_found", `no pending reminder ${params.name}`);

@@ -5,12 +5,13 @@ import { db, durableRuntime } from "@/server/http/platform";
 import { sessionIdSchema } from "@/server/sessions/schema";
 import { callTool } from "@/server/tools/call-tool";
 import { directCallBodySchema } from "@/server/tools/schema";
+import { pathNameSchema } from "@/server/validation/schema";
 
 export const dynamic = "force-dynamic";
 
 export const POST = defineAgentRoute({
   action: "tools:call",
-  params: z.object({ slug: z.string(), id: sessionIdSchema, name: z.string().min(1).max(200) }),
+  params: z.object({ slug: z.string(), id: sessionIdSchema, name: pathNameSchema }),
   body: directCallBodySchema,
   handler: async ({ caller, agent, params, body }) =>
     callTool({ db: db(), runtime: durableRuntime(), agent, caller, toolName: params.name, body, sessionId: params.id }),
