@@ -12,6 +12,7 @@ import type { LoopEnv } from "@/server/turns/agent-loop";
 import type { ToolCallRequest } from "@/server/turns/tool-call";
 import type { ToolSpec } from "@/server/turns/turn-tools";
 import { sessionInfo } from "@/server/turns/turn-setup";
+import { storableJson } from "@/server/events/storable-json";
 
 export type Verdict = { approvedBy?: Principal; denied?: string };
 
@@ -99,7 +100,7 @@ async function park(env: LoopEnv, parked: { call: Parked; awakeableId: string }[
         `INSERT INTO approvals (id, "sessionId", "turnId", "callId", "toolName", args, "requestedBy", "awakeableId", "expiresAt", "createdAt")
          VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $8::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
          ON CONFLICT ("sessionId", "callId") DO NOTHING`,
-        [setup.session.id, turnId, call.callId, call.toolName, JSON.stringify(call.args), JSON.stringify(requestedBy), awakeableId, expiresAt.toISOString()],
+        [setup.session.id, turnId, call.callId, call.toolName, storableJson(call.args), JSON.stringify(requestedBy), awakeableId, expiresAt.toISOString()],
       );
     }
     await appendEventsInTransaction({ client, sessionId: setup.session.id, events: parked.map(({ call }) => requested(turnId, call, requestedBy)) });

@@ -10,6 +10,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { AppError } from "@/server/http/app-error";
 import { toEnvelope, type EventRow } from "./envelope";
 import { maxNotifyBytes } from "./notice";
+import { storableJson } from "./storable-json";
 
 /** A turn step's journal row (src/server/turns/step-journal.ts), written by the same statement as
  * the events that end the step, so the step's record and its last events commit together. It is
@@ -181,7 +182,7 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
       flat.map((e) => e.sessionId),
       flat.map((e) => e.type),
       flat.map((e) => e.turnId ?? null),
-      flat.map((e) => JSON.stringify(e.data ?? null)),
+      flat.map((e) => storableJson(e.data ?? null)),
       flat.map((e) => e.idempotencyKey ?? null),
       flat.map((e) => e.at.toISOString()),
       channel,
