@@ -63,6 +63,10 @@ export const envSchema = z
     // callers without credentials act as the local principal (localDevStrict).
     // How long a tool call parked for approval waits before it expires as denied.
     AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
+    // A turn's attempts on retryable failures (a provider or the database away), and the longest
+    // backoff between two (docs/turns.md, "Failures").
+    AGENTFOLD_TURN_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+    AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3_600).default(30),
     // Where agent code may connect when its agent.ts declares no hosting.egressDomains, and the
     // most any agent may reach: open (public hosts), none, or a comma list of host names.
     AGENTFOLD_EGRESS: z

@@ -158,7 +158,7 @@ test("stop ends a running turn as cancelled", async () => {
   const stopped = await api("POST", `/hello/v1/session/${id}/stop`, { token: tokens().owner });
   expect(stopped.json).toMatchObject({ ok: true, sessionId: id });
   const { events } = await readStream(`/hello/v1/session/${id}/stream`, tokens().owner, untilWaiting(1));
-  expect(events.find((e) => e.type === "turn.failed")?.data).toEqual({ message: "turn interrupted", status: "cancelled" });
+  expect(events.find((e) => e.type === "turn.failed")?.data).toEqual({ message: "turn interrupted", status: "cancelled", code: "cancelled" });
 });
 
 test("DELETE removes the session: 404 afterwards", async () => {

@@ -18,12 +18,14 @@ import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
+import type { RetryBound } from "@/server/durable/services";
 import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
 import { freshDatabaseUrl } from "./fresh-database";
 import { readEvents } from "@/server/events/read-events";
 import { followUpSession } from "@/server/sessions/follow-up-session";
 import type { FollowUpBody, StartSessionBody } from "@/server/sessions/schema";
 import { startSession, type AgentRef } from "@/server/sessions/start-session";
+import { deleteSession } from "@/server/sessions/delete-session";
 import { stopSession } from "@/server/sessions/stop-session";
 import { zipFiles } from "./archives";
 
@@ -37,6 +39,8 @@ export async function startTurnHarness(options: {
   approvalTimeoutMs?: number;
   /** The scheduler's clock (in-process worker only). */
   clock?: () => Date;
+  /** Retries of failed turns: by default few and quick, so a test sees a turn give up in seconds. */
+  retry?: RetryBound;
 }) {
   // A database of its own, as an Agentfold instance has: workers hear every new session of their
   // database (eager turns) and sweep its running turns, so harnesses must not share one.
@@ -47,7 +51,8 @@ export async function startTurnHarness(options: {
   let restate: EmbeddedRestate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
   const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   const workerPort = await getFreePort();
-  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock, runtime };
+  const retry = options.retry ?? { attempts: 3, initialIntervalMs: 200, maxIntervalMs: 1_000 };
+  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock, runtime, retry };
   let inProcess: WorkerServer | undefined;
   const extraWorkers: WorkerServer[] = [];
   let child: ChildProcess | undefined;
@@ -60,6 +65,7 @@ export async function startTurnHarness(options: {
     child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
       env: { ...process.env, DATABASE_URL: databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
         RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl, RESTATE_IDENTITY_KEYS: restate.identityKey,
+        AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts), AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
         ...(options.approvalTimeoutMs ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) } : {}) },
       stdio: ["ignore", "ignore", "inherit"],
     });
@@ -105,6 +111,7 @@ export async function startTurnHarness(options: {
       startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test", mode: options.mode }),
     followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) => followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
     stop: (agent: AgentRef, sessionId: string) => stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
+    remove: (agent: AgentRef, sessionId: string) => deleteSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
     /** The session object's invocations Restate knows of (their turns are their idempotency keys). */
     async invocations(sessionId: string): Promise<string[]> {
       const response = await fetch(`${restate.adminUrl}/query`, {

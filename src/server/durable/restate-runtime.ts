@@ -92,6 +92,14 @@ export function createRestateRuntime({
       // 404: the invocation already finished; there is nothing left to stop.
       if (!response.ok && response.status !== 404) throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
       await response.body?.cancel();
+      // An invocation waiting out a retry's backoff (or paused) would meet its cancellation only at
+      // its next attempt: resumed, it runs now and records the stop (docs/turns.md, "Failures").
+      // Refused for one that is running or done, which is fine.
+      if (response.status === 202) {
+        await fetchImpl(`${adminUrl}/invocations/${encodeURIComponent(invocationId)}/resume`, { method: "PATCH", signal: AbortSignal.timeout(10_000) })
+          .then((resumed) => resumed.body?.cancel())
+          .catch(() => undefined);
+      }
       // 200: done at once — it was still queued and never ran (or had ended); 202: the running
       // handler is told and records its own end.
       return response.status === 404 ? "gone" : response.status === 200 ? "done" : "signalled";

@@ -10,7 +10,9 @@ import { poolOf } from "@/server/db";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import { queueTurn, sendRecordedTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
-import { finishTurn, startLeftoverTurn } from "@/server/turns/finish-turn";
+import { countFailedAttempt } from "@/server/turns/failed-attempts";
+import { finishTurn, startLeftoverTurn, type TurnEnd } from "@/server/turns/finish-turn";
+import { classifyFailure, exhausted } from "@/server/turns/turn-failure";
 import { handOnSlot, runTurn, type Step, type TurnDeps } from "@/server/turns/run-turn";
 import { readEagerTurnStart } from "@/server/turns/turn-setup";
 import type { Seal } from "@/server/turns/agent-loop";
@@ -55,9 +57,25 @@ export type WorkerDeps = {
   /** New sessions' first turns, started from their commit (./eager-turns.ts); without it, every
    * turn starts when Restate delivers its invocation. */
   eager?: EagerTurns;
+  /** How often a turn (or a direct tool call) is tried on retryable failures, and how far apart. */
+  retry?: RetryBound;
 };
 
+/** Attempts of a turn on retryable failures (turn-failure.ts), with exponential backoff from
+ * `initialIntervalMs` up to `maxIntervalMs` between them (docs/turns.md, "Failures"). */
+export type RetryBound = { attempts: number; initialIntervalMs: number; maxIntervalMs: number };
+
+export const defaultRetryBound: RetryBound = { attempts: 8, initialIntervalMs: 1_000, maxIntervalMs: 30_000 };
+
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
+
+/** Restate's retry policy for a bound. Attempts are counted by the turn itself, in Postgres
+ * (failed-attempts.ts): an attempt that cannot reach the database cannot record its end either,
+ * so Restate's own limit is only a backstop, ten times as high, that pauses the invocation
+ * (a stop resumes it, and it then records its end). */
+function retryPolicy(bound: RetryBound) {
+  return { initialInterval: bound.initialIntervalMs, maxInterval: bound.maxIntervalMs, exponentiationFactor: 2, maxAttempts: bound.attempts * 10, onMaxAttempts: "pause" as const };
+}
 
 /**
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
@@ -94,7 +112,7 @@ export function sessionObject(deps: WorkerDeps) {
     // suspend (a turn waiting on an approval does) and aborts one that cannot (a turn still
     // working) after the abort timeout; its retry would supersede the run. So both are long: a
     // turn has up to seven hours of work (25 model steps, tools of up to 15 minutes each).
-    options: { inactivityTimeout: { hours: 1 }, abortTimeout: { hours: 6 } },
+    options: { inactivityTimeout: { hours: 1 }, abortTimeout: { hours: 6 }, retryPolicy: retryPolicy(deps.retry ?? defaultRetryBound) },
   });
 }
 
@@ -193,27 +211,95 @@ async function runSessionTurn(
     if (leftover) await step(`${leftover.turnId}:queued`, () => queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }));
     return undefined;
   } catch (error) {
-    if (!ctx || !(error instanceof restate.CancelledError)) throw error;
+    if (error instanceof HandOver || error instanceof SupersededRun || error instanceof NotFirst) throw error;
+    // Only a run that holds the turn records its end; an eager run another run came before leaves it.
+    const epoch = await journal.epoch().catch(() => {
+      throw error;
+    });
+    if (epoch === undefined) {
+      if (!ctx) throw new NotFirst();
+      return undefined;
+    }
+    // Whatever failed, a turn someone stopped (during this attempt, or while it waited out a
+    // retry's backoff) ends as stopped.
+    const isStopped = (ctx !== undefined && error instanceof restate.CancelledError) || tracked.signal.aborted || (await journal.stopRequested().catch(() => false));
     tracked.abort();
     await inflight;
     // Appends steps did not wait for are written before the end (their failure changes nothing now).
     await journal.settled().catch(() => undefined);
-    const cancelled = current;
-    const leftover = await ctx.run(`${cancelled.turnId}:cancelled`, async () => {
-      const session = await deps.db.session.findUnique({ where: { id: cancelled.sessionId }, select: { mode: true } });
-      if (!session) return undefined;
-      await finishTurn({ db: deps.db, sessionId: cancelled.sessionId, turnId: cancelled.turnId, mode: session.mode, end: { kind: "cancelled" } });
-      return leftoverTurn(deps, cancelled.sessionId);
-    });
-    await handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, () => action(() => undefined)), resolveAwakeable: durable.resolveAwakeable }, cancelled.sessionId, cancelled.turnId);
-    // Sends coalesced while this turn wound down run in a new invocation: this one is being
-    // cancelled.
-    if (leftover) await sendFollowUp(ctx, deps, leftover);
-    return undefined;
+    const end = isStopped ? ({ kind: "cancelled" } as const) : await failedEnd(deps, current, error);
+    return endTurnEarly(deps, durable, current, end, epoch);
   } finally {
     tracked.release();
   }
 }
+
+/**
+ * How a failed attempt ends (turn-failure.ts): a terminal failure ends the turn now; a retryable
+ * one is thrown, so the engine runs the turn again after its backoff, until the bound's attempts
+ * are used up and the turn ends with `retries_exhausted`. Attempts are counted in Postgres; one
+ * that cannot count (the database is away) is simply retried.
+ */
+async function failedEnd(deps: WorkerDeps, turn: TurnRequest, error: unknown): Promise<TurnEnd> {
+  let failure = classifyFailure(error);
+  const label = `turn ${turn.turnId} of session ${turn.sessionId}`;
+  if (failure.isRetryable) {
+    const bound = (deps.retry ?? defaultRetryBound).attempts;
+    const attempts = await countFailedAttempt(deps.db, turn).catch(() => {
+      throw error;
+    });
+    // 0: the session is gone, and there is no end to record (endTurnEarly finds nothing).
+    if (attempts > 0 && attempts < bound) {
+      console.error(`${label}: attempt ${attempts} of ${bound} failed (${failure.code}), retried after a backoff: ${failure.message}`);
+      throw error;
+    }
+    if (attempts >= bound) failure = exhausted(failure, attempts);
+  }
+  console.error(`${label} failed (${failure.code}): ${failure.message}`);
+  return { kind: "failed", message: failure.message, code: failure.code };
+}
+
+/**
+ * Ends a turn that failed or was stopped outside its own finish step: its end recorded once, and
+ * what waits on the session handed on — a follow-up its sends drained into (run next by this
+ * invocation), sends coalesced while it was stopped (a new invocation: a cancelled one cannot
+ * carry them), its maxRunningTurns slot.
+ */
+async function endTurnEarly(deps: WorkerDeps, durable: TurnDurable, turn: TurnRequest, end: TurnEnd, epoch: number): Promise<TurnRequest | undefined> {
+  const { ctx } = durable;
+  const record = async (): Promise<{ next?: TurnRequest; leftover?: TurnRequest }> => {
+    const session = await deps.db.session.findUnique({ where: { id: turn.sessionId }, select: { mode: true, agentId: true } });
+    if (!session) return {};
+    const dir = workspaceDir(deps.dataDir, session.agentId, turn.sessionId);
+    const isStop = end.kind === "cancelled";
+    const next = await finishTurn({ db: deps.db, sessionId: turn.sessionId, turnId: turn.turnId, mode: session.mode, end, epoch, workspaceDir: isStop ? undefined : dir });
+    const leftover = isStop ? await startLeftoverTurn({ db: deps.db, sessionId: turn.sessionId, workspaceDir: dir }) : undefined;
+    return { next, leftover };
+  };
+  if (!ctx) {
+    const { next, leftover } = await record();
+    if (leftover) await queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" });
+    return next;
+  }
+  const { next, leftover } = await afterCancellation(() => ctx.run(`${turn.turnId}:ended`, record));
+  await afterCancellation(() =>
+    handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, () => action(() => undefined)), resolveAwakeable: durable.resolveAwakeable }, turn.sessionId, turn.turnId),
+  );
+  if (leftover) await afterCancellation(() => sendFollowUp(ctx, deps, leftover));
+  return next;
+}
+
+/** Restate hands an invocation's cancellation to the first context operation it awaits, once: an
+ * attempt that failed (or was stopped) before awaiting one meets it here, and tries again. */
+async function afterCancellation<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof restate.CancelledError) return operation();
+    throw error;
+  }
+}
+
 
 /** Sends coalesced while a cancelled turn wound down, as one new turn (see startLeftoverTurn). */
 async function leftoverTurn(deps: WorkerDeps, sessionId: string, seal?: Seal<TurnRequest | undefined>): Promise<TurnRequest | undefined> {
@@ -237,8 +323,20 @@ export function toolsService(deps: WorkerDeps) {
   return restate.service({
     name: "tools",
     handlers: {
-      call: async (ctx: restate.Context, request: DirectCallRequest): Promise<DirectCallOutcome> =>
-        ctx.run("call", () => runDirectCall({ db: deps.db, dataDir: deps.dataDir, sandboxes: deps.sandboxes, request })),
+      call: async (ctx: restate.Context, request: DirectCallRequest): Promise<DirectCallOutcome> => {
+        const bound = deps.retry ?? defaultRetryBound;
+        const call = async () => {
+          try {
+            return await runDirectCall({ db: deps.db, dataDir: deps.dataDir, sandboxes: deps.sandboxes, request });
+          } catch (error) {
+            // A call that fails the same way every time (a malformed request, say) is not retried.
+            const failure = classifyFailure(error);
+            if (!failure.isRetryable) throw new restate.TerminalError(`${failure.code}: ${failure.message}`, { errorCode: 400 });
+            throw error;
+          }
+        };
+        return ctx.run("call", call, { maxRetryAttempts: bound.attempts, initialRetryInterval: bound.initialIntervalMs, maxRetryInterval: bound.maxIntervalMs });
+      },
     },
   });
 }

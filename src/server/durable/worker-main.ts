@@ -6,6 +6,7 @@ import { db } from "@/server/db";
 import { modelSettings } from "@/server/models";
 import { unsignedWarning, workerIdentityKeys } from "./request-identity";
 import { createRestateRuntime } from "./restate-runtime";
+import { defaultRetryBound } from "./services";
 import { startWorkerServer } from "./worker-server";
 
 const config = env();
@@ -22,6 +23,11 @@ const server = await startWorkerServer({
     models: modelSettings(config),
     defaultModel: config.AGENTFOLD_DEFAULT_MODEL,
     approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
+    retry: {
+      attempts: config.AGENTFOLD_TURN_RETRY_ATTEMPTS,
+      initialIntervalMs: Math.min(defaultRetryBound.initialIntervalMs, config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000),
+      maxIntervalMs: config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
+    },
     runtime: createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl }),
   },
 });

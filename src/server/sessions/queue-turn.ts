@@ -38,7 +38,7 @@ export async function queueTurn(options: { db: PrismaClient; runtime: DurableRun
 /** A recorded turn the engine would not take: recorded as failed, and the caller gets 503. */
 export async function failUnqueuedTurn(turn: { db: PrismaClient; sessionId: string; turnId: string; mode: "chat" | "task" }, error: unknown): Promise<never> {
   const reason = error instanceof Error ? error.message : String(error);
-  await finishTurn({ db: turn.db, sessionId: turn.sessionId, turnId: turn.turnId, mode: turn.mode, end: { kind: "failed", message: `the turn could not be queued: ${reason}` } });
+  await finishTurn({ db: turn.db, sessionId: turn.sessionId, turnId: turn.turnId, mode: turn.mode, end: { kind: "failed", message: `the turn could not be queued: ${reason}`, code: "engine_unavailable" } });
   throw new AppError("unavailable", "the durable engine is not reachable; the message was recorded and its turn failed, try again shortly");
 }
 

@@ -113,7 +113,7 @@ describe("a chat session on the offline model", () => {
     await waitFor("the turn to start", async () => (await db.session.findUniqueOrThrow({ where: { id: sessionId } })).runningInvocationId !== null);
     expect(await stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner })).toMatchObject({ ok: true, wasRunning: true });
     const events = await eventsUntil(sessionId, (types) => waitingCount(types) === 4);
-    expect(events.filter((e) => e.type === "turn.failed").at(-1)?.data).toEqual({ message: "turn interrupted", status: "cancelled" });
+    expect(events.filter((e) => e.type === "turn.failed").at(-1)?.data).toEqual({ message: "turn interrupted", status: "cancelled", code: "cancelled" });
   });
 
   it("refuses follow-ups to task sessions", async () => {

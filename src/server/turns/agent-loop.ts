@@ -15,6 +15,7 @@ import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-c
 import { toModelOutput } from "./tool-output";
 import type { EarlierRun } from "./step-journal";
 import type { ToolSpec } from "./turn-tools";
+import type { TurnFailureCode } from "./turn-failure";
 import type { TurnSetup } from "./turn-setup";
 
 /**
@@ -69,7 +70,7 @@ export type Spend = { usage: Usage; costUsd: number | null };
 
 export type LoopOutcome = Spend & { nextStep: number } & (
   | { kind: "ok"; text: string; messages: ModelMessage[] }
-  | { kind: "failed"; message: string }
+  | { kind: "failed"; message: string; code: TurnFailureCode }
   | { kind: "cancelled" }
 );
 
@@ -144,5 +145,5 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
   }
   // The last batch is closed here: no next step will carry its closing events.
   await step(`${options.keyPrefix}:close:${last - 1}`, () => appendEvents({ db, sessionId: setup.session.id, events: leading }));
-  return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, ...spend, nextStep: last };
+  return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, code: "step_limit", ...spend, nextStep: last };
 }

@@ -14,10 +14,11 @@ import { appendEvents, appendEventsInTransaction, type NewEvent } from "@/server
 import { newTurnId } from "@/server/sessions/session-urls";
 import type { Seal } from "./agent-loop";
 import { claimIntoFollowUp, claimPendingDeliveries } from "./pending-deliveries";
+import type { TurnFailureCode } from "./turn-failure";
 
 export type TurnEnd =
   | { kind: "completed"; text: string; usage: Usage; cost?: { totalUsd: number; model: string }; result?: unknown }
-  | { kind: "failed"; message: string; text?: string; usage?: Usage }
+  | { kind: "failed"; message: string; code: TurnFailureCode; text?: string; usage?: Usage }
   | { kind: "cancelled" };
 
 export async function finishTurn(options: {
@@ -34,6 +35,9 @@ export async function finishTurn(options: {
    * transaction: it does not go through group commit, which keeps a session's appends in order
    * (and the one-statement end after them, written only if they were). */
   settled?: () => Promise<void>;
+  /** Without a seal: the epoch of the run ending the turn, which records the end only while it is
+   * still the session's (a newer run of the turn records its own). */
+  epoch?: number;
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId, turnId, mode, end } = options;
   // The common end of a chat turn, which still owns its session with nothing waiting for it, is
@@ -43,12 +47,12 @@ export async function finishTurn(options: {
   // The step's record for an end that drains nothing; its epoch is the finishing run's: a run a
   // newer one superseded writes nothing, and its journal then stops it. Without a journal, no check.
   const record = options.seal?.(undefined);
-  if (mode === "chat" && end.kind !== "cancelled") {
+  if (mode === "chat" && end.kind !== "cancelled" && (record || options.epoch === undefined)) {
     const stored = await appendEvents({ db, sessionId, events: [...endEvents(turnId, end), waitingEvent(turnId)], step: record, endsTurn: true });
     if (stored.length > 0) return undefined;
   }
   const drainKey = `${turnId}:drain`;
-  const epoch = record?.epoch ?? null;
+  const epoch = record?.epoch ?? options.epoch ?? null;
   // A transaction bypasses group commit: everything appended before goes first.
   await options.settled?.();
   return pgTransaction(db, async (client) => {
@@ -130,7 +134,7 @@ function endEvents(turnId: string, end: TurnEnd): NewEvent[] {
       : {
           type: "turn.failed",
           turnId,
-          data: end.kind === "cancelled" ? { message: "turn interrupted", status: "cancelled" } : { message: end.message, status: "error" },
+          data: end.kind === "cancelled" ? { message: "turn interrupted", status: "cancelled", code: "cancelled" } : { message: end.message, status: "error", code: end.code },
           idempotencyKey: `${turnId}:finished`,
         },
   ];

@@ -11,12 +11,13 @@ import { pipelinedAppender, type JoinEvents } from "@/server/events/pipelined-ap
 import type { Seal } from "./agent-loop";
 import { deferStepRecord, type EarlierRun } from "./step-journal";
 import { streamModel } from "./stream-model";
+import { classifyFailure, type TurnFailureCode } from "./turn-failure";
 import type { ToolCallRequest } from "./tool-call";
 import type { ToolSpec } from "./turn-tools";
 
 export type ModelStepOutcome =
   | { kind: "ok"; text: string; toolCalls: ToolCallRequest[]; steered: ModelMessage[]; response: ModelMessage[]; usage: Usage; startedAt: number }
-  | { kind: "failed"; message: string }
+  | { kind: "failed"; message: string; code: TurnFailureCode }
   | { kind: "cancelled" };
 
 export type ModelStepOptions = {
@@ -170,7 +171,11 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     // What was recorded before the failure stays recorded; a failed append surfaces here too.
     await out.flush().catch(() => undefined);
     if (signal.aborted) return { kind: "cancelled" };
-    return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
+    // A provider that is away for now (5xx, 429, the network) or a database that is: the step runs
+    // again as the turn's next attempt (turn-failure.ts bounds them). Anything else ends the turn.
+    const failure = classifyFailure(error);
+    if (failure.isRetryable) throw error;
+    return { kind: "failed", message: failure.message, code: failure.code };
   }
 }
 

@@ -179,14 +179,14 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     };
     const cost = spent.costUsd === null ? undefined : { totalUsd: spent.costUsd, model: setup.modelId };
     if (outcome.kind === "cancelled") return { kind: "cancelled" };
-    if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, usage: spent.usage };
+    if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, code: outcome.code, usage: spent.usage };
     if (!setup.manifest.result) return { kind: "completed", text: outcome.text, usage: spent.usage, cost };
     const verdict = await step(`${turnId}:result:${repairs}`, () => judgeResult(setup, sandbox, outcome.text, signal));
     if (verdict.outcome === "cancelled") return { kind: "cancelled" };
     if (verdict.outcome === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: verdict.result };
-    if (verdict.outcome === "failed") return { kind: "failed", message: `the result contract failed: ${verdict.message}`, text: outcome.text, usage: spent.usage };
+    if (verdict.outcome === "failed") return { kind: "failed", message: `the result contract failed: ${verdict.message}`, code: "result_rejected", text: outcome.text, usage: spent.usage };
     if (repairs >= maxRepairs) {
-      return { kind: "failed", message: `the result contract rejected the reply ${repairs + 1} times; last: ${verdict.message}`, text: outcome.text, usage: spent.usage };
+      return { kind: "failed", message: `the result contract rejected the reply ${repairs + 1} times; last: ${verdict.message}`, code: "result_rejected", text: outcome.text, usage: spent.usage };
     }
     // Same turn, same tools and workspace: the model revises with the feedback (spec §7.5).
     repair = verdict.message;

@@ -40,6 +40,9 @@ export type TurnJournal = {
   /** Whether this run took the epoch: always, unless it asked for the session's first run only
    * (an eager run) and another run came first. A run that did not take it records nothing. */
   isCurrent: () => Promise<boolean>;
+  /** The epoch this run took; undefined when it took none (the session is gone, or another run
+   * came first). */
+  epoch: () => Promise<number | undefined>;
 };
 
 /** Hands a step's record to its last append, still being written (a deferred record): the step
@@ -129,7 +132,11 @@ export function turnJournal(
     nudges: async (keyPrefix) =>
       (await read()).events.filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix)).map((event) => (JSON.parse(event.data) as { text: string }).text),
   };
-  return { step, settled, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await read()).epoch !== noEpoch };
+  const epoch = async () => {
+    const taken = (await read()).epoch;
+    return taken === noEpoch ? undefined : taken;
+  };
+  return { step, settled, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await epoch()) !== undefined, epoch };
 }
 
 /** Writes a step's record while `epoch` is still the session's; false when it is not (or another

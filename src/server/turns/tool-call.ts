@@ -37,6 +37,19 @@ const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
 
 export type ToolCallResult = ToolOutcome & { cancelled?: true };
 
+// Outcomes of calls that ran but whose result could not be appended yet (the database went away
+// meanwhile): a run of the turn again in this process — the engine's retry — returns them instead
+// of running the call again. Bounded; a retry that lands on another worker finds nothing here and
+// runs the call again (at least once, docs/turns.md "Failures").
+const unwritten = new Map<string, ToolCallResult>();
+const maxUnwritten = 1_000;
+
+function keepUnwritten(key: string, outcome: ToolCallResult, written: Promise<unknown>): void {
+  if (unwritten.size >= maxUnwritten) unwritten.delete(unwritten.keys().next().value!);
+  unwritten.set(key, outcome);
+  written.then(() => unwritten.delete(key), () => undefined);
+}
+
 /** With `deferRecord` (read tools), the call returns once its result is handed to group commit;
  * the journal checks the record with the next step (step-journal.ts). */
 export async function runToolCall(
@@ -49,17 +62,19 @@ export async function runToolCall(
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
+  const unwrittenKey = `${sessionId}\t${resultKey}`;
   const recorded = (await env.earlier.recorded(resultKey)) as ToolOutcome | undefined;
   if (recorded) {
     return { output: recorded.output ?? null, isError: recorded.isError, ...(recorded.stubbed ? { stubbed: true } : {}) };
   }
   const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
-  const outcome = verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy);
+  const outcome: ToolCallResult = unwritten.get(unwrittenKey) ?? (verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy));
   // The result and the step's journal record commit together.
   const data = { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) };
   const record = seal?.(outcome);
   const isDeferred = record !== undefined && options.deferRecord === true;
   const written = appendEvents({ db, sessionId, step: record, events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }], linger: isDeferred });
+  if (!outcome.cancelled) keepUnwritten(unwrittenKey, outcome, written);
   if (record && isDeferred) {
     deferStepRecord(record, written);
     return outcome;

@@ -39,7 +39,7 @@ describe("preempt (the default admission)", () => {
     expect(next).toMatchObject({ admission: "started", preempted: true });
     const log = await h.eventsUntil(started.sessionId, has("turn.completed"));
     const [failed] = ofType(log, "turn.failed");
-    expect(failed!.data).toEqual({ message: "turn interrupted", status: "cancelled" });
+    expect(failed!.data).toEqual({ message: "turn interrupted", status: "cancelled", code: "cancelled" });
     const preempting = ofType(log, "message.received").find((e) => e.data.text === "never mind");
     expect(at(failed) - at(preempting)).toBeLessThan(1_000);
     // The old turn ends before the new one starts, and the session waits only once, at the end.
@@ -68,7 +68,7 @@ describe("stop", () => {
     await h.eventsUntil(started.sessionId, has("actions.requested"));
     expect(await h.stop(agent, started.sessionId)).toMatchObject({ wasRunning: true });
     const log = await h.eventsUntil(started.sessionId, has("session.waiting"));
-    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: "turn interrupted", status: "cancelled" });
+    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: "turn interrupted", status: "cancelled", code: "cancelled" });
     expect(log.at(-1)!.type).toBe("session.waiting");
     const again = await h.followUp(agent, started.sessionId, { continuationToken: started.continuationToken, message: "hello again" });
     expect(again.admission).toBe("started");

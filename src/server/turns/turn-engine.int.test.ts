@@ -197,7 +197,7 @@ describe("the result contract", () => {
   it("fails the turn when the reply is rejected a third time", async () => {
     const { log } = await turn("[say: NEVER]", { on: strict });
     expect(ofType(log, "step.started")).toHaveLength(3);
-    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: expect.stringContaining("rejected the reply 3 times"), status: "error" });
+    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: expect.stringContaining("rejected the reply 3 times"), status: "error", code: "result_rejected" });
   });
 
   it("fails the turn on an empty reply and on a commit that throws", async () => {

@@ -19,23 +19,31 @@ export type ModelProviderSettings = {
 const openaiDefaultBaseUrl = "https://api.openai.com/v1";
 const anthropicDefaultBaseUrl = "https://api.anthropic.com/v1";
 
+/** A model id that names no model this platform can call as configured: the same on every try. */
+export class ModelResolutionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelResolutionError";
+  }
+}
+
 export const modelProviders = ["local", "openai", "anthropic", "openai-compatible"] as const;
 
 export function resolveModel(id: string, providers: ModelProviderSettings): LanguageModelV3 {
   const { provider, model } = parseModelId(id);
   switch (provider) {
     case "local":
-      if (id !== localScriptedModelId) throw new Error(`model ${id} does not exist; the only local model is ${localScriptedModelId}`);
+      if (id !== localScriptedModelId) throw new ModelResolutionError(`model ${id} does not exist; the only local model is ${localScriptedModelId}`);
       return createLocalScriptedModel();
     case "openai":
-      if (!providers.openaiApiKey) throw new Error(`model ${id} needs OPENAI_API_KEY`);
+      if (!providers.openaiApiKey) throw new ModelResolutionError(`model ${id} needs OPENAI_API_KEY`);
       return createOpenAI({ apiKey: providers.openaiApiKey, baseURL: providers.openaiBaseUrl ?? openaiDefaultBaseUrl })(model);
     case "anthropic":
-      if (!providers.anthropicApiKey) throw new Error(`model ${id} needs ANTHROPIC_API_KEY`);
+      if (!providers.anthropicApiKey) throw new ModelResolutionError(`model ${id} needs ANTHROPIC_API_KEY`);
       return createAnthropic({ apiKey: providers.anthropicApiKey, baseURL: providers.anthropicBaseUrl ?? anthropicDefaultBaseUrl })(model);
     case "openai-compatible":
       if (!providers.openaiCompatibleBaseUrl) {
-        throw new Error(`model ${id} needs OPENAI_COMPATIBLE_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)`);
+        throw new ModelResolutionError(`model ${id} needs OPENAI_COMPATIBLE_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)`);
       }
       // includeUsage sends stream_options.include_usage: Chat Completions servers (OpenAI's own, vLLM)
       // stream token usage only when asked, and without it such turns report no tokens and no cost.
@@ -45,7 +53,7 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
         includeUsage: true,
       })(model);
     default:
-      throw new Error(`model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`);
+      throw new ModelResolutionError(`model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`);
   }
 }
 
@@ -55,7 +63,7 @@ export function parseModelId(id: string): { provider: string; model: string } {
   const provider = id.slice(0, colon);
   const model = id.slice(colon + 1).trim();
   if (colon <= 0 || !model) {
-    throw new Error(`model id "${id}" must look like provider:model, e.g. ${localScriptedModelId} or openai:gpt-5`);
+    throw new ModelResolutionError(`model id "${id}" must look like provider:model, e.g. ${localScriptedModelId} or openai:gpt-5`);
   }
   return { provider, model };
 }
