@@ -8,6 +8,7 @@ import { AppError } from "@/server/http/app-error";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { loadAgentInChild } from "@/agents/loader/load-agent-in-child";
 import { createAgentVersion } from "./create-agent-version";
+import { processUploadSlots, type UploadSlots } from "./upload-slots";
 
 export async function uploadAgentVersion(options: {
   db: PrismaClient;
@@ -20,17 +21,26 @@ export async function uploadAgentVersion(options: {
    * server buffer an archive. */
   readArchive: () => Promise<Buffer>;
   activate: boolean;
+  /** Bounds the uploads this process takes in at once (./upload-slots.ts). */
+  slots?: UploadSlots;
+  load?: typeof loadAgentInChild;
 }) {
-  const { db, runtime, dataDir, caller, slug, activate } = options;
+  const { db, runtime, dataDir, caller, slug, activate, slots = processUploadSlots(), load = loadAgentInChild } = options;
   const existing = await db.agent.findUnique({ where: { slug }, select: { teamId: true } });
   const teamId = existing?.teamId ?? (await teamOf(db, caller, options.teamSlug));
   if (!teamId || !caller.can("agents:deploy", slug, teamId)) throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
-  const archive = await options.readArchive();
-  if (archive.byteLength === 0) throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
-  const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
-  const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate, load: loadAgentInChild });
-  if (version.isActive) await startSchedulers({ db, runtime, agentIds: [version.agentId] });
-  return version;
+  // The body is read only in a slot: a waiting upload costs a socket, not its archive.
+  const free = await slots.enter();
+  try {
+    const archive = await options.readArchive();
+    if (archive.byteLength === 0) throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
+    const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
+    const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate, load });
+    if (version.isActive) await startSchedulers({ db, runtime, agentIds: [version.agentId] });
+    return version;
+  } finally {
+    free();
+  }
 }
 
 /** The team a new agent goes to; an unknown team reads as forbidden, so slugs cannot be probed. */
