@@ -18,7 +18,7 @@ import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
-import type { RetryBound } from "@/server/durable/services";
+import type { RetryBound } from "@/server/durable/retry-bound";
 import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
 import { freshDatabaseUrl } from "./fresh-database";
 import { readEvents } from "@/server/events/read-events";

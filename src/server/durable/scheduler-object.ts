@@ -12,6 +12,7 @@ import { fireScheduleNow, runSchedules, type CodeRun } from "@/server/schedules/
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import path from "node:path";
+import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
 import type { TurnRequest } from "./runtime";
 
 type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
@@ -20,7 +21,7 @@ export const sessionDefinition = { name: "session" } as restate.VirtualObjectDef
 type SchedulerHandlers = { tick: (ctx: restate.ObjectContext, input: { chain: string }) => Promise<void> };
 const schedulerDefinition = { name: "scheduler" } as restate.VirtualObjectDefinition<"scheduler", SchedulerHandlers>;
 
-export type SchedulerDeps = { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; clock?: () => Date };
+export type SchedulerDeps = { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; clock?: () => Date; retry?: RetryBound };
 
 // A schedule's run() gets as long as a tool may take.
 const runTimeoutMs = 15 * 60_000;
@@ -84,6 +85,8 @@ export function schedulerObject(deps: SchedulerDeps) {
         return failure ? { ok: false, message: `${input.name} failed: ${failure}` } : { ok: true, ran: true };
       },
     },
+    // A chain must outlive an outage of the database: retried without a limit, at a bounded pace.
+    options: { retryPolicy: backoff(deps.retry ?? defaultRetryBound) },
   });
 }
 
@@ -100,5 +103,6 @@ export function remindersObject(deps: SchedulerDeps) {
         await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
       },
     },
+    options: { retryPolicy: backoff(deps.retry ?? defaultRetryBound) },
   });
 }

@@ -21,6 +21,7 @@ import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
 import type { EagerRunHints, EagerTurns } from "./eager-turns";
 import { runDirectCall } from "@/server/tools/run-direct-call";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
+import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
 import type { TurnRequest } from "./runtime";
 import type { DurableRuntime } from "./runtime";
 import { remindersObject, schedulerObject, sessionDefinition } from "./scheduler-object";
@@ -61,12 +62,6 @@ export type WorkerDeps = {
   retry?: RetryBound;
 };
 
-/** Attempts of a turn on retryable failures (turn-failure.ts), with exponential backoff from
- * `initialIntervalMs` up to `maxIntervalMs` between them (docs/turns.md, "Failures"). */
-export type RetryBound = { attempts: number; initialIntervalMs: number; maxIntervalMs: number };
-
-export const defaultRetryBound: RetryBound = { attempts: 8, initialIntervalMs: 1_000, maxIntervalMs: 30_000 };
-
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
 
 /** Restate's retry policy for a bound. Attempts are counted by the turn itself, in Postgres
@@ -74,7 +69,7 @@ const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
  * so Restate's own limit is only a backstop, ten times as high, that pauses the invocation
  * (a stop resumes it, and it then records its end). */
 function retryPolicy(bound: RetryBound) {
-  return { initialInterval: bound.initialIntervalMs, maxInterval: bound.maxIntervalMs, exponentiationFactor: 2, maxAttempts: bound.attempts * 10, onMaxAttempts: "pause" as const };
+  return { ...backoff(bound), maxAttempts: bound.attempts * 10, onMaxAttempts: "pause" as const };
 }
 
 /**

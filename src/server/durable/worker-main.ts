@@ -6,7 +6,7 @@ import { db } from "@/server/db";
 import { modelSettings } from "@/server/models";
 import { unsignedWarning, workerIdentityKeys } from "./request-identity";
 import { createRestateRuntime } from "./restate-runtime";
-import { defaultRetryBound } from "./services";
+import { defaultRetryBound } from "./retry-bound";
 import { startWorkerServer } from "./worker-server";
 
 const config = env();

@@ -49,7 +49,9 @@ async function tickAt(iso: string, count: number) {
 describe("schedules", () => {
   it("fires nothing for due times before it first saw the schedule", async () => {
     expect(await tickAt("2026-11-30T09:58:30Z", 0)).toEqual([]);
-    expect(await h.db.scheduleState.count({ where: { agentId: agent.id } })).toBe(3);
+    // Nothing to wait for in firings: wait for the tick to have seen the three schedules.
+    await waitFor("the first tick", async () => (await h.db.scheduleState.count({ where: { agentId: agent.id } })) === 3, { timeoutMs: 10_000 });
+    expect(await firings()).toEqual([]);
   });
 
   it("starts one task session per due schedule; it completes and refuses follow-ups", async () => {
