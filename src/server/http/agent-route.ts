@@ -95,16 +95,26 @@ async function authenticateWithoutBearer(request: Request): Promise<AgentCaller>
   return { caller: await authenticate(request), agent: looked };
 }
 
-export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction, found?: AgentCaller["agent"]): Promise<AgentRow> {
+/** `action` may list several: any one of them lets the caller in. */
+export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction | TokenAction[], found?: AgentCaller["agent"]): Promise<AgentRow> {
   const agent = found?.slug === slug ? found.row : await findAgentBySlug(db(), slug);
   if (!agent) throw new AppError("not_found", `no agent '${slug}'`);
-  if (!caller.can(action, slug, agent.teamId)) throw new AppError("forbidden", `this caller may not ${action} on '${slug}'`);
+  const actions = [action].flat();
+  if (!actions.some((one) => caller.can(one, slug, agent.teamId))) throw new AppError("forbidden", `this caller may not ${actions.join(" or ")} on '${slug}'`);
   const { allowAnonymous: _, ...row } = agent;
   return row;
 }
 
+/** The route's checks made again, for an answer that outlives its request (a stream): the
+ * request's credential authenticated anew, and allowed `action` on the agent. */
+export async function reauthorize(request: Request, slug: string, action: TokenAction): Promise<Caller> {
+  const { caller, agent } = await authenticateForAgent(request);
+  await loadAgentFor(caller, slug, action, agent);
+  return caller;
+}
+
 export function defineAgentRoute<Params extends { slug: string }, Query = unknown, Body = unknown>(definition: {
-  action: TokenAction;
+  action: TokenAction | TokenAction[];
   params: z.ZodType<Params>;
   query?: z.ZodType<Query>;
   body?: z.ZodType<Body>;

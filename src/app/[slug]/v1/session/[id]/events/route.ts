@@ -4,7 +4,7 @@ import { defineAgentRoute } from "@/server/http/agent-route";
 import { ndjsonHeaders, ndjsonLine } from "@/server/http/ndjson";
 import { db } from "@/server/http/platform";
 import { readEvents } from "@/server/events/read-events";
-import { getOwnedSession } from "@/server/sessions/get-owned-session";
+import { getReadableSession } from "@/server/sessions/get-readable-session";
 import { sessionIdSchema, startIndexSchema } from "@/server/sessions/schema";
 import { queryInteger } from "@/server/validation/schema";
 
@@ -15,7 +15,7 @@ export const GET = defineAgentRoute({
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
   query: z.object({ startIndex: startIndexSchema, limit: queryInteger({ min: 1, max: 10_000, default: 10_000 }) }),
   handler: async ({ caller, agent, params, query }) => {
-    await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
+    await getReadableSession({ db: db(), agent, sessionId: params.id, caller });
     const events = await readEvents({ db: db(), sessionId: params.id, fromIndex: query.startIndex, limit: query.limit });
     return new Response(Buffer.concat(events.map(ndjsonLine)), { headers: ndjsonHeaders });
   },

@@ -9,7 +9,9 @@ import { sessionIdSchema } from "@/server/sessions/schema";
 export const dynamic = "force-dynamic";
 
 export const POST = defineAgentRoute({
-  action: "sessions:read",
+  // The owner decides with sessions rights, a teammate with approvals:write alone
+  // (docs/api.md); decideApproval tells them apart.
+  action: ["sessions:read", "approvals:write"],
   params: z.object({ slug: z.string(), id: sessionIdSchema, callId: callIdSchema }),
   body: decideApprovalBodySchema,
   handler: async ({ caller, agent, params, body }) =>
