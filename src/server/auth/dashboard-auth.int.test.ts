@@ -49,6 +49,11 @@ describe("accounts and teams", () => {
     expect(user).toEqual({ email: "ada@example.com", isInstanceAdmin: true, memberships: [{ role: "owner" }] });
   });
 
+  it("answers a name Postgres cannot store with BAD_REQUEST, not a server error", async () => {
+    await expect(caller(ownerId).teams.create({ name: "Null\u0000Team" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await db.team.count({ where: { name: { startsWith: "Null" } } })).toBe(0);
+  });
+
   it("closes open sign-up after the first account, without telling which emails exist, and refuses a short password", async () => {
     await expect(signUp({ db, email: "eve@example.com", password })).rejects.toMatchObject({ code: "forbidden", message: /invite/ });
     await expect(signUp({ db, email: "ada@example.com", password })).rejects.toMatchObject({ code: "forbidden", message: /invite/ });

@@ -4,7 +4,8 @@
 import type { PrismaClient, Role } from "@prisma/client";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { AppError, type ErrorCode } from "@/server/http/app-error";
+import { AppError, toAppError, type ErrorCode } from "@/server/http/app-error";
+import { refusedValueCode } from "@/server/http/refused-value";
 import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
 import { isAtLeast } from "@/server/teams/roles";
 
@@ -37,10 +38,11 @@ const t = initTRPC.context<Context>().create({
 
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: trpcCodes[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  // A value the database refused (NUL, a lone surrogate) is the input's fault, as on /v1.
+  const thrown = result.error.cause;
+  const cause = thrown instanceof AppError ? thrown : refusedValueCode(thrown) ? toAppError(thrown) : undefined;
+  if (cause) throw new TRPCError({ code: trpcCodes[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
   return result;
 });
 
