@@ -8,10 +8,11 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { inheritedEnvironment } from "@/env";
-import { startChild, type Log, type RunningChild } from "./child";
+import type { Log, RunningChild } from "./child";
 import { readOrCreateSecret } from "@/server/config/secrets";
+import { superviseChild, type SupervisedChild, type Supervision } from "./supervised";
 
-export type EmbeddedPostgres = { url: string; pid: number; stop: () => Promise<void> };
+export type EmbeddedPostgres = { url: string; supervised: SupervisedChild; stop: () => Promise<void> };
 
 type Binaries = { initdb: string; postgres: string };
 type RunAs = { uid: number; gid: number } | undefined;
@@ -56,11 +57,10 @@ function ensureTraversable(dir: string, log: Log): void {
 }
 
 async function waitUntilReady(child: RunningChild): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
+  await new Promise<void>((resolve) => {
     child.onLine((line) => {
       if (line.includes("database system is ready to accept connections")) resolve();
     });
-    void child.exited.then(() => reject(new Error("Postgres exited during start-up; see its log")));
   });
 }
 
@@ -102,8 +102,9 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   log: Log;
+  supervision?: Supervision;
 }): Promise<EmbeddedPostgres> {
-  const { dataDir, port, log } = options;
+  const { dataDir, port, log, supervision } = options;
   const clusterDir = path.join(dataDir, "postgres");
   const logFile = path.join(dataDir, "logs", "postgres.log");
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
@@ -148,7 +149,7 @@ export async function startEmbeddedPostgres(options: {
     fs.mkdirSync(socket, { recursive: true, mode: 0o700 });
     if (runAs) fs.chownSync(socket, runAs.uid, runAs.gid);
   }
-  const child = startChild(
+  const postgres = superviseChild(
     {
       name: "postgres",
       command: binaries.postgres,
@@ -160,8 +161,17 @@ export async function startEmbeddedPostgres(options: {
       stopSignal: "SIGINT",
     },
     log,
+    {
+      ...supervision,
+      waitUntilReady,
+      // Only once the killed postmaster's whole process group is gone: then the lock file names
+      // nobody, and a pid reused since must not make the new postmaster refuse the data directory.
+      beforeRestart: () => fs.rmSync(path.join(clusterDir, "postmaster.pid"), { force: true }),
+      logFile,
+      stopTimeoutMs: 30_000,
+    },
   );
-  await waitUntilReady(child);
+  await postgres.ready;
   await ensureDatabase(embeddedDatabaseUrl(dataDir, port, "postgres")!, "agentfold");
-  return { url: embeddedDatabaseUrl(dataDir, port)!, pid: child.pid, stop: () => child.stop(30_000) };
+  return { url: embeddedDatabaseUrl(dataDir, port)!, supervised: postgres, stop: () => postgres.stop() };
 }

@@ -5,14 +5,15 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { inheritedEnvironment } from "@/env";
 import { readOrCreateIdentityKey } from "@/server/durable/request-identity";
-import { startChild, type Log } from "./child";
+import type { Log } from "./child";
+import { superviseChild, type SupervisedChild, type Supervision } from "./supervised";
 import { isHttpOk, waitFor } from "./wait";
 
 export type RestatePorts = { ingress: number; admin: number; node: number };
 export type EmbeddedRestate = {
   ingressUrl: string;
   adminUrl: string;
-  pid: number;
+  supervised: SupervisedChild;
   /** The public key Restate signs its requests to the worker with (publickeyv1_…). */
   identityKey: string;
   stop: () => Promise<void>;
@@ -32,14 +33,20 @@ export async function startEmbeddedRestate(options: {
   dataDir: string;
   ports: RestatePorts;
   log: Log;
+  supervision?: Supervision;
 }): Promise<EmbeddedRestate> {
-  const { dataDir, ports, log } = options;
+  const { dataDir, ports, log, supervision } = options;
   const baseDir = path.join(dataDir, "restate");
   const logFile = path.join(dataDir, "logs", "restate.log");
   fs.mkdirSync(baseDir, { recursive: true });
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const identity = readOrCreateIdentityKey(dataDir);
-  const child = startChild(
+  const ingressUrl = `http://127.0.0.1:${ports.ingress}`;
+  const adminUrl = `http://127.0.0.1:${ports.admin}`;
+  const isHealthy = async () => (await isHttpOk(`${adminUrl}/health`)) && (await isHttpOk(`${ingressUrl}/restate/health`));
+  // A restart runs with the same ports and base directory, so it keeps the journal and the
+  // worker's registration: in-flight invocations resume where they were.
+  const restate = superviseChild(
     {
       name: "restate",
       command: restateBinary(),
@@ -64,18 +71,13 @@ export async function startEmbeddedRestate(options: {
       logFile,
     },
     log,
+    {
+      ...supervision,
+      waitUntilReady: () => waitFor("Restate to become healthy", isHealthy, { timeoutMs: 60_000 }),
+      logFile,
+      stopTimeoutMs: 20_000,
+    },
   );
-  const ingressUrl = `http://127.0.0.1:${ports.ingress}`;
-  const adminUrl = `http://127.0.0.1:${ports.admin}`;
-  const failed = child.exited.then(() => {
-    throw new Error(`restate-server exited during start-up; see ${logFile}`);
-  });
-  await Promise.race([
-    failed,
-    waitFor("Restate to become healthy", async () => (await isHttpOk(`${adminUrl}/health`)) && (await isHttpOk(`${ingressUrl}/restate/health`)), {
-      timeoutMs: 60_000,
-    }),
-  ]);
-  failed.catch(() => undefined);
-  return { ingressUrl, adminUrl, pid: child.pid, identityKey: identity.publicKey, stop: () => child.stop(20_000) };
+  await restate.ready;
+  return { ingressUrl, adminUrl, supervised: restate, identityKey: identity.publicKey, stop: () => restate.stop() };
 }

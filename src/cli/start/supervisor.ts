@@ -1,5 +1,6 @@
-// `agentfold start`: brings up what is not configured externally, in dependency order, and stops
-// it in reverse order (web, worker, Restate, Postgres) on Ctrl-C or SIGTERM.
+// `agentfold start`: brings up what is not configured externally, in dependency order, restarts
+// any part that dies, and stops it all in reverse order (web, worker, Restate, Postgres) on Ctrl-C,
+// SIGTERM, or a part that keeps dying (docs/configuration.md, "Supervision").
 import { authSecret, inheritedEnvironment, type Env } from "@/env";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
@@ -36,14 +37,26 @@ async function assertPortsFree(config: Env): Promise<void> {
 
 export type Supervisor = { shutdown: () => Promise<void> };
 
-export async function startSupervisor(config: Env, log: Log): Promise<Supervisor> {
+export async function startSupervisor(
+  config: Env,
+  log: Log,
+  { exit = (code: number) => process.exit(code) }: { exit?: (code: number) => void } = {},
+): Promise<Supervisor> {
   const started: Stoppable[] = [];
-  const shutdown = async () => {
-    for (const component of started.reverse()) {
-      log(`stopping ${component.name}`);
-      await component.stop();
-    }
-    await stopAllChildren();
+  let stopping: Promise<void> | undefined;
+  // Once: a signal arriving while a crash loop stops the stack waits for that same shutdown.
+  const shutdown = () =>
+    (stopping ??= (async () => {
+      for (const component of started.reverse()) {
+        log(`stopping ${component.name}`);
+        await component.stop();
+      }
+      await stopAllChildren();
+    })());
+  const supervision = {
+    policy: { limit: config.AGENTFOLD_RESTART_LIMIT, windowMs: config.AGENTFOLD_RESTART_WINDOW_SECONDS * 1000 },
+    // The part that gave up said why; the rest of the stack is useless without it.
+    onGiveUp: () => void shutdown().then(() => exit(1)),
   };
   const lines: string[] = [];
   try {
@@ -56,10 +69,11 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
     if (databaseUrl) {
       lines.push(`postgres  external  ${redact(databaseUrl)}`);
     } else {
-      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.POSTGRES_PORT, log });
+      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.POSTGRES_PORT, log, supervision });
       started.push({ name: "postgres", stop: postgres.stop });
       databaseUrl = postgres.url;
-      lines.push(`postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (pid ${postgres.pid}, data in ${config.dataDir}/postgres)`);
+      const pid = postgres.supervised.current().pid;
+      lines.push(`postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (pid ${pid}, data in ${config.dataDir}/postgres)`);
     }
     log(`migrations: ${await applyMigrations(databaseUrl)}`);
 
@@ -71,10 +85,12 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
         dataDir: config.dataDir,
         ports: { ingress: config.RESTATE_INGRESS_PORT, admin: config.RESTATE_ADMIN_PORT, node: config.RESTATE_NODE_PORT },
         log,
+        supervision,
       });
       started.push({ name: "restate", stop: restate.stop });
       identityKeys = [restate.identityKey];
-      lines.push(`restate   embedded  ingress ${restate.ingressUrl}  admin ${restate.adminUrl}  (pid ${restate.pid})`);
+      const pid = restate.supervised.current().pid;
+      lines.push(`restate   embedded  ingress ${restate.ingressUrl}  admin ${restate.adminUrl}  (pid ${pid})`);
     }
 
     const childEnv: NodeJS.ProcessEnv = {
@@ -90,13 +106,13 @@ export async function startSupervisor(config: Env, log: Log): Promise<Supervisor
       NEXTAUTH_URL: config.webUrl,
     };
     const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
-    const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log });
+    const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log, supervision });
     started.push({ name: "worker", stop: worker.stop });
     lines.push(`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`);
     await startAgentSchedulers(databaseUrl, runtime, log);
 
     await buildWebIfNeeded(log, childEnv);
-    const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log });
+    const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log, supervision });
     started.push({ name: "web", stop: web.stop });
     lines.push(`web       ${config.webUrl}  (pid ${web.current().pid})`);
   } catch (error) {

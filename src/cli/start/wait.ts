@@ -34,3 +34,14 @@ export async function isHttpOk(url: string, timeoutMs = 2_000): Promise<boolean>
     return false;
   }
 }
+
+/** Whether anything answers HTTP at a URL, whatever the status. */
+export async function isHttpAnswering(url: string, timeoutMs = 2_000): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -6,8 +6,8 @@ import readline from "node:readline";
 import { isBuildCurrent, sourceHash, writeBuildStamp } from "./build-stamp";
 import type { Log } from "./child";
 import { nodeWithTsx, packageBin, projectRoot } from "./project";
-import { superviseChild, type SupervisedChild } from "./supervised";
-import { isHttpOk, waitFor } from "./wait";
+import { superviseChild, type SupervisedChild, type Supervision } from "./supervised";
+import { isHttpAnswering, isHttpOk, waitFor } from "./wait";
 
 const nextBin = () => packageBin("next", "dist/bin/next");
 
@@ -42,8 +42,10 @@ export async function startWeb(options: {
   port: number;
   env: NodeJS.ProcessEnv;
   log: Log;
+  supervision?: Supervision;
 }): Promise<SupervisedChild> {
-  const { host, port, env, log } = options;
+  const { host, port, env, log, supervision } = options;
+  const healthUrl = `http://${host}:${port}/v1/health`;
   const web = superviseChild(
     {
       name: "web",
@@ -58,8 +60,16 @@ export async function startWeb(options: {
       },
     },
     log,
+    {
+      ...supervision,
+      // Start-up waits for a healthy stack; a restart only for the web to answer, since the part
+      // that is down may be another one.
+      waitUntilReady: (_, { isRestart }) =>
+        isRestart
+          ? waitFor("the web app to answer", () => isHttpAnswering(healthUrl), { timeoutMs: 60_000 })
+          : waitFor("the web app to answer /v1/health", () => isHttpOk(healthUrl), { timeoutMs: 60_000 }),
+    },
   );
-  const healthUrl = `http://${host}:${port}/v1/health`;
-  await waitFor("the web app to answer /v1/health", () => isHttpOk(healthUrl), { timeoutMs: 60_000 });
+  await web.ready;
   return web;
 }

@@ -4,7 +4,7 @@ import type { DurableRuntime } from "@/server/durable/runtime";
 import { isWorkerHealthy } from "@/server/durable/worker-health";
 import type { Log } from "./child";
 import { nodeWithTsx, projectRoot } from "./project";
-import { superviseChild, type SupervisedChild } from "./supervised";
+import { superviseChild, type SupervisedChild, type Supervision } from "./supervised";
 import { waitFor } from "./wait";
 
 export async function startWorker(options: {
@@ -12,15 +12,20 @@ export async function startWorker(options: {
   env: NodeJS.ProcessEnv;
   runtime: DurableRuntime;
   log: Log;
+  supervision?: Supervision;
 }): Promise<SupervisedChild> {
-  const { workerUrl, env, runtime, log } = options;
+  const { workerUrl, env, runtime, log, supervision } = options;
+  // A restarted worker serves the same services at the same URL: Restate's registration of it
+  // still holds, so it is registered once.
   const worker = superviseChild(
     { name: "worker", ...nodeWithTsx("src/server/durable/worker-main.ts"), cwd: projectRoot, env },
     log,
+    {
+      ...supervision,
+      waitUntilReady: () => waitFor("the worker to answer its health check", () => isWorkerHealthy(workerUrl), { timeoutMs: 30_000 }),
+    },
   );
-  await waitFor("the worker to answer its health check", () => isWorkerHealthy(workerUrl), {
-    timeoutMs: 30_000,
-  });
+  await worker.ready;
   await runtime.registerWorker(workerUrl);
   return worker;
 }
