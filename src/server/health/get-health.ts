@@ -1,7 +1,10 @@
 // Health of every component the platform needs, checked in parallel with a deadline each.
 export type ComponentHealth = { ok: boolean; latencyMs: number; error?: string };
+export type PartState = "up" | "down";
 export type Health = {
   ok: boolean;
+  /** At a glance, by the names docs/api.md gives the parts: which one is down. */
+  parts: { database: PartState; engine: PartState; worker: PartState };
   components: { db: ComponentHealth; restate: ComponentHealth; worker: ComponentHealth };
 };
 
@@ -37,5 +40,10 @@ export async function getHealth({
     probe(checks.restate, timeoutMs),
     probe(checks.worker, timeoutMs),
   ]);
-  return { ok: db.ok && restate.ok && worker.ok, components: { db, restate, worker } };
+  const state = (component: ComponentHealth): PartState => (component.ok ? "up" : "down");
+  return {
+    ok: db.ok && restate.ok && worker.ok,
+    parts: { database: state(db), engine: state(restate), worker: state(worker) },
+    components: { db, restate, worker },
+  };
 }

@@ -27,6 +27,7 @@ describe("platform health checks", () => {
     const config = parseEnv({ DATABASE_URL: "postgresql://nobody:x@127.0.0.1:9/none" });
     const health = await getHealth({ checks: platformChecks({ config, database: () => unreachable }) });
     expect(health.components.db.ok).toBe(false);
-    expect(health.components.db.error).toBeTruthy();
+    expect(health.components.db.error).toMatch(/^Raw query failed\. .*Can't reach database server at 127\.0\.0\.1:9/);
+    expect(health.parts.database).toBe("down");
   });
 });

@@ -17,7 +17,12 @@ export function platformChecks({
   });
   return {
     db: async () => {
-      await database().$queryRaw`select 1`;
+      try {
+        await database().$queryRaw`select 1`;
+      } catch (error) {
+        // Prisma's message opens with lines about the invocation; the cause is the last one.
+        throw new Error((error as Error).message.trim().split("\n").at(-1));
+      }
       return true;
     },
     restate: () => runtime.isHealthy(),
