@@ -1,12 +1,15 @@
 // Runs `agentfold start` as a real child process, for the supervisor's integration tests and the
 // Playwright harness: free ports, a temporary data directory, and helpers to read its output.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { getFreePort } from "@/cli/start/ports";
 import { projectRoot } from "@/cli/start/project";
 import { sleep } from "@/cli/start/wait";
+
+const run = promisify(execFile);
 
 export type StackPorts = Record<
   "PORT" | "WORKER_PORT" | "POSTGRES_PORT" | "RESTATE_INGRESS_PORT" | "RESTATE_ADMIN_PORT" | "RESTATE_NODE_PORT",
@@ -50,10 +53,22 @@ const stackVariables = [
   "NEXTAUTH_URL",
 ];
 
+function outerEnvironment(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !stackVariables.includes(key)));
+}
+
+/** Runs `agentfold <args>` against a running stack's embedded database; resolves with its stdout. */
+export function stackCli(dataDir: string, ports: StackPorts): (...args: string[]) => Promise<string> {
+  const stack: Record<string, string> = { AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
+  const env = { ...outerEnvironment(), ...stack } as NodeJS.ProcessEnv;
+  return async (...args) => {
+    const { stdout } = await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { cwd: projectRoot, env });
+    return stdout.trim();
+  };
+}
+
 export function spawnSupervisor(env: Record<string, string>): SupervisorProcess {
-  const baseEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !stackVariables.includes(key)),
-  );
+  const baseEnv = outerEnvironment();
   // NODE_ENV=test from the runner would leak into `next build`; the supervisor sets its own.
   delete baseEnv.NODE_ENV;
   const child = spawn(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), "start"], {
@@ -97,10 +112,18 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+type Component = "postgres" | "restate" | "worker" | "web";
+
 /** The pid the supervisor printed for a component in its ready lines. */
-export function printedPid(output: string, component: "postgres" | "restate" | "worker" | "web"): number {
+export function printedPid(output: string, component: Component): number {
   const line = output.split("\n").find((l) => l.startsWith(`agentfold: ${component} `));
   const match = line?.match(/pid (\d+)/);
   if (!match) throw new Error(`no pid printed for ${component}:\n${output}`);
   return Number(match[1]);
+}
+
+/** The pid of a component's latest run: its last restart's, or the one of the ready lines. */
+export function currentPid(output: string, component: Component): number {
+  const restarts = [...output.matchAll(new RegExp(`agentfold: ${component} restarted \\(pid (\\d+)\\)`, "g"))];
+  return restarts.length > 0 ? Number(restarts.at(-1)![1]) : printedPid(output, component);
 }

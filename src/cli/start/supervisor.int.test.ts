@@ -4,20 +4,25 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
+import { writeFiles } from "@/testing/folders";
 import {
+  currentPid,
   freeStackPorts,
   isProcessAlive,
   makeDataDir,
   printedPid,
   spawnSupervisor,
+  stackCli,
   type SupervisorProcess,
 } from "@/testing/supervisor-process";
 import { embeddedDatabaseUrl } from "./postgres";
-import { sleep } from "./wait";
+import { sleep, waitFor } from "./wait";
 
-// Whole stacks, and the first one may build the web app.
-const stackTimeout = 240_000;
+// Whole stacks, and the first one may build the web app (over 3 min on two busy cores).
+const readyTimeout = 300_000;
+const stackTimeout = readyTimeout + 60_000;
 const readyLine = /Agentfold is ready: open (http:\/\/\S+)/;
 const running: SupervisorProcess[] = [];
 const dataDirs: string[] = [];
@@ -67,7 +72,7 @@ describe("agentfold start with external Postgres and Restate", () => {
       RESTATE_ADMIN_URL: inject("restateAdminUrl"),
       RESTATE_IDENTITY_KEYS: inject("restateIdentityKey"),
     });
-    const [, baseUrl] = await supervisor.waitForOutput(readyLine);
+    const [, baseUrl] = await supervisor.waitForOutput(readyLine, readyTimeout);
     const output = supervisor.output();
     expect(output).toMatch(/postgres\s+external/);
     expect(output).toMatch(/restate\s+external/);
@@ -82,10 +87,10 @@ describe("agentfold start with external Postgres and Restate", () => {
 
     const workerPid = printedPid(output, "worker");
     process.kill(workerPid, "SIGKILL");
-    await supervisor.waitForOutput(/worker killed by SIGKILL; restarting/, 5_000);
+    await supervisor.waitForOutput(new RegExp(`worker \\(pid ${workerPid}\\) killed by SIGKILL after [\\d.]+ (ms|s|min); restart 1 of 5 within 60 s, in 250 ms`), 5_000);
     const downtime = await waitForHealthy(baseUrl!, 10_000);
     expect(downtime).toBeLessThan(10_000);
-    const [, newPid] = await supervisor.waitForOutput(/worker restarted \(pid (\d+)\)/, 1_000);
+    const [, newPid] = await supervisor.waitForOutput(/worker restarted \(pid (\d+)\), ready after/, 1_000);
     expect(Number(newPid)).not.toBe(workerPid);
 
     const webPid = printedPid(output, "web");
@@ -101,7 +106,7 @@ describe("agentfold start on embedded defaults", () => {
     const env = { ...ports, AGENTFOLD_DATA_DIR: dir };
 
     const first = start(env);
-    const [, baseUrl] = await first.waitForOutput(readyLine);
+    const [, baseUrl] = await first.waitForOutput(readyLine, readyTimeout);
     expect(first.output()).toMatch(/postgres\s+embedded/);
     expect(first.output()).toMatch(/restate\s+embedded/);
     expect((await health(baseUrl!)).status).toBe(200);
@@ -120,7 +125,7 @@ describe("agentfold start on embedded defaults", () => {
     for (const pid of pids) expect(isProcessAlive(pid), `pid ${pid} still running`).toBe(false);
 
     const second = start(env);
-    await second.waitForOutput(readyLine);
+    await second.waitForOutput(readyLine, readyTimeout);
     expect(second.output()).not.toContain("initialising a new cluster");
     const again = new pg.Client({ connectionString: url });
     await again.connect();
@@ -161,3 +166,164 @@ describe("agentfold start refuses bad configuration", () => {
     expect(supervisor.output()).toMatch(/PORT: .*number/i);
   });
 });
+
+// An agent with one read tool: `[call lookup …] [delay 3s]` makes a turn of two model steps, each
+// waiting 3 s (docs/models.md), so a part can be killed mid-turn once the tool's result is logged.
+const lookupAgent = {
+  "package.json": '{"name":"kill-tests"}',
+  "bot/instructions.md": "You look up orders.",
+  "bot/tools/lookup.ts": `import { defineTool } from "agentfold/tools";
+import { z } from "zod";
+export default defineTool({ description: "Looks up an order", effect: "read",
+  inputSchema: z.object({ orderId: z.string() }), async execute({ orderId }) { return { orderId, status: "shipped" }; } });
+`,
+};
+const slowTurn = (orderId: string) => `Where is ${orderId}? [call lookup {"orderId":"${orderId}"}] [delay 3s]`;
+// Bounds: a turn takes ~6 s; a restarted Postgres or Restate is back within seconds.
+const turnBoundMs = 60_000;
+const restartLimit = 4;
+
+type Stack = { supervisor: SupervisorProcess; baseUrl: string; dir: string; token: string };
+
+async function request(stack: Stack, method: string, route: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${stack.baseUrl}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+async function sessionLog(stack: Stack, sessionId: string): Promise<SessionEvent[]> {
+  const { status, text } = await request(stack, "GET", `/kill/v1/session/${sessionId}/events`);
+  if (status !== 200) throw new Error(`events: ${status} ${text}`);
+  return text.split("\n").filter((line) => line.trim()).map((line) => sessionEventSchema.parse(JSON.parse(line)));
+}
+
+/** Polls the log (the web may answer 5xx while a part is down) until `isDone`, within the bound. */
+async function waitForLog(stack: Stack, sessionId: string, what: string, isDone: (log: SessionEvent[]) => boolean): Promise<SessionEvent[]> {
+  let log: SessionEvent[] = [];
+  await waitFor(what, async () => isDone((log = await sessionLog(stack, sessionId))), { timeoutMs: turnBoundMs, intervalMs: 50 });
+  return log;
+}
+
+const turnEnded = (turnId: string) => (log: SessionEvent[]) =>
+  log.some((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed")) && log.at(-1)?.type === "session.waiting";
+const toolAnswered = (turnId: string) => (log: SessionEvent[]) => log.some((e) => e.turnId === turnId && e.type === "action.result");
+
+/** Gapless (indexes 0..n-1), each turn completed once with the tool's answer, and nothing twice. */
+function expectWholeLog(log: SessionEvent[], turnIds: string[]): void {
+  expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
+  const once = new Map<string, number>();
+  const count = (key: string) => once.set(key, (once.get(key) ?? 0) + 1);
+  for (const e of log) {
+    if (["message.received", "turn.started", "turn.completed", "turn.failed", "session.waiting"].includes(e.type)) count(`${e.type} ${e.turnId}`);
+    if (e.type === "step.started") count(`${e.type} ${e.turnId} ${e.data.step} attempt ${e.data.attempt ?? 1}`);
+    if (e.type === "step.completed") count(`${e.type} ${e.turnId} ${e.data.step}`);
+    if (e.type === "action.result") count(`${e.type} ${e.data.callId}`);
+    if (e.type === "actions.requested") for (const call of e.data.calls) count(`${e.type} ${call.callId}`);
+  }
+  expect([...once].filter(([, n]) => n > 1)).toEqual([]);
+  for (const turnId of turnIds) {
+    const ended = log.filter((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed"));
+    expect(ended.map((e) => e.type), turnId).toEqual(["turn.completed"]);
+    const replies = log.filter((e) => e.turnId === turnId && e.type === "message.completed").map((e) => (e.type === "message.completed" ? e.data.text : ""));
+    expect(replies.at(-1), turnId).toContain("The lookup tool returned");
+  }
+}
+
+/** Waits for /v1/health to name `part` as down, then for all to be up again. */
+async function expectDownThenUp(stack: Stack, part: "database" | "engine"): Promise<void> {
+  await waitFor(`health to say ${part} is down`, async () => (await health(stack.baseUrl)).body.parts?.[part] === "down", { timeoutMs: 5_000, intervalMs: 20 });
+  await waitFor("health to be 200 again", async () => {
+    const { status, body } = await health(stack.baseUrl);
+    return status === 200 && JSON.stringify(body.parts) === JSON.stringify({ database: "up", engine: "up", worker: "up" });
+  }, { timeoutMs: 30_000 });
+}
+
+const turnIdOf = (log: SessionEvent[], nth: number) => log.filter((e) => e.type === "message.received")[nth]!.turnId!;
+
+// One stack for every kill: a stack's start-up (and maybe a web build) is most of the time.
+describe("agentfold start keeps its parts running", () => {
+  let stack: Stack;
+  let sessionId: string;
+  let continuationToken: string;
+  const turnIds: string[] = [];
+
+  beforeAll(async () => {
+    const dir = dataDir();
+    const ports = await freeStackPorts();
+    const supervisor = start({ ...ports, AGENTFOLD_DATA_DIR: dir, AGENTFOLD_RESTART_LIMIT: String(restartLimit) });
+    const [, baseUrl] = await supervisor.waitForOutput(readyLine, readyTimeout);
+    const cli = stackCli(dir, ports);
+    await cli("team", "create", "--team", "kill");
+    await cli("deploy", "--dir", writeFiles(path.join(dir, "kill-agent"), lookupAgent), "--team", "kill", "--slug", "kill");
+    stack = { supervisor, baseUrl: baseUrl!, dir, token: await cli("token", "create", "--team", "kill", "--actions", "*", "--name", "kill") };
+  }, stackTimeout);
+
+  async function followUp(orderId: string): Promise<string> {
+    const { status, text } = await request(stack, "POST", `/kill/v1/session/${sessionId}`, { continuationToken, message: slowTurn(orderId) });
+    expect(status, text).toBe(200);
+    continuationToken = JSON.parse(text).continuationToken;
+    const log = await sessionLog(stack, sessionId);
+    turnIds.push(turnIdOf(log, turnIds.length));
+    return turnIds.at(-1)!;
+  }
+
+  it("restarts a killed Postgres mid-turn; the turn completes with a whole log", { timeout: 120_000 }, async () => {
+    const { status, text } = await request(stack, "POST", "/kill/v1/session", { message: slowTurn("A1") });
+    expect(status, text).toBe(200);
+    ({ sessionId, continuationToken } = JSON.parse(text));
+    turnIds.push(turnIdOf(await sessionLog(stack, sessionId), 0));
+
+    // The session's first turn runs eagerly on the worker (docs/turns.md); a follow-up runs as a
+    // Restate invocation. Kill Postgres in the second model step of each.
+    await killPostgresDuring(turnIds[0]!);
+    await killPostgresDuring(await followUp("A2"));
+    expect(isProcessAlive(currentPid(stack.supervisor.output(), "postgres"))).toBe(true);
+    expectWholeLog(await sessionLog(stack, sessionId), turnIds);
+  });
+
+  it("restarts a killed Restate mid-turn; the turn completes with a whole log", { timeout: 120_000 }, async () => {
+    const turnId = await followUp("A3");
+    await waitForLog(stack, sessionId, "the tool's result", toolAnswered(turnId));
+    const pid = currentPid(stack.supervisor.output(), "restate");
+    process.kill(pid, "SIGKILL");
+    await stack.supervisor.waitForOutput(new RegExp(`restate \\(pid ${pid}\\) killed by SIGKILL after .*; restart 1 of ${restartLimit} within 60 s`), 5_000);
+    await expectDownThenUp(stack, "engine");
+    await waitForEnd(turnId);
+    expectWholeLog(await sessionLog(stack, sessionId), turnIds);
+    // Later turns run too: the worker's registration survived the restart.
+    await waitForEnd(await followUp("A4"));
+    expectWholeLog(await sessionLog(stack, sessionId), turnIds);
+  });
+
+  it("stops the stack, naming the part and its last output, when a part keeps dying", { timeout: 120_000 }, async () => {
+    const pids = (["postgres", "restate", "worker", "web"] as const).map((part) => currentPid(stack.supervisor.output(), part));
+    // A setting Postgres does not know: every restart fails at once, as a broken config would.
+    fs.appendFileSync(path.join(stack.dir, "postgres", "postgresql.conf"), "\nshared_bufers = 1\n");
+    process.kill(pids[0]!, "SIGKILL");
+    await waitFor("health to say the database is down", async () => (await health(stack.baseUrl)).body.parts?.database === "down", { timeoutMs: 5_000, intervalMs: 20 });
+    expect(await stack.supervisor.exited).toBe(1);
+    const output = stack.supervisor.output();
+    expect(output).toMatch(new RegExp(`postgres \\(pid \\d+\\) exited with code 1 after [\\d.]+ m?s: it died ${restartLimit + 1} times within 60 s, more than the ${restartLimit} restarts allowed \\(AGENTFOLD_RESTART_LIMIT\\); stopping Agentfold`));
+    expect(output).toContain(`last output of postgres (all of it in ${path.join(stack.dir, "logs", "postgres.log")}):`);
+    expect(output).toMatch(/agentfold: {3}.*unrecognized configuration parameter "shared_bufers"/);
+    expect([...output.matchAll(/^agentfold: stopping (\w+)$/gm)].map((m) => m[1])).toEqual(["web", "worker", "restate", "postgres"]);
+    for (const pid of pids) expect(isProcessAlive(pid), `pid ${pid} still running`).toBe(false);
+  });
+
+  async function killPostgresDuring(turnId: string): Promise<void> {
+    await waitForLog(stack, sessionId, "the tool's result", toolAnswered(turnId));
+    const pid = currentPid(stack.supervisor.output(), "postgres");
+    process.kill(pid, "SIGKILL");
+    await stack.supervisor.waitForOutput(new RegExp(`postgres \\(pid ${pid}\\) killed by SIGKILL after .*; restart \\d of ${restartLimit} within 60 s`), 5_000);
+    await expectDownThenUp(stack, "database");
+    await waitForEnd(turnId);
+  }
+
+  async function waitForEnd(turnId: string): Promise<void> {
+    await waitForLog(stack, sessionId, `turn ${turnId} to end`, turnEnded(turnId));
+  }
+});
+
