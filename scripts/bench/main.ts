@@ -1,5 +1,5 @@
 // npm run bench: measures what docs/benchmarks.md reports, on this machine, and rewrites it.
-// `npm run bench -- turns` (or uploads, streams, sandbox) runs only those sections and prints them
+// `npm run bench -- turns` (or uploads, streams, sandbox, upload-memory) runs only those sections and prints them
 // without touching the file. Numbers are from the last full run.
 import fs from "node:fs";
 import os from "node:os";
@@ -11,9 +11,10 @@ import { createDb } from "@/server/db";
 import { benchSandbox } from "./sandbox";
 import { benchStreams } from "./streams";
 import { benchTurns } from "./turns";
+import { benchUploadMemory } from "./upload-memory";
 import { benchUploads } from "./uploads";
 
-const all = ["uploads", "streams", "turns", "sandbox"] as const;
+const all = ["uploads", "streams", "turns", "sandbox", "upload-memory"] as const;
 const chosen = process.argv.slice(2).filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
 const selected = chosen.length > 0 ? chosen : [...all];
 
@@ -35,6 +36,7 @@ if (selected.includes("uploads") || selected.includes("streams")) {
   }
 }
 if (turns) sections.push(turns);
+if (selected.includes("upload-memory")) sections.push(await benchUploadMemory());
 if (selected.includes("sandbox")) sections.push(await benchSandbox());
 
 if (selected.length < all.length) {
