@@ -62,7 +62,8 @@ export function stackCli(dataDir: string, ports: StackPorts): (...args: string[]
   const stack: Record<string, string> = { AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
   const env = { ...outerEnvironment(), ...stack } as NodeJS.ProcessEnv;
   return async (...args) => {
-    const { stdout } = await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { cwd: projectRoot, env });
+    const bin = path.join(projectRoot, "bin", "agentfold.mjs");
+    const { stdout } = await run(process.execPath, [bin, ...args], { cwd: projectRoot, env });
     return stdout.trim();
   };
 }

@@ -43,7 +43,8 @@ export async function startEmbeddedRestate(options: {
   const identity = readOrCreateIdentityKey(dataDir);
   const ingressUrl = `http://127.0.0.1:${ports.ingress}`;
   const adminUrl = `http://127.0.0.1:${ports.admin}`;
-  const isHealthy = async () => (await isHttpOk(`${adminUrl}/health`)) && (await isHttpOk(`${ingressUrl}/restate/health`));
+  const isHealthy = async () =>
+    (await isHttpOk(`${adminUrl}/health`)) && (await isHttpOk(`${ingressUrl}/restate/health`));
   // A restart runs with the same ports and base directory, so it keeps the journal and the
   // worker's registration: in-flight invocations resume where they were.
   const restate = superviseChild(

@@ -108,7 +108,8 @@ export function superviseChild(spec: ChildSpec, log: Log, options: SuperviseOpti
         options.onGiveUp?.();
         return;
       }
-      log(`${what}; restart ${deaths.length} of ${policy.limit} within ${formatDuration(policy.windowMs)}, in ${formatDuration(delay)}`);
+      const window = formatDuration(policy.windowMs);
+      log(`${what}; restart ${deaths.length} of ${policy.limit} within ${window}, in ${formatDuration(delay)}`);
       await Promise.race([sleep(delay), stopped]);
       delay = Math.min(delay * 2, policy.maxMs);
       if (isStopping()) return;
@@ -131,7 +132,8 @@ export function superviseChild(spec: ChildSpec, log: Log, options: SuperviseOpti
   function giveUpMessage(what: string, count: number, child: RunningChild): string[] {
     const window = formatDuration(policy.windowMs);
     return [
-      `${what}: it died ${count} times within ${window}, more than the ${policy.limit} restarts allowed (AGENTFOLD_RESTART_LIMIT); stopping Agentfold`,
+      `${what}: it died ${count} times within ${window}, more than the ${policy.limit} restarts allowed ` +
+        "(AGENTFOLD_RESTART_LIMIT); stopping Agentfold",
       ...lastOutput(child),
     ];
   }

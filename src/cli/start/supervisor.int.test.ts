@@ -211,13 +211,15 @@ const turnEnded = (turnId: string) => (log: SessionEvent[]) =>
   log.some((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed")) && log.at(-1)?.type === "session.waiting";
 const toolAnswered = (turnId: string) => (log: SessionEvent[]) => log.some((e) => e.turnId === turnId && e.type === "action.result");
 
+const oncePerTurn = ["message.received", "turn.started", "turn.completed", "turn.failed", "session.waiting"];
+
 /** Gapless (indexes 0..n-1), each turn completed once with the tool's answer, and nothing twice. */
 function expectWholeLog(log: SessionEvent[], turnIds: string[]): void {
   expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
   const once = new Map<string, number>();
   const count = (key: string) => once.set(key, (once.get(key) ?? 0) + 1);
   for (const e of log) {
-    if (["message.received", "turn.started", "turn.completed", "turn.failed", "session.waiting"].includes(e.type)) count(`${e.type} ${e.turnId}`);
+    if (oncePerTurn.includes(e.type)) count(`${e.type} ${e.turnId}`);
     if (e.type === "step.started") count(`${e.type} ${e.turnId} ${e.data.step} attempt ${e.data.attempt ?? 1}`);
     if (e.type === "step.completed") count(`${e.type} ${e.turnId} ${e.data.step}`);
     if (e.type === "action.result") count(`${e.type} ${e.data.callId}`);
@@ -227,14 +229,19 @@ function expectWholeLog(log: SessionEvent[], turnIds: string[]): void {
   for (const turnId of turnIds) {
     const ended = log.filter((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed"));
     expect(ended.map((e) => e.type), turnId).toEqual(["turn.completed"]);
-    const replies = log.filter((e) => e.turnId === turnId && e.type === "message.completed").map((e) => (e.type === "message.completed" ? e.data.text : ""));
+    const replies = log.flatMap((e) => (e.turnId === turnId && e.type === "message.completed" ? [e.data.text] : []));
     expect(replies.at(-1), turnId).toContain("The lookup tool returned");
   }
 }
 
+async function waitForPartDown(stack: Stack, part: "database" | "engine"): Promise<void> {
+  const isDown = async () => (await health(stack.baseUrl)).body.parts?.[part] === "down";
+  await waitFor(`health to say ${part} is down`, isDown, { timeoutMs: 5_000, intervalMs: 20 });
+}
+
 /** Waits for /v1/health to name `part` as down, then for all to be up again. */
 async function expectDownThenUp(stack: Stack, part: "database" | "engine"): Promise<void> {
-  await waitFor(`health to say ${part} is down`, async () => (await health(stack.baseUrl)).body.parts?.[part] === "down", { timeoutMs: 5_000, intervalMs: 20 });
+  await waitForPartDown(stack, part);
   await waitFor("health to be 200 again", async () => {
     const { status, body } = await health(stack.baseUrl);
     return status === 200 && JSON.stringify(body.parts) === JSON.stringify({ database: "up", engine: "up", worker: "up" });
@@ -303,10 +310,11 @@ describe("agentfold start keeps its parts running", () => {
     // A setting Postgres does not know: every restart fails at once, as a broken config would.
     fs.appendFileSync(path.join(stack.dir, "postgres", "postgresql.conf"), "\nshared_bufers = 1\n");
     process.kill(pids[0]!, "SIGKILL");
-    await waitFor("health to say the database is down", async () => (await health(stack.baseUrl)).body.parts?.database === "down", { timeoutMs: 5_000, intervalMs: 20 });
+    await waitForPartDown(stack, "database");
     expect(await stack.supervisor.exited).toBe(1);
     const output = stack.supervisor.output();
-    expect(output).toMatch(new RegExp(`postgres \\(pid \\d+\\) exited with code 1 after [\\d.]+ m?s: it died ${restartLimit + 1} times within 60 s, more than the ${restartLimit} restarts allowed \\(AGENTFOLD_RESTART_LIMIT\\); stopping Agentfold`));
+    const gaveUp = `it died ${restartLimit + 1} times within 60 s, more than the ${restartLimit} restarts allowed`;
+    expect(output).toMatch(new RegExp(`postgres \\(pid \\d+\\) exited with code 1 after [\\d.]+ (ms|s): ${gaveUp} \\(AGENTFOLD_RESTART_LIMIT\\); stopping Agentfold`));
     expect(output).toContain(`last output of postgres (all of it in ${path.join(stack.dir, "logs", "postgres.log")}):`);
     expect(output).toMatch(/agentfold: {3}.*unrecognized configuration parameter "shared_bufers"/);
     expect([...output.matchAll(/^agentfold: stopping (\w+)$/gm)].map((m) => m[1])).toEqual(["web", "worker", "restate", "postgres"]);

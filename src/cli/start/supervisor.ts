@@ -69,7 +69,12 @@ export async function startSupervisor(
     if (databaseUrl) {
       lines.push(`postgres  external  ${redact(databaseUrl)}`);
     } else {
-      const postgres = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.POSTGRES_PORT, log, supervision });
+      const postgres = await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        port: config.POSTGRES_PORT,
+        log,
+        supervision,
+      });
       started.push({ name: "postgres", stop: postgres.stop });
       databaseUrl = postgres.url;
       const pid = postgres.supervised.current().pid;

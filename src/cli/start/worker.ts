@@ -22,7 +22,8 @@ export async function startWorker(options: {
     log,
     {
       ...supervision,
-      waitUntilReady: () => waitFor("the worker to answer its health check", () => isWorkerHealthy(workerUrl), { timeoutMs: 30_000 }),
+      waitUntilReady: () =>
+        waitFor("the worker to answer its health check", () => isWorkerHealthy(workerUrl), { timeoutMs: 30_000 }),
     },
   );
   await worker.ready;
