@@ -32,6 +32,13 @@ describe("parseEnv", () => {
     expect(error.message).toMatch(/^Invalid configuration:\n {2}PORT: /);
   });
 
+  it("restarts a dying part 5 times a minute unless told otherwise", () => {
+    expect(parseEnv({})).toMatchObject({ AGENTFOLD_RESTART_LIMIT: 5, AGENTFOLD_RESTART_WINDOW_SECONDS: 60 });
+    expect(parseEnv({ AGENTFOLD_RESTART_LIMIT: "0" }).AGENTFOLD_RESTART_LIMIT).toBe(0);
+    expect(errorOf({ AGENTFOLD_RESTART_LIMIT: "-1" }).issues[0]?.variable).toBe("AGENTFOLD_RESTART_LIMIT");
+    expect(errorOf({ AGENTFOLD_RESTART_WINDOW_SECONDS: "0" }).issues[0]?.variable).toBe("AGENTFOLD_RESTART_WINDOW_SECONDS");
+  });
+
   it("rejects out-of-range ports and non-Postgres database URLs", () => {
     expect(errorOf({ WORKER_PORT: "70000" }).issues[0]?.variable).toBe("WORKER_PORT");
     expect(errorOf({ DATABASE_URL: "mysql://localhost/db" }).issues[0]?.variable).toBe("DATABASE_URL");

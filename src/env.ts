@@ -24,6 +24,10 @@ export const envSchema = z
     RESTATE_INGRESS_PORT: port(8080),
     RESTATE_ADMIN_PORT: port(9070),
     RESTATE_NODE_PORT: port(5122),
+    // `agentfold start` restarts a part that dies up to this many times within the window; one
+    // death more stops the stack (docs/configuration.md, "Supervision").
+    AGENTFOLD_RESTART_LIMIT: z.coerce.number().int().min(0).default(5),
+    AGENTFOLD_RESTART_WINDOW_SECONDS: z.coerce.number().positive().default(60),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     RESTATE_INGRESS_URL: optionalUrl,
     RESTATE_ADMIN_URL: optionalUrl,
