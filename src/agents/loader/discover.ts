@@ -5,6 +5,7 @@ import { firstLine, parseFrontmatter } from "./frontmatter";
 import type { AgentLayout, InstructionsRef, SkillRef, SubagentRef } from "./layout";
 import { nameProblem } from "./names";
 import type { AgentSource } from "./source";
+import { cronProblem } from "@/agents/sdk/cron";
 
 const moduleExtension = /\.(ts|mts|js|mjs)$/;
 const capabilityDirs = [
@@ -174,6 +175,9 @@ async function findSchedules(ctx: Context, at: (f: string) => string) {
     const { data, body } = await readMarkdown(ctx, ref.file);
     const cron = typeof data.cron === "string" ? data.cron : undefined;
     if (!cron) ctx.diagnostics.error(ref.file, "a markdown schedule needs `cron` in its frontmatter");
+    // The same check as defineSchedule's: what validates is what the scheduler can fire.
+    const problem = cron === undefined ? undefined : cronProblem(cron);
+    if (problem) ctx.diagnostics.error(ref.file, `cron "${cron}": ${problem}`);
     if (!body.trim()) ctx.diagnostics.error(ref.file, "a markdown schedule needs a prompt in its body");
     schedules.push({ name: ref.name, form: "markdown", file: ref.file, cron, prompt: body.trim() });
   }

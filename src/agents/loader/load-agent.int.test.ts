@@ -18,6 +18,9 @@ const fixture: Record<string, string> = {
   "bot/schedules/both.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *", markdown: "x", run: async () => {} } as never);',
   "bot/schedules/neither.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *" } as never);',
   "bot/schedules/badcron.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "every day", markdown: "x" });',
+  "bot/schedules/impossible.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "61 25 * * *", markdown: "x" });',
+  "bot/schedules/impossible-run.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "61 25 * * *", run: async () => {} });',
+  "bot/schedules/impossible-md.md": '---\ncron: "61 25 * * *"\n---\nSummarise.',
   "bot/mcp-connections/templated.ts": 'import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ url: "https://x.example/mcp", headers: { a: "Bearer ${KNOWN_TOKEN}", b: "${MISSING_TOKEN}" } });',
   "bot/artifacts.ts": 'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ kinds: { note: { description: "" } } });',
   "bot/extensions/ci.ts": 'throw new Error("ci extension: missing config `repo`");',
@@ -35,13 +38,21 @@ const modelFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "grok-4.5-fast" });',
 };
+const modelIdsFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "acme:large" });',
+  "bot/subagents/bare/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "d", model: "grok-4.5" });',
+  "bot/subagents/bare/instructions.md": "Help.",
+  "bot/subagents/local/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "d", model: { id: "local:other" } });',
+  "bot/subagents/local/instructions.md": "Help.",
+};
 const agentToolFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/artifacts.ts": 'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ agentTool: true });',
 };
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
-const loads = {} as Record<"main" | "grokbot" | "agentTool" | "model", LoadedAgent>;
+const loads = {} as Record<"main" | "grokbot" | "agentTool" | "model" | "modelIds", LoadedAgent>;
 let lines: string[] = [];
 
 async function load(name: string, files: Record<string, string>): Promise<LoadedAgent> {
@@ -54,6 +65,7 @@ beforeAll(async () => {
   loads.grokbot = await load("grokbot", grokbotFixture);
   loads.agentTool = await load("agent-tool", agentToolFixture);
   loads.model = await load("model", modelFixture);
+  loads.modelIds = await load("model-ids", modelIdsFixture);
   lines = loads.main.diagnostics.map(formatDiagnostic);
 }, 60_000);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -79,6 +91,12 @@ describe("load-time diagnostics (spec §2.4)", () => {
     expectLine(/^error: bot\/schedules\/neither.ts: defineSchedule: .*exactly one of markdown or run \(got neither\)/);
   });
   it("a schedule's cron is checked", () => expectLine(/^error: bot\/schedules\/badcron.ts: defineSchedule: cron/));
+  it("an impossible cron is one error naming the file and croner's reason, in every schedule form", () => {
+    for (const file of ["impossible.ts", "impossible-run.ts", "impossible-md.md"]) {
+      const mine = lines.filter((line) => line.includes(`bot/schedules/${file}`));
+      expect(mine, file).toEqual([expect.stringMatching(/^error: .*cron.*Invalid value for minute: 61/)]);
+    }
+  });
   it("defineEval given both test and cases", () => expectLine(/^error: evals\/both.eval.ts: defineEval: .*test or cases, not both/));
   it("duplicate case ids, and case ids that are not one path segment", () => {
     expectLine(/^error: evals\/dupes.eval.ts: defineEval: .*duplicate case id "a"/);
@@ -90,6 +108,12 @@ describe("load-time diagnostics (spec §2.4)", () => {
   it("artifact kinds with empty descriptions", () => expectLine(/^error: bot\/artifacts.ts: defineArtifacts: .*description/));
   it("a model id with a suffix is rejected in favour of params", () => {
     expect(loads.model.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/agent.ts: defineAgent: model.*params/m);
+  });
+  it("a model id no turn could run on is an error; one without a provider says it runs on the default", () => {
+    const found = loads.modelIds.diagnostics.map(formatDiagnostic);
+    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/agent.ts: model "acme:large": unknown provider "acme"/));
+    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/subagents\/local\/agent.ts: model "local:other": the only local model is local:scripted/));
+    expect(found).toContainEqual(expect.stringMatching(/^warning: bot\/subagents\/bare\/agent.ts: model "grok-4.5" names no provider: turns here run on the instance's default model/));
   });
   it("runtime: 'grokbot' is rejected", () => {
     expect(loads.grokbot.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/agent.ts: defineAgent: runtime/m);

@@ -4,6 +4,7 @@ import type { Diagnostics } from "./diagnostics";
 import type { AgentLayout, ModuleRef } from "./layout";
 import type { ModuleReport } from "@/agents/sandbox/protocol";
 import { templateNames } from "@/agents/sdk/env-template";
+import { modelIdProblem } from "@/agents/runtime/models/resolve-model";
 
 type Summary = Record<string, unknown>;
 
@@ -168,12 +169,29 @@ function skills(check: Check, layout: AgentLayout): AgentManifest["skills"] {
   });
 }
 
+/**
+ * A model id the turn could not run on: `provider:model` ids must name a provider and model we
+ * have; an id without a provider (Cursor's "grok-4.5") runs on the instance's default model, which
+ * validation says, since nothing else would (turn-setup.ts modelIdOf).
+ */
+function checkModel(check: Check, file: string | undefined, model: unknown): void {
+  const id = typeof model === "string" ? model : (model as { id?: unknown } | undefined)?.id;
+  if (typeof id !== "string") return;
+  if (!id.includes(":")) {
+    check.diagnostics.warning(file, `model "${id}" names no provider: turns here run on the instance's default model (AGENTFOLD_DEFAULT_MODEL); write provider:model, e.g. openai:gpt-5, to choose one (docs/models.md)`);
+    return;
+  }
+  const problem = modelIdProblem(id);
+  if (problem) check.diagnostics.error(file, `model "${id}": ${problem}`);
+}
+
 function subagents(check: Check, layout: AgentLayout) {
   return layout.subagents.map((sub) => {
     const s = sub.agentFile ? expectKind(check, sub.agentFile, "agent", "defineAgent") : undefined;
     const description = text(s?.description);
     if (!description) check.diagnostics.error(sub.agentFile ?? `${sub.dir}/`, `subagent '${sub.id}' has no description: add defineAgent({ description }) in agent.ts`);
     if (!sub.instructions && !text(s?.instructions)) check.diagnostics.error(`${sub.dir}/`, `subagent '${sub.id}' has no instructions`);
+    checkModel(check, sub.agentFile, s?.model);
     return { id: sub.id, description, model: s?.model, instructionsText: instructionsText(check, sub.instructions, s?.instructions) };
   });
 }
@@ -198,6 +216,7 @@ export function buildManifest(
     const report = check.reports.get(file);
     if (report?.kind !== "string") expectKind(check, file, "instructions", "defineInstructions");
   }
+  checkModel(check, layout.agentFile, agent?.model);
   const declared = new Set(((agent?.hosting as Summary | undefined)?.secretNames as string[] | undefined) ?? []);
   const artifacts = layout.artifactsFile ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts") : undefined;
   if (layout.resultFile) expectKind(check, layout.resultFile, "result", "defineResult");
@@ -212,7 +231,8 @@ export function buildManifest(
   });
   const secretNames = [...new Set([...declared, ...connections.flatMap((c) => templateNames(JSON.stringify(c.config)))])].sort();
   return {
-    name: layout.name,
+    // defineAgent's name is the display name; the package or folder name is only the default.
+    name: text(agent?.name) ?? layout.name,
     root: layout.root,
     description: text(agent?.description),
     model: agent?.model,

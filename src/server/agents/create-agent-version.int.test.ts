@@ -65,6 +65,20 @@ describe("uploaded agent versions", () => {
     expect(agent.activeVersion?.number).toBe(1);
   });
 
+  it("takes the display name from defineAgent's name over the package name", async () => {
+    const named = `named-${suffix}`;
+    const agentTs = 'import { defineAgent } from "agentfold";\nexport default defineAgent({ name: "Weather desk" });\n';
+    const version = await upload(named, { ...valid, "bot/agent.ts": agentTs });
+    expect(version).toMatchObject({ status: "ready", manifest: { name: "Weather desk" } });
+    expect((await db.agent.findUniqueOrThrow({ where: { slug: named } })).name).toBe("Weather desk");
+  });
+
+  it("keeps a folder with an impossible markdown cron invalid, naming the file and croner's reason", async () => {
+    const version = await upload(`cron-${suffix}`, { ...valid, "bot/schedules/nightly.md": '---\ncron: "61 25 * * *"\n---\nSummarise.' });
+    expect(version.status).toBe("invalid");
+    expect(version.diagnostics).toContainEqual(expect.objectContaining({ level: "error", file: "bot/schedules/nightly.md", message: expect.stringContaining("Invalid value for minute: 61") }));
+  });
+
   it("switches versions atomically and rolls back to an old one", async () => {
     const third = await upload(slug, { ...valid, "bot/instructions.md": "Help customers, v3." });
     expect(third).toMatchObject({ number: 3, isActive: true });

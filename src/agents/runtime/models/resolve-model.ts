@@ -57,6 +57,19 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
   }
 }
 
+/** Why a `provider:model` id can never resolve here, whatever is configured; undefined when it can
+ * (a missing key is the instance's to set, not the folder's fault). */
+export function modelIdProblem(id: string): string | undefined {
+  try {
+    const { provider } = parseModelId(id);
+    if (!(modelProviders as readonly string[]).includes(provider)) return `unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`;
+    if (provider === "local" && id !== localScriptedModelId) return `the only local model is ${localScriptedModelId}`;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** Splits at the first colon only: Ollama tags such as `qwen2.5:7b` keep theirs. */
 export function parseModelId(id: string): { provider: string; model: string } {
   const colon = id.indexOf(":");
