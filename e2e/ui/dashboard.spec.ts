@@ -85,6 +85,16 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await page.screenshot({ path: testInfo.outputPath("agent.png"), fullPage: true });
   expect(await unlabelledControls(page)).toEqual([]);
 
+  // The schedule owns its run, and the team's owner reads it (docs/dashboard.md, "Task sessions"):
+  // listed in the playground, opened with its log.
+  const runId = new URL((await digest.getByRole("link").getAttribute("href"))!, "http://x").searchParams.get("sessionId")!;
+  await digest.getByRole("link").click();
+  await expect(page.getByTestId("session-list").locator(`[data-session-id="${runId}"]`)).toBeVisible();
+  await expect(page.getByTestId("session-header")).toContainText("task");
+  await expect(page.getByTestId("stream-status")).toBeVisible();
+  await expect(page.getByTestId("stream-error")).toHaveCount(0);
+  await page.goto(`/teams/${teamSlug}/agents/support-desk`);
+
   // A second version dropped as a .zip onto the agent page, then a rollback to the first.
   const files = Object.fromEntries(listFiles(deskFolder).map((file) => [file, fs.readFileSync(path.join(deskFolder, file), "utf8")]));
   files["bot/instructions.md"] += "\nAlways sign off as the Support Desk.\n";

@@ -14,6 +14,7 @@ import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as approvalRoute from "@/app/[slug]/v1/session/[id]/approvals/[callId]/route";
 import * as eventsRoute from "@/app/[slug]/v1/session/[id]/events/route";
+import * as remindersRoute from "@/app/[slug]/v1/session/[id]/reminders/route";
 import * as sessionRoute from "@/app/[slug]/v1/session/[id]/route";
 import * as stopRoute from "@/app/[slug]/v1/session/[id]/stop/route";
 import * as streamRoute from "@/app/[slug]/v1/session/[id]/stream/route";
@@ -130,12 +131,14 @@ describe("a schedule's task session", () => {
       expect(stream.text.trim().split("\n").map((line) => JSON.parse(line).index), who).toEqual([0, 1, 2]);
       const listed = JSON.parse((await call(sessionsRoute.GET as Handler, "GET", "?mode=task", {}, as)).text);
       expect(listed.sessions.map((s: { id: string }) => s.id), who).toEqual([taskId]);
+      const reminders = await call(remindersRoute.GET as Handler, "GET", `/${taskId}/reminders`, { id: taskId }, as);
+      expect([reminders.status, JSON.parse(reminders.text).reminders], who).toEqual([200, []]);
     }
   });
 
   it("is refused to members, their tokens and tokens without sessions:read, and listed for none of them", async () => {
     for (const [who, as] of Object.entries({ ...strangers(), "a token without sessions:read": { token: tokens.agentsOnly } })) {
-      for (const [handler, suffix] of [[sessionRoute.GET, ""], [eventsRoute.GET, "/events"], [streamRoute.GET, "/stream"]] as const) {
+      for (const [handler, suffix] of [[sessionRoute.GET, ""], [eventsRoute.GET, "/events"], [streamRoute.GET, "/stream"], [remindersRoute.GET, "/reminders"]] as const) {
         expect((await call(handler as Handler, "GET", `/${taskId}${suffix}`, { id: taskId }, as)).status, `${who} ${suffix}`).toBe(403);
       }
     }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineAgentRoute } from "@/server/http/agent-route";
 import { db } from "@/server/http/platform";
 import { listReminders } from "@/server/reminders/reminders";
-import { getOwnedSession } from "@/server/sessions/get-owned-session";
+import { getReadableSession } from "@/server/sessions/get-readable-session";
 import { sessionIdSchema } from "@/server/sessions/schema";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +12,7 @@ export const GET = defineAgentRoute({
   action: "sessions:read",
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
   handler: async ({ caller, agent, params }) => {
-    await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
+    await getReadableSession({ db: db(), agent, sessionId: params.id, caller });
     return { ok: true, reminders: await listReminders(db(), params.id) };
   },
 });
