@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { parseEgressSetting } from "@/agents/sandbox/egress-policy";
+import { trustedProxyProblem } from "@/server/auth/client-address";
 import { readOrCreateSecret } from "@/server/config/secrets";
 import { parseSecretKey, readOrCreateSecretKey } from "@/server/secrets/secret-key";
 
@@ -46,6 +47,15 @@ export const envSchema = z
     NEXTAUTH_URL: optionalUrl,
     // How long a dashboard sign-in lasts.
     AGENTFOLD_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(168),
+    // Proxies whose X-Forwarded-For names the client (sign-in rate limit): IPs or CIDRs, comma-separated.
+    AGENTFOLD_TRUSTED_PROXIES: z
+      .string()
+      .transform((value, ctx) => {
+        const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+        for (const problem of entries.map(trustedProxyProblem).filter(Boolean)) ctx.addIssue({ code: "custom", message: `${problem}; expected IPs or CIDRs, comma-separated` });
+        return entries;
+      })
+      .default([]),
     // Optional sign-in providers, each on when its variables are set.
     GITHUB_ID: optionalString,
     GITHUB_SECRET: optionalString,

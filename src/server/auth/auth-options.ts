@@ -9,14 +9,18 @@ import type { Provider } from "next-auth/providers/index";
 import { authSecret, env, type Env } from "@/env";
 import { db } from "@/server/db";
 import { AppError } from "@/server/http/app-error";
+import { clientAddress, peerAddressHeader, trustedProxies, type TrustedProxies } from "./client-address";
 import { linkExternalAccount } from "./link-external-account";
 import { signInWithPassword } from "./sign-in-with-password";
 
-/** The address the nearest proxy (or Next itself) saw: the last X-Forwarded-For entry. Entries
- * to its left come from the client and prove nothing. */
-function clientAddress(headers: Record<string, unknown> | undefined): string | undefined {
-  const forwarded = headers?.["x-forwarded-for"];
-  return typeof forwarded === "string" ? forwarded.split(",").at(-1)!.trim() || undefined : undefined;
+const trustedOf = new WeakMap<Env, TrustedProxies>();
+
+/** The client address a sign-in counts under: the peer, or what trusted proxies say (client-address.ts). */
+export function signInAddress(headers: Record<string, unknown> | undefined, config: Env): string | undefined {
+  const header = (name: string) => (typeof headers?.[name] === "string" ? (headers[name] as string) : undefined);
+  let trusted = trustedOf.get(config);
+  if (!trusted) trustedOf.set(config, (trusted = trustedProxies(config.AGENTFOLD_TRUSTED_PROXIES)));
+  return clientAddress({ peer: header(peerAddressHeader) || undefined, forwardedFor: header("x-forwarded-for"), trusted });
 }
 
 /** Email and password always; GitHub and OIDC when their variables are set. */
@@ -31,7 +35,7 @@ export function providers(config: Env): Provider[] {
             db: db(),
             email: credentials?.email ?? "",
             password: credentials?.password ?? "",
-            ip: clientAddress(request?.headers),
+            ip: signInAddress(request?.headers, config),
           });
         } catch (error) {
           // NextAuth hands a thrown message to the sign-in page as `error`; keep it ours.

@@ -4,6 +4,7 @@ import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { projectRoot } from "@/cli/start/project";
+import { stampPeerAddress } from "@/server/auth/client-address";
 import { createApiFront } from "./api-front";
 
 const host = process.env.AGENTFOLD_WEB_HOST ?? "127.0.0.1";
@@ -15,6 +16,8 @@ await app.prepare();
 const front = createApiFront({ appDir: path.join(projectRoot, "src", "app") });
 
 const server = http.createServer((req, res) => {
+  // Before anything reads the request: the sign-in rate limit trusts this header, never the client's.
+  stampPeerAddress(req);
   if (front.serve(req, res)) return;
   void handle(req, res);
 });
