@@ -1,4 +1,5 @@
-// Every path row of spec §2.2 and every static diagnostic of §2.4, one fixture each.
+// Every path of the folder map in docs/agent-folders.md and every static diagnostic of its
+// "Validating", one fixture each.
 import { describe, expect, it } from "vitest";
 import { discoverAgent } from "./discover";
 import { memorySource } from "./source";

@@ -1,5 +1,6 @@
-// Finds every capability of an agent folder by path (spec §2.2) and reports the problems that
-// need no code to see (spec §2.4): all of them at once, each with its file.
+// Finds every capability of an agent folder by path (the map at the top of docs/agent-folders.md)
+// and reports the problems that need no code to see (its "Validating"): all of them at once, each
+// with its file.
 import { Diagnostics } from "./diagnostics";
 import { firstLine, parseFrontmatter } from "./frontmatter";
 import type { AgentLayout, InstructionsRef, SkillRef, SubagentRef } from "./layout";

@@ -1,5 +1,5 @@
-// The static shape of an agent folder: which file is which capability (spec §2.2), found by
-// path alone, before any of the agent's code runs.
+// The static shape of an agent folder: which file is which capability (the map at the top of
+// docs/agent-folders.md), found by path alone, before any of the agent's code runs.
 
 export type ModuleRef = { name: string; file: string };
 

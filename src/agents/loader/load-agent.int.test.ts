@@ -1,5 +1,5 @@
-// The diagnostics of spec §2.4 that only loading the code can find: one broken module per
-// diagnostic, all in one folder, all reported by one load.
+// The diagnostics (docs/agent-folders.md, "Validating") that only loading the code can find: one
+// broken module per diagnostic, all in one folder, all reported by one load.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

@@ -1,5 +1,6 @@
 // The agent's surface ("manifest"): the static layout joined with what the sandbox reported
-// after loading each module, plus the diagnostics only loading can find (spec §2.4).
+// after loading each module, plus the diagnostics only loading can find
+// (docs/agent-folders.md, "Validating").
 import type { Diagnostics } from "./diagnostics";
 import type { AgentLayout, ModuleRef } from "./layout";
 import type { ModuleReport } from "@/agents/sandbox/protocol";

@@ -1,4 +1,4 @@
-// Naming and slug rules (spec §2.3).
+// Naming and slug rules (docs/agent-folders.md, "Slugs"; docs/decisions.md for other names).
 
 const slugPattern = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 

@@ -1,4 +1,5 @@
-// The session workspace of spec §4.5, laid out from the support-desk example.
+// The session workspace (docs/agent-folders.md, "The session workspace"), laid out from the
+// support-desk example.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,6 +1,7 @@
-// Lays out a session's workspace (spec §4.5) before its first turn: seed files, skills under
-// .cursor/skills, AGENTS.md with the instructions and the catalog of agent-run tools, the tools'
-// scripts, and per-send workspaceFiles. Every path is confined to the workspace.
+// Lays out a session's workspace (docs/agent-folders.md, "The session workspace") before its first
+// turn: seed files, skills under .cursor/skills, AGENTS.md with the instructions and the catalog of
+// agent-run tools, the tools' scripts, and per-send workspaceFiles. Every path is confined to the
+// workspace.
 //
 // Synchronous on purpose, and with as few calls as it takes: a new session's first turn lays its
 // workspace out before the model's first step. Node runs an asynchronous file system call on its

@@ -45,7 +45,8 @@ export type SandboxMethods = {
   /** A tool's `needsApproval` function, for this input; a throw counts as "yes" (the safe side). */
   needsApproval: { params: { file: string; input: unknown; context: ToolCallContext }; result: { needsApproval: boolean; error?: string } };
   runResult: { params: { file: string; text: string; session: SessionInfo }; result: ResultOutcome };
-  /** A schedule's `run` (spec §8.1), with receive / callTool / reminders as host calls. */
+  /** A schedule's `run` (docs/schedules.md, "What fires"), with receive / callTool / reminders as
+   * host calls. */
   runSchedule: { params: { file: string; appAuth: unknown }; result: { ok: true } | { ok: false; error: string } };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };

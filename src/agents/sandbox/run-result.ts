@@ -1,6 +1,6 @@
-// The result contract (spec §7.5) inside the sandbox: checks the final text, runs `commit`, and
-// tells the platform whether the turn is committed, must be repaired (ctx.reject or a schema
-// mismatch, fed back to the model) or failed.
+// The result contract (docs/turns.md, "Result contract") inside the sandbox: checks the final text,
+// runs `commit`, and tells the platform whether the turn is committed, must be repaired (ctx.reject
+// or a schema mismatch, fed back to the model) or failed.
 import { checkResultText, ResultRejection } from "@/agents/sdk/result";
 import { toJsonSafe } from "./json-safe";
 import type { ResultOutcome } from "./protocol";

@@ -1,4 +1,5 @@
-// defineAgent (spec §2.5) and defineInstructions (§7.2), exported from the package root.
+// defineAgent and defineInstructions (docs/agent-folders.md, "The `define*` helpers"), exported
+// from the package root.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import { define, nonEmptyString } from "./validation";

@@ -1,5 +1,5 @@
-// `agentfold/artifacts`: defineArtifacts (spec §9.1), the registry of artifact kinds, and the
-// kind rules every `tag` goes through.
+// `agentfold/artifacts`: defineArtifacts (docs/agent-folders.md, "The `define*` helpers"), the
+// registry of artifact kinds, and the kind rules every `tag` goes through.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import { define, formatPath, zodSchemaSchema } from "./validation";

@@ -1,5 +1,6 @@
-// The auth chain of a channel's routes (spec §3.6, §11.1). These are declarations: the platform
-// evaluates them in order and the first policy that admits the request wins; none → 401.
+// The auth chain of a channel's routes (docs/agent-folders.md, "The `define*` helpers";
+// docs/api.md, "Authentication"). These are declarations: the platform evaluates them in order and
+// the first policy that admits the request wins; none → 401.
 
 const policyNames = ["localDevStrict", "bearer", "allowAll"] as const;
 export type AuthPolicyName = (typeof policyNames)[number];

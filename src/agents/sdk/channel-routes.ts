@@ -1,6 +1,6 @@
-// Route builders for custom channels (spec §3.6): `POST("/review", { bodySchema, handler })`.
-// Builders only record the route; defineChannel validates the whole list so every problem is
-// reported against the channel file at once.
+// Route builders for custom channels (docs/agent-folders.md, "The `define*` helpers"):
+// `POST("/review", { bodySchema, handler })`. Builders only record the route; defineChannel
+// validates the whole list so every problem is reported against the channel file at once.
 import type { z } from "zod";
 import type { HostServices } from "./host";
 import type { ArtifactsApi, JsonObject, Principal, SendOptions, SessionHandle, SessionRef } from "./types";

@@ -1,6 +1,7 @@
-// `agentfold/channels`: defineChannel (spec §3.6), the route builders and the auth helpers. A
-// channel links an outside surface to sessions: routes under /v1/channels/<id>/…, optional
-// per-session state, and `events` handlers that deliver replies back to the surface.
+// `agentfold/channels`: defineChannel (docs/agent-folders.md, "The `define*` helpers"), the route
+// builders and the auth helpers. A channel links an outside surface to sessions: routes under
+// /v1/channels/<id>/…, optional per-session state, and `events` handlers that deliver replies back
+// to the surface.
 import { z } from "zod";
 import { isAuthPolicy, type AuthPolicy } from "./channel-auth";
 import { routeMethods, type ChannelRoute } from "./channel-routes";

@@ -1,5 +1,6 @@
-// `agentfold/connections`: defineConnection (spec §9.7). One file in mcp-connections/ (or
-// host-connections/) is one MCP server: remote by url, local by command, or a peer agent.
+// `agentfold/connections`: defineConnection (docs/agent-folders.md, "The `define*` helpers"). One
+// file in mcp-connections/ (or host-connections/) is one MCP server: remote by url, local by
+// command, or a peer agent.
 import { z } from "zod";
 import { DefinitionError, type Descriptor } from "./descriptor";
 import { templateNames, templateProblem } from "./env-template";

@@ -1,5 +1,6 @@
-// Schedule cron expressions (spec §8.1): standard 5 fields, minute granularity, always UTC. The
-// validator and the scheduler both go through here, so what validates is exactly what fires.
+// Schedule cron expressions (docs/schedules.md, "What fires"): standard 5 fields, minute
+// granularity, always UTC. The validator and the scheduler both go through here, so what validates
+// is exactly what fires.
 import { Cron } from "croner";
 
 const nicknames = /^@(yearly|annually|monthly|weekly|daily|midnight|hourly)$/i;

@@ -1,5 +1,5 @@
-// `${NAME}` templates in connection configs (spec §9.7). They are resolved each time a client
-// opens, so a secret bound after the module loaded is still picked up.
+// `${NAME}` templates in connection configs (docs/agent-folders.md, "Secrets"). They are resolved
+// each time a client opens, so a secret bound after the module loaded is still picked up.
 
 const template = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

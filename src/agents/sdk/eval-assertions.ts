@@ -1,6 +1,6 @@
-// The pure half of eval assertions (spec §10.2): matchers for `t.check` / `t.require`, and
-// trajectory checks computed from a session's events. The runner records every result instead
-// of stopping at the first failure.
+// The pure half of eval assertions (docs/agent-folders.md, "The `define*` helpers"): matchers for
+// `t.check` / `t.require`, and trajectory checks computed from a session's events. The runner
+// records every result instead of stopping at the first failure.
 import { z } from "zod";
 import type { SessionEvent } from "./events";
 import { formatPath } from "./validation";

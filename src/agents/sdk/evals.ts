@@ -1,5 +1,6 @@
-// `agentfold/evals`: defineEval and defineEvalConfig (spec §10). An eval sends real messages to
-// the agent and asserts on the trajectory; cases add one path segment to the eval's id.
+// `agentfold/evals`: defineEval and defineEvalConfig
+// (docs/agent-folders.md, "The `define*` helpers"). An eval sends real messages to the agent and
+// asserts on the trajectory; cases add one path segment to the eval's id.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import type { SessionEvent } from "./events";

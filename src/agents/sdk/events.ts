@@ -1,7 +1,8 @@
-// The session event vocabulary (spec §4): the single source for every producer, stream, hook
-// and test. Envelope `{ type, index, sessionId, turnId?, at, data }`; one strict data shape per
-// type, so a producer that drifts from the contract fails its own tests. Shapes marked
-// [inferred] are Agentfold's decisions where the spec names the event but not its fields.
+// The session event vocabulary (docs/api.md, "Turn events (order)"): the single source for every
+// producer, stream, hook and test. Envelope `{ type, index, sessionId, turnId?, at, data }`; one
+// strict data shape per type, so a producer that drifts from the contract fails its own tests.
+// Shapes marked [inferred] are Agentfold's decisions where the spec names the event but not its
+// fields.
 import { z } from "zod";
 import { principalSchema, sessionModes, sessionPurposes } from "./types";
 
@@ -64,7 +65,7 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
   event("turn.failed", { message: z.string(), status: z.enum(["cancelled", "error"]).optional(), code: z.string().optional() }),
   // [inferred] step: 0-based within the turn. attempt (≥ 2): the step's earlier attempt was cut
   // off by a crash and runs again; discard the deltas since that attempt's step.started.
-  // repair: the result contract's feedback this step answers (spec §7.5).
+  // repair: the result contract's feedback this step answers (docs/turns.md, "Result contract").
   // parentCallId: the step belongs to the subagent run started by that call.
   event("step.started", {
     step: count,

@@ -1,5 +1,5 @@
-// `agentfold/hooks`: defineHook (spec §7.4). Hooks observe events after they are durably
-// recorded; they cannot change the turn.
+// `agentfold/hooks`: defineHook (docs/agent-folders.md, "The `define*` helpers"). Hooks observe
+// events after they are durably recorded; they cannot change the turn.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import { isSessionEventType, type SessionEvent, type SessionEventOf, type SessionEventType } from "./events";

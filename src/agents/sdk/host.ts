@@ -1,5 +1,6 @@
-// The shared services agent code reaches as `ctx.host` (spec §9). Only the shapes: the runtime
-// provides them. Members the spec marks [inferred] are decided here and noted.
+// The shared services agent code reaches as `ctx.host`
+// (docs/agent-folders.md, "The `define*` helpers"). Only the shapes: the runtime provides them.
+// Members the spec marks [inferred] are decided here and noted.
 import type { JsonValue } from "./types";
 import type { ToolExecuteResult } from "./tool-result";
 
@@ -45,7 +46,7 @@ export type McpApi = {
 
 export type Reminder = { id: string; fireAt: string; prompt: string };
 
-/** [inferred] spec §8.2. `in` is milliseconds or a duration like "2h". */
+/** [inferred] (docs/schedules.md, "Reminders"). `in` is milliseconds or a duration like "2h". */
 export type ReminderOptions = { prompt: string; at?: string; in?: number | string; id?: string; sessionId?: string };
 
 export type RemindersApi = {

@@ -1,6 +1,6 @@
-// `agentfold/memory`: memoryHook (spec §9.6). Appends one JSON line per finished or failed turn
-// to `memory/journal.jsonl`, a deployment-wide file every session shares; the instructions'
-// `## Memory` section tells the model to read it with its file tools.
+// `agentfold/memory`: memoryHook (docs/agent-folders.md, "The `define*` helpers"). Appends one JSON
+// line per finished or failed turn to `memory/journal.jsonl`, a deployment-wide file every session
+// shares; the instructions' `## Memory` section tells the model to read it with its file tools.
 import type { SessionEventOf, Usage } from "./events";
 import { defineHook, type HookContext, type HookDescriptor } from "./hooks";
 import type { JsonValue } from "./types";

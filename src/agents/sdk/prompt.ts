@@ -1,7 +1,8 @@
-// `prompt` (spec §7.6): write multi-line text indented like the code around it and get it back
-// dedented. Drops the leading newline and the closing line, strips the common indentation of the
-// template's own lines, keeps blank lines and relative indentation. A multi-line value continues
-// at the indentation of the line it is interpolated on; an array value becomes one line per item.
+// `prompt` (docs/agent-folders.md, "The `define*` helpers"): write multi-line text indented like
+// the code around it and get it back dedented. Drops the leading newline and the closing line,
+// strips the common indentation of the template's own lines, keeps blank lines and relative
+// indentation. A multi-line value continues at the indentation of the line it is interpolated on;
+// an array value becomes one line per item.
 
 export type PromptTag = {
   (strings: TemplateStringsArray, ...values: unknown[]): string;

@@ -1,6 +1,6 @@
-// `agentfold/result`: defineResult (spec §7.5), the contract on a turn's final assistant text.
-// `commit` acts on the text and may throw (→ turn.failed); `ctx.reject(message)` re-runs the
-// same turn with feedback, at most `maxResultRepairs` times.
+// `agentfold/result`: defineResult (docs/turns.md, "Result contract"), the contract on a turn's
+// final assistant text. `commit` acts on the text and may throw (→ turn.failed);
+// `ctx.reject(message)` re-runs the same turn with feedback, at most `maxResultRepairs` times.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import type { HostServices } from "./host";

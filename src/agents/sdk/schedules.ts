@@ -1,5 +1,5 @@
-// `agentfold/schedules`: defineSchedule (spec §8.1). A schedule is a cron expression plus either
-// a Markdown prompt (each firing starts a task session) or a `run` handler.
+// `agentfold/schedules`: defineSchedule (docs/schedules.md, "What fires"). A schedule is a cron
+// expression plus either a Markdown prompt (each firing starts a task session) or a `run` handler.
 import { z } from "zod";
 import type { ChannelDescriptor } from "./channels";
 import { cronProblem } from "./cron";

@@ -1,5 +1,6 @@
-// `agentfold/skills`: defineSkill (spec §7.1), for skills whose content is generated in code.
-// The skill is written to `.cursor/skills/<name>/SKILL.md`, with `files` beside it.
+// `agentfold/skills`: defineSkill (docs/agent-folders.md, "The `define*` helpers"), for skills
+// whose content is generated in code. The skill is written to `.cursor/skills/<name>/SKILL.md`,
+// with `files` beside it.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import { define, nonEmptyString } from "./validation";

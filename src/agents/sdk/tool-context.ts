@@ -1,4 +1,4 @@
-// The `ctx` a tool's execute receives (spec §5.2).
+// The `ctx` a tool's execute receives (docs/agent-folders.md, "The `define*` helpers").
 import type { HostServices } from "./host";
 import type {
   ArtifactsApi,

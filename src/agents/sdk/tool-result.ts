@@ -1,5 +1,5 @@
-// What a tool returns and how it reaches the model (spec §5.3): a string verbatim, a JSON value
-// serialized, or an MCP-style envelope `{ content, isError? }` as written.
+// What a tool returns and how it reaches the model (docs/turns.md, "Tools"): a string verbatim, a
+// JSON value serialized, or an MCP-style envelope `{ content, isError? }` as written.
 import { z } from "zod";
 import type { JsonValue } from "./types";
 

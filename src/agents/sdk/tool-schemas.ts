@@ -1,5 +1,6 @@
-// A tool's input and output schemas are zod or plain JSON Schema (spec §5.1). The model and MCP
-// clients need JSON Schema; execute needs validated input. Both conversions live here.
+// A tool's input and output schemas are zod or plain JSON Schema
+// (docs/agent-folders.md, "The `define*` helpers"). The model and MCP clients need JSON Schema;
+// execute needs validated input. Both conversions live here.
 import { z } from "zod";
 import { formatPath, isZodSchema } from "./validation";
 

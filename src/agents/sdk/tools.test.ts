@@ -161,7 +161,7 @@ describe("defineTool typing", () => {
     interface Row {
       id: number;
     }
-    // @ts-expect-error an interface has no index signature, so it is not JSON-shaped (spec §5.1).
+    // @ts-expect-error an interface has no index signature, so it is not JSON-shaped (docs/agent-folders.md).
     const rejected = () => defineTool({ description: "d", execute: (): Row => ({ id: 1 }) });
     type RowAlias = { id: number };
     const accepted = () => defineTool({ description: "d", execute: (): RowAlias => ({ id: 1 }) });

@@ -1,5 +1,5 @@
-// `agentfold/tools`: defineTool (spec §5). The filename is the tool's name; this module only
-// checks and normalizes the definition.
+// `agentfold/tools`: defineTool (docs/agent-folders.md, "The `define*` helpers"). The filename is
+// the tool's name; this module only checks and normalizes the definition.
 import { z } from "zod";
 import type { Descriptor } from "./descriptor";
 import type { ToolContext } from "./tool-context";

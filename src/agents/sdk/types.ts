@@ -8,7 +8,7 @@ export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue | undefined };
 export type JsonObject = { [key: string]: JsonValue | undefined };
 
-/** [inferred] Who a request, session or approval belongs to (spec §11.2). */
+/** [inferred] Who a request, session or approval belongs to (docs/api.md, "Authentication"). */
 export const principalSchema = z.strictObject({
   kind: z.enum(["user", "app", "anonymous", "local"]),
   id: z.string().min(1),
@@ -22,7 +22,8 @@ export const sessionPurposes = ["live", "eval"] as const;
 export type SessionPurpose = (typeof sessionPurposes)[number];
 export type Admission = "preempt" | "coalesce";
 
-/** Options of `send(...)` on tools, channel routes and schedules (spec §3.6). */
+/** Options of `send(...)` on tools, channel routes and schedules
+ * (docs/agent-folders.md, "The `define*` helpers"). */
 export type SendOptions<State = JsonObject> = {
   /** Conversation key: the same token reaches the same session. */
   continuationToken?: string;
@@ -60,7 +61,7 @@ export type SessionRef = {
   title?: string;
 };
 
-/** [inferred] A stored artifact record (spec §9.1). */
+/** [inferred] A stored artifact record (docs/agent-folders.md, "The `define*` helpers"). */
 export type ArtifactRecord = {
   kind: string;
   key: string;

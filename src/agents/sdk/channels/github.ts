@@ -1,6 +1,7 @@
-// `agentfold/channels/github`: the prebuilt GitHub channel (spec §3.6.2). A pull request is one
-// session, keyed `pr:owner/repo#N`. Cursor pulls events through `cursorAccount`; Agentfold
-// receives them by webhook, so `cursorAccount.repos` is read as the list of watched repos.
+// `agentfold/channels/github`: the prebuilt GitHub channel
+// (docs/agent-folders.md, "The `define*` helpers"). A pull request is one session, keyed
+// `pr:owner/repo#N`. Cursor pulls events through `cursorAccount`; Agentfold receives them by
+// webhook, so `cursorAccount.repos` is read as the list of watched repos.
 import { z } from "zod";
 import type { Descriptor } from "../descriptor";
 import type { HostServices } from "../host";

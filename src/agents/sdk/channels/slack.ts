@@ -1,5 +1,6 @@
-// `agentfold/channels/slack`: the prebuilt Slack channel (spec §3.6.1). Wakes on mentions, DMs
-// and watched channels, answers in threads; a thread is one session, admission is coalesce.
+// `agentfold/channels/slack`: the prebuilt Slack channel
+// (docs/agent-folders.md, "The `define*` helpers"). Wakes on mentions, DMs and watched channels,
+// answers in threads; a thread is one session, admission is coalesce.
 import { z } from "zod";
 import type { Descriptor } from "../descriptor";
 import { define, nonEmptyString } from "../validation";
