@@ -1,7 +1,7 @@
 "use client";
-// Reminders the agent set in this session (spec §8.2): when each fires and what it will say,
-// with a way to cancel it. Re-read when a turn starts or ends (a remind call runs in a turn, and
-// a reminder that fires starts one).
+// Reminders the agent set in this session (docs/schedules.md, "Reminders"): when each fires and
+// what it will say, with a way to cancel it. Re-read when a turn starts or ends (a remind call runs
+// in a turn, and a reminder that fires starts one).
 import { useCallback, useEffect, useState } from "react";
 import type { ApiClient } from "./api-client";
 

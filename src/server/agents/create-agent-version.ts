@@ -29,7 +29,8 @@ async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   return { id: existing?.id ?? crypto.randomUUID(), isNew: !existing };
 }
 
-/** Peer connections (`{ agent: slug }`) must name an agent on this instance (spec §2.4). */
+/** Peer connections (`{ agent: slug }`) must name an agent on this instance
+ * (docs/agent-folders.md, "Validating"). */
 async function missingPeers(db: PrismaClient, slug: string, manifest: AgentManifest | undefined): Promise<Diagnostic[]> {
   const peers = (manifest?.connections ?? []).flatMap((c) => {
     const peer = (c.config as { agent?: unknown }).agent;

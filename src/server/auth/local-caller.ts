@@ -1,11 +1,11 @@
-// localDevStrict (spec §11.1), for single-agent local mode only: a caller with no credentials is
-// admitted as the local principal when it reached this server directly over loopback. The web
-// server must listen on loopback alone, so every connection comes from this machine; a request
-// that carries proxy-forwarding headers came through a proxy (a tunnel, a LAN reverse proxy) and
-// is refused. Next's own server sets `X-Forwarded-For` to the socket's address when the request
-// has none, so a single loopback address there is the direct case; anything else is a proxy.
-// A browser on this machine is a direct loopback caller too, so web pages are kept out: the Host
-// must be a loopback name (a DNS-rebound hostile name is not) and a cross-site request (an
+// localDevStrict (docs/api.md, "Single-agent local mode"), for that mode only: a caller with no
+// credentials is admitted as the local principal when it reached this server directly over
+// loopback. The web server must listen on loopback alone, so every connection comes from this
+// machine; a request that carries proxy-forwarding headers came through a proxy (a tunnel, a LAN
+// reverse proxy) and is refused. Next's own server sets `X-Forwarded-For` to the socket's address
+// when the request has none, so a single loopback address there is the direct case; anything else
+// is a proxy. A browser on this machine is a direct loopback caller too, so web pages are kept out:
+// the Host must be a loopback name (a DNS-rebound hostile name is not) and a cross-site request (an
 // Origin, or Sec-Fetch-Site, that is not this machine) is refused.
 import { isIP } from "node:net";
 import type { Caller } from "./principal";

@@ -1,5 +1,5 @@
-// Event rows ↔ the wire envelope `{ type, index, sessionId, turnId?, at, data }` (spec §4.1),
-// validated against the one event schema.
+// Event rows ↔ the wire envelope `{ type, index, sessionId, turnId?, at, data }` (docs/api.md,
+// "Streams"), validated against the one event schema.
 import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
 
 export type EventRow = {

@@ -51,10 +51,10 @@ export function requestedSlug(request: Request): string {
 type AgentCaller = { caller: Caller; agent?: { slug: string; row: AgentBySlug | undefined } };
 
 /**
- * The auth chain for agent routes (spec §11.1): a bearer token; then the dashboard sign-in
- * cookie; then, in single-agent local mode,
- * a direct loopback caller as the local principal (localDevStrict); then the anonymous caller
- * where the agent opted in (allowAll). Nothing else gets in.
+ * The auth chain for agent routes (docs/api.md, "Authentication"): a bearer token; then the
+ * dashboard sign-in cookie; then, in single-agent local mode, a direct loopback caller as the local
+ * principal (localDevStrict); then the anonymous caller where the agent opted in (allowAll).
+ * Nothing else gets in.
  */
 async function authenticateForAgent(request: Request): Promise<AgentCaller> {
   // Before any lookup: a path that cannot be a slug (`%00`, `%ZZ`, too long) names no agent.

@@ -1,6 +1,6 @@
-// Single-agent local mode mounts the per-agent routes at /v1/* as well (spec §3.1, `--mode
-// single`): the same handlers, with the configured agent's slug filled in. Without
-// AGENTFOLD_SINGLE_AGENT these paths answer 404, as every unknown /v1 path does.
+// Single-agent local mode mounts the per-agent routes at /v1/* as well
+// (docs/api.md, "Single-agent local mode"): the same handlers, with the configured agent's slug
+// filled in. Without AGENTFOLD_SINGLE_AGENT these paths answer 404, as every unknown /v1 path does.
 import { env } from "@/env";
 import { AppError } from "./app-error";
 import { errorResponse } from "./respond";

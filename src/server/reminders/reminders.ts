@@ -1,7 +1,8 @@
-// Reminders (spec §8.2): durable wakes bound to one session. `create` records the reminder and
-// asks the engine for a delayed call at fireAt; when it comes, `fireReminder` delivers the prompt
-// to the session as a coalesced follow-up — unless the reminder was cancelled or its session is
-// gone (the row went with it). The API is the one tools see as ctx.host.reminders.
+// Reminders (docs/schedules.md, "Reminders"): durable wakes bound to one session. `create` records
+// the reminder and asks the engine for a delayed call at fireAt; when it comes, `fireReminder`
+// delivers the prompt to the session as a coalesced follow-up — unless the reminder was cancelled
+// or its session is gone (the row went with it). The API is the one tools see as
+// ctx.host.reminders.
 import type { PrismaClient } from "@prisma/client";
 import crypto from "node:crypto";
 import { pgTransaction } from "@/server/db";

@@ -19,7 +19,7 @@ export type ScheduleRun = { turns: TurnRequest[]; runs: CodeRun[]; nextDueAt?: s
 type Firing = { name: string; dueAt: Date; missed: number; manual?: boolean };
 type AgentRow = { id: string; slug: string; activeVersionId: string | null; manifest: AgentManifest | null; bundlePath: string | null };
 
-/** The principal a schedule's sessions belong to (`appAuth`, spec §11.2). */
+/** The principal a schedule's sessions belong to (`appAuth`, docs/schedules.md, "What fires"). */
 export function scheduleAuth(slug: string, name: string): Principal {
   return { kind: "app", id: `schedule:${slug}/${name}`, attributes: { agent: slug, schedule: name } };
 }

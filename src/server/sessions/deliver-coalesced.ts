@@ -1,5 +1,6 @@
 // A message the platform itself sends to a chat session (a reminder firing), with coalesce
-// admission: an idle session starts a turn; a busy one gets it steered in or drained (spec §4.4).
+// admission: an idle session starts a turn; a busy one gets it steered in or drained
+// (docs/turns.md, "Admission and stop").
 // No continuation token: this is not a client's follow-up. Runs in the caller's transaction.
 import type pg from "pg";
 import type { TurnRequest } from "@/server/durable/runtime";

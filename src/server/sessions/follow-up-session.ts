@@ -1,6 +1,6 @@
 // POST /<slug>/v1/session/:id: a follow-up. The continuation token must be the latest one; it is
 // rotated in the same transaction that records the message, so two clients racing with the same
-// token cannot both get in. Admission (spec §4.4) when a turn is running:
+// token cannot both get in. Admission (docs/turns.md, "Admission and stop") when a turn is running:
 // - preempt (the default): the running turn is aborted (turn.failed, cancelled) and this message
 //   runs next;
 // - coalesce: the message waits in pending_deliveries; the running turn steers it in at its next

@@ -1,5 +1,5 @@
-// Inputs and outputs of the session API (spec §3.3; shapes marked [inferred] there are decided
-// here and documented in docs/api.md).
+// Inputs and outputs of the session API (docs/api.md, "Sessions"); shapes the Agent SDK leaves
+// open are decided here (docs/decisions.md).
 import { z } from "zod";
 import { queryInteger, storableString, visibleAsciiId } from "@/server/validation/schema";
 import { workspacePathProblem } from "./assert-workspace-paths";

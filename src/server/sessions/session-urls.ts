@@ -1,4 +1,4 @@
-// The URLs a session response points to (spec §3.3).
+// The URLs a session response points to (docs/api.md, "Sessions").
 export function sessionUrls(baseUrl: string, slug: string, sessionId: string) {
   return {
     playgroundUrl: `${baseUrl}/${slug}/playground?sessionId=${sessionId}`,
@@ -14,7 +14,7 @@ export function newTurnId(): string {
   return `turn_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
 }
 
-/** A send's delivery id when the caller gave none (spec §4.4). */
+/** A send's delivery id when the caller gave none (docs/api.md, "Turn events (order)"). */
 export function newDeliveryId(): string {
   return `dlv_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
 }

@@ -1,6 +1,6 @@
 // POST /<slug>/v1/tools/:name and /<slug>/v1/session/:id/tools/:name: a tool call with no model
-// turn. Session-bound calls follow the session lock (spec §4.4): a write while a turn runs is
-// 409 session_busy; a read runs alongside. The call itself runs in the worker.
+// turn. Session-bound calls follow the session lock (docs/api.md, "Sessions"): a write while a turn
+// runs is 409 session_busy; a read runs alongside. The call itself runs in the worker.
 import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { isOwner, type Caller } from "@/server/auth/principal";

@@ -1,4 +1,4 @@
-// Direct tool calls (spec §5.5): `POST /<slug>/v1/tools/:name` and the session-bound
+// Direct tool calls (docs/api.md, "Sessions"): `POST /<slug>/v1/tools/:name` and the session-bound
 // `POST /<slug>/v1/session/:id/tools/:name`, body `{ input }` (shapes ours, docs/api.md).
 import { z } from "zod";
 import type { Principal } from "@/agents/sdk/types";
