@@ -94,6 +94,8 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await expect(page.getByTestId("stream-status")).toBeVisible();
   await expect(page.getByTestId("stream-error")).toHaveCount(0);
   await page.goto(`/teams/${teamSlug}/agents/support-desk`);
+  // The agent page is headed by defineAgent({ name }), not the slug or the package name.
+  await expect(page.getByTestId("agent-title")).toHaveText("Support desk");
 
   // A second version dropped as a .zip onto the agent page, then a rollback to the first.
   const files = Object.fromEntries(listFiles(deskFolder).map((file) => [file, fs.readFileSync(path.join(deskFolder, file), "utf8")]));
@@ -154,7 +156,7 @@ test("chats in the playground as the signed-in admin: streaming, a tool chip, a 
   const errors = watchConsole(page);
   await signIn(page, admin);
   await page.getByTestId("home-agent-support-desk").click();
-  await expect(page.getByTestId("agent-name")).toContainText("support-desk");
+  await expect(page.getByTestId("agent-name")).toContainText("Support desk");
   await send(page, 'Where is A-1002? [delay 2s] [call lookup_order {"orderId":"A-1002"}] [reason off]');
   const chip = page.locator('[data-testid="tool-chip"][data-tool="lookup_order"]');
   await expect(chip).toBeVisible({ timeout: 15_000 });

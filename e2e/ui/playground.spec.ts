@@ -23,7 +23,8 @@ test.beforeEach(async ({ page }) => {
   await field.press("Enter");
   await expect.poll(() => page.evaluate(() => localStorage.getItem("agentfold.token"))).toBe(process.env.AGENTFOLD_E2E_TOKEN);
   await page.goto(`/${slug}/playground`);
-  await expect(page.getByTestId("agent-name")).toContainText(slug);
+  // The display name from defineAgent({ name }), not the slug or the package name.
+  await expect(page.getByTestId("agent-name")).toContainText("Support desk");
 });
 
 test.afterEach(() => {

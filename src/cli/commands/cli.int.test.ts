@@ -52,9 +52,11 @@ describe("agentfold init, validate, info", () => {
   it("validates the support-desk example, which uses every capability, cleanly", { timeout: 60_000 }, async () => {
     const dir = path.join(projectRoot, "examples", "support-desk");
     const result = await agentfold("validate", "--dir", dir);
-    expect(result.stdout).toContain("support-desk: 0 errors, 0 warnings");
+    expect(result.stdout).toContain("Support desk: 0 errors, 0 warnings");
     expect(result.code).toBe(0);
     const info = await agentfold("info", "--dir", dir);
+    // defineAgent's name, not the package's.
+    expect(info.stdout).toMatch(/^Support desk — /);
     expect(info.stdout).toContain("webhook  POST /v1/channels/webhook/tickets");
     expect(info.stdout).toContain("issue_refund  [write, needs approval]");
   });

@@ -54,7 +54,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{agent.data.name}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight" data-testid="agent-title">{agent.data.name}</h1>
           <p className="font-mono text-sm text-zinc-500">/{slug}</p>
         </div>
         <Link href={`/${slug}/playground`} className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500">
