@@ -11,7 +11,7 @@ async function discover(files: Record<string, string>, folder = "my-agent") {
   return { layout: layout!, items: diagnostics.items, errors: diagnostics.items.filter((d) => d.level === "error") };
 }
 
-describe("path → capability (spec §2.2)", () => {
+describe("path → capability (docs/agent-folders.md)", () => {
   it("takes the name from package.json, falling back to the folder name", async () => {
     expect((await discover({ ...instructions, "package.json": '{"name":"desk"}' })).layout.name).toBe("desk");
     expect((await discover(instructions, "folder-name")).layout.name).toBe("folder-name");
@@ -125,7 +125,7 @@ describe("path → capability (spec §2.2)", () => {
   });
 });
 
-describe("static diagnostics (spec §2.4)", () => {
+describe("static diagnostics (docs/agent-folders.md, \"Validating\")", () => {
   it("the root agent has no instructions", async () => {
     const { errors } = await discover({ "bot/tools/a.ts": "" });
     expect(errors).toEqual([{ level: "error", message: "the root agent has no instructions: add bot/instructions.md" }]);
@@ -191,7 +191,7 @@ describe("static diagnostics (spec §2.4)", () => {
     const { items } = await discover({ ...instructions, "bot/notes.txt": "x", "bot/playground/tools/ghost.tsx": "" });
     expect(items).toEqual([
       { level: "warning", file: "bot/playground/tools/ghost.tsx", message: "no tool named 'ghost' for this playground chip" },
-      { level: "warning", file: "bot/notes.txt", message: "not an agent capability path (spec §2.2); ignored" },
+      { level: "warning", file: "bot/notes.txt", message: "not an agent capability path (docs/agent-folders.md lists them); ignored" },
     ]);
   });
 });

@@ -69,7 +69,7 @@ export async function discoverAgent(
   checkDuplicates(layout, diagnostics);
   for (const entry of new Set(ctx.files.map((f) => f.split("/")[0]!))) {
     if (!knownRootEntries.has(entry) && !/^readme\.md$/i.test(entry)) {
-      diagnostics.warning(at(entry), "not an agent capability path (spec §2.2); ignored");
+      diagnostics.warning(at(entry), "not an agent capability path (docs/agent-folders.md lists them); ignored");
     }
   }
   return { layout, diagnostics };

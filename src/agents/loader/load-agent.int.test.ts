@@ -72,7 +72,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const expectLine = (pattern: RegExp) => expect(lines.some((line) => pattern.test(line)), `${pattern}\n${lines.join("\n")}`).toBe(true);
 
-describe("load-time diagnostics (spec §2.4)", () => {
+describe("load-time diagnostics (docs/agent-folders.md, \"Validating\")", () => {
   it("a hook module's default export is not defineHook(...)", () => expectLine(/^error: bot\/hooks\/plain.ts: the default export is not defineHook\(\.\.\.\)$/));
   it("a hook with an empty events map is skipped with a warning", () => {
     expectLine(/^warning: bot\/hooks\/silent.ts: the hook has an empty `events` map and is skipped$/);
