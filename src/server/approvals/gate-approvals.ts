@@ -8,19 +8,10 @@ import type { Principal } from "@/agents/sdk/types";
 import { TimeoutError } from "@restatedev/restate-sdk";
 import { pgTransaction, poolOf } from "@/server/db";
 import { appendEvents, appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
-import type { LoopEnv } from "@/server/turns/agent-loop";
-import type { ToolCallRequest } from "@/server/turns/tool-call";
+import type { LoopEnv, ToolCallRequest, Verdict } from "@/server/turns/engine";
 import type { ToolSpec } from "@/server/turns/turn-tools";
 import { sessionInfo } from "@/server/turns/turn-setup";
 import { storableJson } from "@/server/events/storable-json";
-
-export type Verdict = { approvedBy?: Principal; denied?: string };
-
-export type ApprovalWaits = {
-  /** A durable promise with its id, failing with Restate's TimeoutError after `timeoutMs`. */
-  park: (timeoutMs: number) => { id: string; promise: Promise<unknown> };
-  timeoutMs: number;
-};
 
 type Parked = { callId: string; toolName: string; args: unknown };
 

@@ -2,51 +2,16 @@
 // asked for (each its own journaled step; `task` calls run a subagent), then the next model step
 // with the results, until the model answers without tools. A worker that dies anywhere in here
 // resumes from the journal: completed steps return their recorded outcome and never run again.
-import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage, ToolResultPart } from "ai";
 import { modelCost } from "@/agents/runtime/models/prices";
-import { resolveModel, type ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
-import type { Usage } from "@/agents/sdk/events";
-import type { Sandbox } from "@/agents/sandbox/sandbox";
-import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
-import { gateApprovals, type ApprovalWaits } from "@/server/approvals/gate-approvals";
-import { addUsage, runModelStep, zeroUsage, type ModelStepOutcome } from "./model-step";
-import { runToolCall, type ToolCallRequest, type ToolCallResult } from "./tool-call";
+import { resolveModel } from "@/agents/runtime/models/resolve-model";
+import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { gateApprovals } from "@/server/approvals/gate-approvals";
+import type { LoopEnv, LoopOutcome, ModelStepOutcome, Spend, ToolCallResult } from "./engine";
+import { addUsage, runModelStep, zeroUsage } from "./model-step";
+import { runToolCall } from "./tool-call";
 import { toModelOutput } from "./tool-output";
-import type { EarlierRun } from "./step-journal";
 import type { ToolSpec } from "./turn-tools";
-import type { TurnFailureCode } from "./turn-failure";
-import type { TurnSetup } from "./turn-setup";
-
-/**
- * Runs a named step once per turn (step-journal.ts). The action may `seal` its outcome and hand
- * the record to its last append, so the step's record commits with its last events; otherwise
- * the journal writes the record itself once the action returns.
- */
-export type Step = <T>(name: string, action: (seal: Seal<T>) => Promise<T>) => Promise<T>;
-
-/** The journal row for this outcome, for the step's last append; undefined where steps are not
- * journaled in Postgres. */
-export type Seal<T> = (outcome: T) => StepRecord | undefined;
-
-export type LoopEnv = {
-  db: PrismaClient;
-  step: Step;
-  /** Waits for the journal's deferred records (step-journal.ts). */
-  settled?: () => Promise<void>;
-  /** What an earlier run of this turn recorded, for steps that were cut off (step-journal.ts). */
-  earlier: EarlierRun;
-  setup: TurnSetup;
-  turnId: string;
-  signal: AbortSignal;
-  models: ModelProviderSettings;
-  sandbox: () => Sandbox;
-  retryDelayMs?: (attempt: number) => number;
-  /** Parking tool calls for approval (durable waits with an expiry). */
-  approvals: ApprovalWaits;
-  /** Runs a `task` call (a subagent); absent inside subagents, which cannot delegate. */
-  delegate?: (call: ToolCallRequest) => Promise<ToolCallResult & { usage: Usage; costUsd: number | null }>;
-};
 
 export type LoopOptions = {
   keyPrefix: string;
@@ -65,14 +30,6 @@ export type LoopOptions = {
   /** At each tool boundary, the messages to steer into the turn (nudges); see runModelStep. */
   steer?: (step: number, stored: () => Promise<void>) => Promise<ModelMessage[]>;
 };
-
-export type Spend = { usage: Usage; costUsd: number | null };
-
-export type LoopOutcome = Spend & { nextStep: number } & (
-  | { kind: "ok"; text: string; messages: ModelMessage[] }
-  | { kind: "failed"; message: string; code: TurnFailureCode }
-  | { kind: "cancelled" }
-);
 
 export const maxStepsPerLoop = 25;
 

@@ -6,20 +6,13 @@
 // belongs to the next turn. A cancelled turn never drains (its invocation is being cancelled):
 // see startLeftoverTurn.
 import type { PrismaClient } from "@prisma/client";
-import type { Usage } from "@/agents/sdk/events";
 import { resolved } from "@/server/approvals/gate-approvals";
 import { pgTransaction } from "@/server/db";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { appendEvents, appendEventsInTransaction, type NewEvent } from "@/server/events/append-events";
 import { newTurnId } from "@/server/sessions/session-urls";
-import type { Seal } from "./agent-loop";
+import type { Seal, TurnEnd } from "./engine";
 import { claimIntoFollowUp, claimPendingDeliveries } from "./pending-deliveries";
-import type { TurnFailureCode } from "./turn-failure";
-
-export type TurnEnd =
-  | { kind: "completed"; text: string; usage: Usage; cost?: { totalUsd: number; model: string }; result?: unknown }
-  | { kind: "failed"; message: string; code: TurnFailureCode; text?: string; usage?: Usage }
-  | { kind: "cancelled" };
 
 export async function finishTurn(options: {
   db: PrismaClient;

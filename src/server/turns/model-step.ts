@@ -8,17 +8,11 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
 import { pipelinedAppender, type JoinEvents } from "@/server/events/pipelined-appender";
-import type { Seal } from "./agent-loop";
-import { deferStepRecord, type EarlierRun } from "./step-journal";
+import type { EarlierRun, ModelStepOutcome, Seal, ToolCallRequest } from "./engine";
+import { deferStepRecord } from "./step-journal";
 import { streamModel } from "./stream-model";
-import { classifyFailure, type TurnFailureCode } from "./turn-failure";
-import type { ToolCallRequest } from "./tool-call";
+import { classifyFailure } from "./turn-failure";
 import type { ToolSpec } from "./turn-tools";
-
-export type ModelStepOutcome =
-  | { kind: "ok"; text: string; toolCalls: ToolCallRequest[]; steered: ModelMessage[]; response: ModelMessage[]; usage: Usage; startedAt: number }
-  | { kind: "failed"; message: string; code: TurnFailureCode }
-  | { kind: "cancelled" };
 
 export type ModelStepOptions = {
   db: PrismaClient;

@@ -4,79 +4,30 @@
 // every append carries an idempotency key derived from the turn and step, so a turn resumed after
 // a crash appends nothing twice and re-runs no completed tool call.
 import fs from "node:fs";
-import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { isPrepared, prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
 import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
-import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { ResultOutcome } from "@/agents/sandbox/protocol";
-import type { SandboxPool } from "@/agents/sandbox/pool";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
 import { adoptLegacyWorkspace, versionPaths, versionSandboxSpec, workspaceStockDir } from "@/server/agents/storage";
 import { pgTransaction, poolOf } from "@/server/db";
-import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
+import type { TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
 import { appendEventsInTransaction } from "@/server/events/append-events";
-import type { ApprovalWaits } from "@/server/approvals/gate-approvals";
-import { agentLoop, type LoopEnv, type Spend, type Step } from "./agent-loop";
+import { agentLoop } from "./agent-loop";
+import type { LoopEnv, Spend, TurnDeps, TurnEnd, TurnFinish, TurnSetup } from "./engine";
 import { addUsage, zeroUsage } from "./model-step";
-import { finishTurn, type TurnEnd } from "./finish-turn";
+import { finishTurn } from "./finish-turn";
 import { claimPendingDeliveries } from "./pending-deliveries";
 import { runSubagent } from "./subagent";
-import { loadTurnSetup, sessionInfo, type SessionSetupRow, type TurnSetup } from "./turn-setup";
-import type { EarlierRun } from "./step-journal";
+import { loadTurnSetup, sessionInfo } from "./turn-setup";
 import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
-export type { Step };
-
-export type TurnDeps = {
-  db: PrismaClient;
-  /** The data directory: agent versions' files and session workspaces live under it. */
-  dataDir: string;
-  step: Step;
-  /** Waits for the journal's deferred records (step-journal.ts); absent where none are deferred. */
-  settled?: () => Promise<void>;
-  /** What an earlier run of this turn recorded, for steps that were cut off. */
-  earlier: EarlierRun;
-  /** The turn is its session's first, run as the session start announced it (an eager run): the
-   * conversation is its own message, with nothing to read. */
-  opensSession?: boolean;
-  /** The session's setup row, when the run read it already (an eager run reads it with its
-   * epoch check: turn-setup.ts readEagerTurnStart). */
-  setupRow?: Promise<SessionSetupRow | undefined>;
-  /** Whether a coalesced send may be waiting (an eager run knows when none can be: eager-turns.ts);
-   * without it, each tool boundary asks the database. */
-  mayHavePending?: () => boolean;
-  models: ModelProviderSettings;
-  defaultModel: string;
-  sandboxes: SandboxPool;
-  /** New sessions' workspaces laid out ahead of time (the worker's); without it, each is laid out
-   * when its first turn starts. */
-  workspaces?: WorkspaceStock;
-  /** Aborted by stop or preempt: the model stream and the running tool end at once. */
-  signal: AbortSignal;
-  /** Settles once a stop asked before this run began has been applied to `signal`; the turn's
-   * own reads run meanwhile. */
-  started?: Promise<void>;
-  retryDelayMs?: (attempt: number) => number;
-  /** The engine, for reminders' delayed wakes (the `remind` tool is offered when present). */
-  runtime?: DurableRuntime;
-  /** Parking tool calls for approval. */
-  approvals: ApprovalWaits;
-  /** A durable promise another turn can resolve by id (waiting for a maxRunningTurns slot). */
-  awakeable: () => { id: string; promise: Promise<unknown> };
-  resolveAwakeable: (id: string) => void;
-};
-
 /** At most this many `ctx.reject` repairs per turn (spec §7.5). */
 export const maxRepairs = 2;
-
-/** How a turn ended, as its finish step recorded it: whether it was stopped (stop, preempt), and
- * the follow-up turn its coalesced sends drained into, if any. */
-export type TurnFinish = { next?: TurnRequest; stopped: boolean };
 
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFinish> {
   const { db, step } = deps;

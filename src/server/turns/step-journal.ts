@@ -16,17 +16,7 @@ import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import type { StepRecord } from "@/server/events/append-events";
 import { hurryAppends } from "@/server/events/group-commit";
-import type { Seal, Step } from "./agent-loop";
-
-/** What an earlier run of this turn left in the event log that a step run again must know. */
-export type EarlierRun = {
-  /** How many attempts of a model step (its key) have started before. */
-  startedAttempts: (stepKey: string) => Promise<number>;
-  /** The data of an event recorded under this idempotency key (a tool call's action.result). */
-  recorded: (idempotencyKey: string) => Promise<unknown>;
-  /** Texts of nudges recorded under keys starting with this prefix, in log order. */
-  nudges: (keyPrefix: string) => Promise<string[]>;
-};
+import type { EarlierRun, Seal, Step } from "./engine";
 
 export type TurnJournal = {
   step: Step;

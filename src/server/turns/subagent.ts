@@ -2,8 +2,8 @@
 // parent's unless it names one) and the parent's tools, but cannot delegate further. Its final
 // text is the call's result. Its tool calls carry `parentCallId` = the task call's id.
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
-import { agentLoop, type LoopEnv, type Spend } from "./agent-loop";
-import type { ToolCallRequest, ToolCallResult } from "./tool-call";
+import { agentLoop } from "./agent-loop";
+import type { LoopEnv, Spend, ToolCallRequest, ToolCallResult } from "./engine";
 import { failed } from "./tool-output";
 import { modelIdOf } from "./turn-setup";
 import { turnTools } from "./turn-tools";

@@ -7,16 +7,13 @@ import { runTool } from "@/agents/runtime/run-tool";
 import { sleep } from "@/agents/runtime/models/local-scripted";
 import type { ToolRunResult } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
-import type { Verdict } from "@/server/approvals/gate-approvals";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
-import type { Seal } from "./agent-loop";
-import { deferStepRecord, type EarlierRun } from "./step-journal";
+import type { EarlierRun, Seal, ToolCallRequest, ToolCallResult, TurnSetup, Verdict } from "./engine";
+import { deferStepRecord } from "./step-journal";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
-import { sessionInfo, type TurnSetup } from "./turn-setup";
-
-export type ToolCallRequest = { callId: string; toolName: string; input: unknown; parentCallId?: string; invalid?: string };
+import { sessionInfo } from "./turn-setup";
 
 export type ToolCallEnv = {
   db: PrismaClient;
@@ -34,8 +31,6 @@ export type ToolCallEnv = {
 
 export const maxReadAttempts = 3;
 const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
-
-export type ToolCallResult = ToolOutcome & { cancelled?: true };
 
 // Outcomes of calls that ran but whose result could not be appended yet (the database went away
 // meanwhile): a run of the turn again in this process — the engine's retry — returns them instead

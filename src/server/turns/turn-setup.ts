@@ -11,21 +11,8 @@ import type { SessionInfo } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
 import { poolOf } from "@/server/db";
+import type { SessionSetupRow, TurnSetup } from "./engine";
 import { eagerEpoch, eagerStartColumns, type EagerStart } from "./step-journal";
-
-export type TurnSetup = {
-  session: SessionInfo & { agentId: string; versionId: string; unattendedApprovals: "deny" | "park" };
-  /** The pinned version's manifest; `root` is absent for a version with no folder. */
-  manifest: Omit<AgentManifest, "root"> & { root?: AgentManifest["root"] };
-  modelId: string;
-  system: string;
-  messages: ModelMessage[];
-  /** Absolute path of the version's sandbox bundle; null for a folder with no modules. */
-  bundlePath: string | null;
-  agentDir: string;
-  workspaceDir: string;
-  stateRoot: string;
-};
 
 /** The session as agent code sees it (ctx.session): without the platform's own fields. */
 export function sessionInfo(setup: TurnSetup): SessionInfo {
@@ -38,23 +25,6 @@ export function modelIdOf(configured: unknown, fallback: string): string {
   const id = typeof configured === "string" ? configured : (configured as { id?: unknown } | undefined)?.id;
   return typeof id === "string" && id.includes(":") ? id : fallback;
 }
-
-/** The session and its version, as loadTurnSetup reads them. */
-export type SessionSetupRow = {
-  id: string;
-  agentId: string;
-  agentVersionId: string;
-  ownerKind: string;
-  ownerId: string;
-  channelId: string;
-  mode: "chat" | "task";
-  purpose: "live" | "eval";
-  title: string | null;
-  dryRun: boolean;
-  manifest: Partial<AgentManifest> | null;
-  bundlePath: string | null;
-  unattendedApprovals: string;
-};
 
 const setupSql = (extraColumns = "") => `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
     v.manifest, v."bundlePath", a."unattendedApprovals"${extraColumns}

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { ToolManifest } from "@/agents/loader/manifest";
 import { workspaceTools } from "@/agents/runtime/workspace-tools";
 import type { ReminderInput } from "@/server/reminders/reminders";
-import type { TurnSetup } from "./turn-setup";
+import type { TurnSetup } from "./engine";
 
 type Common = { name: string; description: string; inputSchema: object; effect: "read" | "write" };
 
