@@ -1,33 +1,24 @@
-// One turn, run by the worker inside the session's durable object (spec §4.3): load what the turn
-// needs, prepare the workspace, run the model ⇄ tools loop, hold the final text to the result
+// One turn, run by the worker inside the session's durable object (docs/turns.md): load what the
+// turn needs, prepare the workspace, run the model ⇄ tools loop, hold the final text to the result
 // contract (up to two repairs), and finish. Every side effect sits in a named, journaled step and
 // every append carries an idempotency key derived from the turn and step, so a turn resumed after
 // a crash appends nothing twice and re-runs no completed tool call.
-import fs from "node:fs";
 import type { ModelMessage } from "ai";
-import type { AgentManifest } from "@/agents/loader/manifest";
-import { isPrepared, prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
-import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
-import type { ResultOutcome } from "@/agents/sandbox/protocol";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
-import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
-import { adoptLegacyWorkspace, versionPaths, versionSandboxSpec, workspaceStockDir } from "@/server/agents/storage";
-import { pgTransaction, poolOf } from "@/server/db";
+import { versionSandboxSpec } from "@/server/agents/storage";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
-import { appendEventsInTransaction } from "@/server/events/append-events";
 import { agentLoop } from "./agent-loop";
+import { deliverNudges } from "./deliver-nudges";
 import type { LoopEnv, Spend, TurnDeps, TurnEnd, TurnFinish, TurnSetup } from "./engine";
-import { addUsage, zeroUsage } from "./model-step";
 import { finishTurn } from "./finish-turn";
-import { claimPendingDeliveries } from "./pending-deliveries";
+import { judgeResult } from "./judge-result";
+import { addUsage, zeroUsage } from "./model-step";
+import { prepareSessionWorkspace } from "./prepare-session-workspace";
 import { runSubagent } from "./subagent";
-import { loadTurnSetup, sessionInfo } from "./turn-setup";
+import { loadTurnSetup } from "./turn-setup";
 import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
-
-/** At most this many `ctx.reject` repairs per turn (spec §7.5). */
-export const maxRepairs = 2;
 
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFinish> {
   const { db, step } = deps;
@@ -88,12 +79,6 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   return finish;
 }
 
-/** Frees the turn's maxRunningTurns slot (or queue place) and wakes the turns promoted into it. */
-export async function handOnSlot(deps: Pick<TurnDeps, "db" | "step" | "resolveAwakeable">, sessionId: string, turnId: string): Promise<void> {
-  const promoted = await deps.step(`${turnId}:release`, () => releaseTurnSlot(deps.db, sessionId, turnId));
-  for (const id of promoted) deps.resolveAwakeable(id);
-}
-
 async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promise<TurnEnd> {
   const { db, step, signal } = deps;
   const sandbox = (): Sandbox => {
@@ -132,91 +117,20 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     if (outcome.kind === "cancelled") return { kind: "cancelled" };
     if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, code: outcome.code, usage: spent.usage };
     if (!setup.manifest.result) return { kind: "completed", text: outcome.text, usage: spent.usage, cost };
-    const verdict = await step(`${turnId}:result:${repairs}`, () => judgeResult(setup, sandbox, outcome.text, signal));
-    if (verdict.outcome === "cancelled") return { kind: "cancelled" };
-    if (verdict.outcome === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: verdict.result };
-    if (verdict.outcome === "failed") return { kind: "failed", message: `the result contract failed: ${verdict.message}`, code: "result_rejected", text: outcome.text, usage: spent.usage };
-    if (repairs >= maxRepairs) {
-      return { kind: "failed", message: `the result contract rejected the reply ${repairs + 1} times; last: ${verdict.message}`, code: "result_rejected", text: outcome.text, usage: spent.usage };
-    }
-    // Same turn, same tools and workspace: the model revises with the feedback (spec §7.5).
-    repair = verdict.message;
+    const judged = await judgeResult({ step, setup, sandbox, signal, turnId, text: outcome.text, repairs });
+    if (judged.kind === "cancelled") return { kind: "cancelled" };
+    if (judged.kind === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: judged.result };
+    if (judged.kind === "failed") return { kind: "failed", message: judged.message, code: "result_rejected", text: outcome.text, usage: spent.usage };
+    // Same turn, same tools and workspace: the model revises with the feedback.
+    repair = judged.feedback;
     firstStep = outcome.nextStep;
     // From where the loop stopped: its tool calls and results stay in view.
-    messages = [...outcome.messages, { role: "user", content: `Your reply was rejected: ${verdict.message}\nRevise it.` }];
+    messages = [...outcome.messages, { role: "user", content: `Your reply was rejected: ${judged.feedback}\nRevise it.` }];
   }
 }
 
-async function judgeResult(setup: TurnSetup, sandbox: () => Sandbox, text: string, signal: AbortSignal): Promise<ResultOutcome | { outcome: "cancelled" }> {
-  if (signal.aborted) return { outcome: "cancelled" };
-  if (text.trim() === "") return { outcome: "failed", message: "the reply is empty" };
-  try {
-    return await sandbox().call(
-      "runResult",
-      { file: setup.manifest.result!.file, text, session: sessionInfo(setup) },
-      { signal },
-    );
-  } catch (error) {
-    if (signal.aborted) return { outcome: "cancelled" };
-    return { outcome: "failed", message: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/**
- * Coalesced sends that arrived during the turn, steered in at a tool boundary (spec §4.4). A
- * re-run after a crash also gets back those its cut-off attempt already took.
- */
-async function deliverNudges(
-  { db, earlier, setup, turnId, settled, mayHavePending }: Pick<TurnDeps, "db" | "earlier" | "settled" | "mayHavePending"> & { setup: TurnSetup; turnId: string },
-  step: number,
-  stored: () => Promise<void>,
-): Promise<ModelMessage[]> {
-  const sessionId = setup.session.id;
-  const keyPrefix = `${turnId}:nudge:${step}:`;
-  // Nudges an earlier attempt took are always given back: an attempt cut off before its
-  // step.started was stored does not count as one, yet its nudges are in the log. Nearly always
-  // nothing waits: one cheap read instead of a locking transaction, and none at all when the run
-  // knows no send was queued. A send that lands just after is steered in at the next boundary or
-  // drained when the turn ends.
-  const [taken, { rows: waiting }] = await Promise.all([
-    earlier.nudges(keyPrefix),
-    mayHavePending?.() === false
-      ? { rows: [] }
-      : poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
-  ]);
-  // The step's leading events (the previous batch's close) go before any nudge in the log, and
-  // sends are claimed only by a run whose decisions so far are recorded.
-  if (waiting.length > 0) await Promise.all([stored(), settled?.()]);
-  const claimed = waiting.length === 0 ? [] : await pgTransaction(db, async (client) => {
-    const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
-    if (rows[0]?.runningTurnId !== turnId) return [];
-    const taken = await claimPendingDeliveries(client, sessionId, setup.workspaceDir);
-    await appendEventsInTransaction({
-      client,
-      sessionId,
-      events: taken.map((delivery) => ({ type: "nudge.delivered", turnId, data: { deliveryId: delivery.deliveryId, text: delivery.text }, idempotencyKey: `${keyPrefix}${delivery.deliveryId}` })),
-    });
-    return taken.map((delivery) => delivery.text);
-  });
-  const texts = [...taken, ...claimed];
-  return texts.length === 0 ? [] : [{ role: "user", content: texts.join("\n\n") }];
-}
-
-/** Seeds the session workspace on its first turn (with a copy from the stock when there is one)
- * and writes this send's workspaceFiles. */
-function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest, stock?: WorkspaceStock): void {
-  const files = turn.workspaceFiles ?? {};
-  const { manifest, workspaceDir } = setup;
-  adoptLegacyWorkspace(dataDir, setup.session.agentId, setup.session.id, workspaceDir);
-  if (!manifest.root) {
-    ensureWorkspaceDir(workspaceDir);
-    return writeWorkspaceFiles(workspaceDir, files);
-  }
-  const { agentId, versionId } = setup.session;
-  const paths = versionPaths(dataDir, agentId, versionId);
-  const layOut = (dir: string, workspaceFiles?: Record<string, string>) =>
-    prepareWorkspace({ workspaceDir: dir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles });
-  const laidOut = (dir: string) => (layOut(dir), isPrepared(dir));
-  if (stock?.take(workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut)) return writeWorkspaceFiles(workspaceDir, files);
-  layOut(workspaceDir, files);
+/** Frees the turn's maxRunningTurns slot (or queue place) and wakes the turns promoted into it. */
+export async function handOnSlot(deps: Pick<TurnDeps, "db" | "step" | "resolveAwakeable">, sessionId: string, turnId: string): Promise<void> {
+  const promoted = await deps.step(`${turnId}:release`, () => releaseTurnSlot(deps.db, sessionId, turnId));
+  for (const id of promoted) deps.resolveAwakeable(id);
 }
