@@ -1,4 +1,4 @@
-// Approvals on a real engine (spec §6): parked calls wait durably, a decision (or an expiry, a
+// Approvals on a real engine (docs/turns.md "Approvals"): parked calls wait durably, a decision (or an expiry, a
 // stop, the unattended policy) resolves each one, and the tool runs with ctx.approvedBy only
 // after an approval.
 import fs from "node:fs";

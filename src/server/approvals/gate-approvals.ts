@@ -1,9 +1,9 @@
-// The approval gate of a tool batch (spec §6). Calls whose tool needs approval (a boolean, or the
-// tool's own function of the input, asked in the sandbox) are parked: each gets an approval row,
-// an `action.approval_requested` event and a Restate awakeable, all recorded before the turn
-// waits. The turn then waits on each awakeable, holding no process; a decision, an expiry (a
-// durable timer) or a cancellation (stop, preempt) ends each wait. A session with nobody to ask
-// (a task or an eval) follows the agent's policy: deny at once (the default), or park.
+// The approval gate of a tool batch (docs/turns.md "Approvals"). Calls whose tool needs approval
+// (a boolean, or the tool's own function of the input, asked in the sandbox) are parked: each gets
+// an approval row, an `action.approval_requested` event and a Restate awakeable, all recorded
+// before the turn waits. The turn then waits on each awakeable, holding no process; a decision,
+// an expiry (a durable timer) or a cancellation (stop, preempt) ends each wait. A session with
+// nobody to ask (a task or an eval) follows the agent's policy: deny at once (the default), or park.
 import type { Principal } from "@/agents/sdk/types";
 import { TimeoutError } from "@restatedev/restate-sdk";
 import { pgTransaction, poolOf } from "@/server/db";

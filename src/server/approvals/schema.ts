@@ -1,4 +1,4 @@
-// Inputs and outputs of the approvals API (spec §6; the shape is ours, docs/api.md).
+// Inputs and outputs of the approvals API (docs/api.md; what approvals do: docs/turns.md).
 import { z } from "zod";
 import { storableString, visibleAsciiId } from "@/server/validation/schema";
 

@@ -72,7 +72,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
     messages.push(...outcome.steered, ...outcome.response);
     if (outcome.toolCalls.length === 0) return { kind: "ok", text: outcome.text, messages, ...spend, nextStep: n + 1 };
 
-    // Calls that need a human decision wait here, all parked before any waits (spec §6).
+    // Calls that need a human decision wait here, all parked before any waits (docs/turns.md "Approvals").
     const verdicts = await gateApprovals(env, options.keyPrefix, n, outcome.toolCalls, options.tools);
     const results: ToolResultPart[] = [];
     for (const call of outcome.toolCalls) {

@@ -39,7 +39,7 @@ export type ModelStepOptions = {
   deferRecord?: boolean;
   /** Events recorded first, in the same append (turn.started; the previous batch's close). */
   leading?: NewEvent[];
-  /** Messages steered into the turn before this step (coalesced sends, spec §4.4), including
+  /** Messages steered into the turn before this step (coalesced sends: docs/turns.md "Admission and stop"), including
    * those an attempt cut off by a crash already took. Before recording a nudge it awaits
    * `stored`: the leading events go first in the log. */
   steer?: (stored: () => Promise<void>) => Promise<ModelMessage[]>;

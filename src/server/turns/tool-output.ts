@@ -1,5 +1,5 @@
-// What a tool call's outcome looks like on the event log and to the model (spec §5.3): a string
-// verbatim, a JSON value serialized, an MCP-style envelope `{ content, isError? }` as rich
+// What a tool call's outcome looks like on the event log and to the model (docs/turns.md "Tools"):
+// a string verbatim, a JSON value serialized, an MCP-style envelope `{ content, isError? }` as rich
 // content, and a throw as an error result the turn goes on from.
 import type { JSONValue } from "@ai-sdk/provider";
 import type { ToolResultPart } from "ai";

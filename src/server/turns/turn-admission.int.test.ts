@@ -1,4 +1,4 @@
-// Admission and stop (spec §4.4) on a real engine: preempt aborts a long model stream or a long
+// Admission and stop (docs/turns.md) on a real engine: preempt aborts a long model stream or a long
 // tool within a second and runs the new message; stop ends a turn without one; coalesced sends
 // are steered in at a tool boundary or drained into one follow-up turn, in arrival order.
 import fs from "node:fs";

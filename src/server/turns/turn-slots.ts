@@ -1,4 +1,4 @@
-// `concurrency.maxRunningTurns` (spec §2.5): at most N turns of an agent run at once; the rest
+// `concurrency.maxRunningTurns` (docs/turns.md): at most N turns of an agent run at once; the rest
 // wait in arrival order, each told its place with `turn.queued` (1 = next) whenever it changes.
 // A waiting turn holds no process: it parks on a Restate awakeable that the turn freeing a slot
 // resolves. Slots are taken and handed on under the agent row's lock.
