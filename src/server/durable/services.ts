@@ -311,7 +311,7 @@ async function sendFollowUp(ctx: restate.ObjectContext, deps: WorkerDeps, turn: 
   await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
 }
 
-/** Direct tool calls (spec §5.5): one call, no turn, in the worker's sandboxes. A worker that
+/** Direct tool calls (docs/api.md, "Sessions"): one call, no turn, in the worker's sandboxes. A worker that
  * dies mid-call has Restate run it again (at least once, like any retried request). */
 export function toolsService(deps: WorkerDeps) {
   return restate.service({

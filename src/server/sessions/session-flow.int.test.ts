@@ -104,7 +104,7 @@ describe("a chat session on the offline model", () => {
   it("records a model failure as turn.failed and keeps the session usable", async () => {
     const next = await followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body: { continuationToken: token, message: "please [fail: model exploded]" } });
     const events = await eventsUntil(sessionId, (types) => waitingCount(types) === 3);
-    expect(events.filter((e) => e.type === "turn.failed").map((e) => e.data)).toEqual([{ message: expect.stringContaining("model exploded"), status: "error" }]);
+    expect(events.filter((e) => e.type === "turn.failed").map((e) => e.data)).toEqual([{ message: expect.stringContaining("model exploded"), status: "error", code: "model_error" }]);
     token = next.continuationToken;
   });
 
