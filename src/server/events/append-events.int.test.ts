@@ -68,10 +68,11 @@ describe("appendEvents", () => {
 
   it("writes none of a session's later appends in a batch after one of its own failed, and the other sessions' all", async () => {
     const [a, b] = [await createTestSession(db), await createTestSession(db)];
-    // Same tick, one statement; Postgres refuses the NUL escape in jsonb, so the batch fails and
+    // Same tick, one statement; Postgres refuses a NUL in a text parameter (the idempotency key;
+    // event data is made storable first: storable-json.ts), so the batch fails and
     // each request is retried alone.
     const results = await Promise.allSettled([
-      appendEvents({ db, sessionId: a.id, events: [{ ...text(1), data: { delta: "\u0000" } }] }),
+      appendEvents({ db, sessionId: a.id, events: [{ ...text(1), idempotencyKey: "bad\u0000key" }] }),
       appendEvents({ db, sessionId: a.id, events: [text(2)] }),
       appendEvents({ db, sessionId: b.id, events: [text(3)] }),
     ]);
@@ -83,7 +84,7 @@ describe("appendEvents", () => {
 
   it("writes no append of a session that was asked for while an earlier one of its own was still being written and failed", async () => {
     const [a, b] = [await createTestSession(db), await createTestSession(db)];
-    const first = appendEvents({ db, sessionId: a.id, events: [{ ...text(1), data: { delta: "\u0000" } }] });
+    const first = appendEvents({ db, sessionId: a.id, events: [{ ...text(1), idempotencyKey: "bad\u0000key" }] });
     first.catch(() => undefined);
     await new Promise((resolve) => setImmediate(resolve));
     // The first is on its way to Postgres (which refuses it); these wait for the next statement.
