@@ -1,7 +1,7 @@
 // The `agentfold` command.
 import { parseArgs } from "node:util";
 import { EnvError, parseEnv } from "@/env";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { adminCommand } from "./commands/admin";
 import { infoCommand } from "./commands/info";
 import { initCommand } from "./commands/init";

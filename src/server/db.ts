@@ -5,7 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { env } from "@/env";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 let client: PrismaClient | undefined;
 const pools = new WeakMap<PrismaClient, pg.Pool>();

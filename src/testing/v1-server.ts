@@ -29,7 +29,7 @@ import * as unsluggedSession from "@/app/v1/session/[id]/route";
 import * as unsluggedSessions from "@/app/v1/session/route";
 import * as unsluggedStream from "@/app/v1/session/[id]/stream/route";
 import { createApiFront, matchRoute, type FastRoute } from "@/server/http/api-front";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { errorResponse } from "@/server/http/respond";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;

@@ -12,7 +12,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { ensureWorkspaceDir, handOver } from "./workspace-owner";
 
 /** Resolves a relative path inside the workspace, or throws when it would leave it. */

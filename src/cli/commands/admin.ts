@@ -16,7 +16,7 @@ import { createDb } from "@/server/db";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { createAdmin } from "@/server/teams/create-admin";
 import { createTeam } from "@/server/teams/create-team";
 import { createToken } from "@/server/tokens/create-token";

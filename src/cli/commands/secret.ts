@@ -6,7 +6,7 @@
 // and is never printed.
 import { secretKey } from "@/env";
 import { getAgentId } from "@/server/agents/get-agent-id";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { listSecrets } from "@/server/secrets/list-secrets";
 import { removeSecret } from "@/server/secrets/remove-secret";
 import { setSecret } from "@/server/secrets/set-secret";

@@ -2,7 +2,7 @@
 // new one, never a mix. Old versions stay for rollback.
 import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import type { AgentVersionSummary } from "./schema";
 import { toVersionSummary, versionSelect } from "./version-summary";
 import { forgetCredentials } from "@/server/auth/credential-cache";

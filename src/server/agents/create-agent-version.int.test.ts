@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import crypto from "node:crypto";
 import { tarGzOf, zipFiles, zipOf, zipWithUnsafeName } from "@/testing/archives";
 import { activateAgentVersion } from "./activate-agent-version";

@@ -9,7 +9,7 @@ import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { slugProblem } from "@/agents/loader/names";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { extractUpload } from "./intake/extract-upload";
 import type { AgentVersionSummary } from "./schema";
 import { agentDir, versionPaths } from "./storage";

@@ -1,7 +1,7 @@
 // The id of the agent `slug` (slugs are unique on the instance), optionally only within a team
 // given by id or slug; not_found otherwise, the same answer for another team's agent.
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 export async function getAgentId(options: { db: PrismaClient; slug: string; teamId?: string; teamSlug?: string }): Promise<string> {
   const { db, slug, teamId, teamSlug } = options;

@@ -3,7 +3,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 export async function getTeamAgent({ db, teamId, slug }: { db: PrismaClient; teamId: string; slug: string }) {
   const agent = await db.agent.findFirst({

@@ -4,7 +4,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Caller } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { loadAgentInChild } from "@/agents/loader/load-agent-in-child";
 import { createAgentVersion } from "./create-agent-version";

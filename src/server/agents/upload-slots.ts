@@ -3,7 +3,7 @@
 // parallel uploads add up (docs/agent-folders.md, "Concurrent uploads", has the numbers). A few
 // run; the next ones wait their turn without reading their bodies (the socket holds them back),
 // and past the waiting room an upload is refused with 503 at once.
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 export type UploadSlots = {
   /** Resolves with the function that frees the slot once this upload may run; throws

@@ -9,7 +9,7 @@ import { isOwner, type Caller } from "@/server/auth/principal";
 import { pgTransaction, poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { appendEventsInTransaction } from "@/server/events/append-events";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { resolved } from "./gate-approvals";
 import type { ApprovalDecided, DecideApprovalBody } from "./schema";
 

@@ -8,7 +8,7 @@ import GitHubProvider from "next-auth/providers/github";
 import type { Provider } from "next-auth/providers/index";
 import { authSecret, env, type Env } from "@/env";
 import { db } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { clientAddress, peerAddressHeader, trustedProxies, type TrustedProxies } from "./client-address";
 import { linkExternalAccount } from "./link-external-account";
 import { signInWithPassword } from "./sign-in-with-password";

@@ -2,7 +2,7 @@
 // 401; a token is limited to its team, its agents and its actions. Last use is recorded at most
 // once a minute, off the request's critical path.
 import type { PrismaClient, Role } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { isAtLeast } from "@/server/teams/roles";
 import { grants } from "@/server/tokens/scopes";
 import { hashToken, tokenPrefix } from "@/server/tokens/token-secret";

@@ -3,7 +3,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, poolOf } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { authenticateTokenForAgent } from "@/server/tokens/authenticate-token-for-agent";
 import { createToken } from "@/server/tokens/create-token";
 import { revokeToken } from "@/server/tokens/revoke-token";

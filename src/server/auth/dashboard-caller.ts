@@ -1,7 +1,7 @@
 // A signed-in dashboard user as an API caller: the principal `{ kind: "user" }`, allowed what
 // their role in the agent's team allows (src/server/teams/roles.ts).
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { findTeamsOfUser } from "@/server/teams/find-teams-of-user";
 import { isAtLeast, roleGrants } from "@/server/teams/roles";
 import type { Caller } from "./principal";

@@ -1,7 +1,7 @@
 // Rate limit for password sign-ins: failed attempts are counted per email and per client address
 // over a sliding window, in Postgres so every web instance shares the count.
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 const signInWindowMs = 15 * 60_000;
 const limits = { email: 5, ip: 30 } as const;

@@ -2,7 +2,7 @@
 // exists) and counts toward the rate limit; the hash is compared even for unknown emails, so the
 // time taken does not tell either.
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { hashPassword, verifyPassword } from "./password";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "./sign-in-limits";
 

@@ -3,7 +3,7 @@
 // and the role. The check for "first" runs under a lock, so two racing sign-ups cannot both
 // become admin.
 import type { Prisma, PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { createTeam } from "@/server/teams/create-team";
 import { claimInvite } from "@/server/teams/claim-invite";
 import { hashPassword } from "./password";

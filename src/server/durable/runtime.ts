@@ -1,4 +1,5 @@
 // Everything durable goes through this interface, so another engine can be added behind it.
+import type { Outcome } from "@/server/errors";
 import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
 
 export type TurnRequest = {
@@ -8,6 +9,10 @@ export type TurnRequest = {
   /** Files to write into the session workspace before the turn (paths already checked). */
   workspaceFiles?: Record<string, string>;
 };
+
+/** A fired schedule: its task session, or `ran` for a schedule with code; a refusal is an
+ * AppError's wire form, which the web rethrows. */
+export type FireScheduleOutcome = Outcome<{ sessionId: string } | { ran: true }>;
 
 export type DurableRuntime = {
   /** The engine itself answers its health check. */
@@ -26,7 +31,7 @@ export type DurableRuntime = {
   /** (Re)starts an agent's schedule timer chain: on activation and at start-up. Idempotent. */
   startScheduler: (agentId: string) => Promise<void>;
   /** Fires one schedule now (hand dispatch) and answers with its task session. */
-  fireSchedule: (agentId: string, name: string) => Promise<{ ok: true; sessionId: string } | { ok: true; ran: true } | { ok: false; message: string }>;
+  fireSchedule: (agentId: string, name: string) => Promise<FireScheduleOutcome>;
   /** Wakes reminder `reminderId` after `delayMs` (a durable timer). Idempotent per reminder and time. */
   scheduleReminder: (reminderId: string, delayMs: number) => Promise<void>;
   /** Runs one tool call in the worker's sandboxes and answers with its outcome. */

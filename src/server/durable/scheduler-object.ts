@@ -6,6 +6,7 @@
 // the live chain's id, and a tick of another chain does nothing. Deleting the agent ends it too.
 import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
+import { AppError } from "@/server/errors";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { fireReminder } from "@/server/reminders/reminders";
 import { fireScheduleNow, runSchedules, type CodeRun } from "@/server/schedules/run-schedules";
@@ -13,7 +14,7 @@ import type { SandboxPool } from "@/agents/sandbox/pool";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import path from "node:path";
 import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
-import type { TurnRequest } from "./runtime";
+import type { FireScheduleOutcome, TurnRequest } from "./runtime";
 
 type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
 export const sessionDefinition = { name: "session" } as restate.VirtualObjectDefinition<"session", SessionHandlers>;
@@ -74,15 +75,15 @@ export function schedulerObject(deps: SchedulerDeps) {
         await tick(ctx, chain);
       },
       tick: async (ctx: restate.ObjectContext, input: { chain: string }): Promise<void> => tick(ctx, input.chain),
-      fire: async (ctx: restate.ObjectContext, input: { name: string }): Promise<{ ok: true; sessionId: string } | { ok: true; ran: true } | { ok: false; message: string }> => {
+      fire: async (ctx: restate.ObjectContext, input: { name: string }): Promise<FireScheduleOutcome> => {
         const started = await ctx.run("fire", () => fireScheduleNow(deps.db, ctx.key, input.name, now()));
-        if ("error" in started) return { ok: false, message: started.error };
+        if ("error" in started) return new AppError("not_found", started.error).toBody();
         if ("turnId" in started) {
           await queueTurns(ctx, [started]);
           return { ok: true, sessionId: started.sessionId };
         }
         const failure = await runCode(ctx, started);
-        return failure ? { ok: false, message: `${input.name} failed: ${failure}` } : { ok: true, ran: true };
+        return failure ? new AppError("not_found", `${input.name} failed: ${failure}`).toBody() : { ok: true, ran: true };
       },
     },
     // A chain must outlive an outage of the database: retried without a limit, at a bounded pace.

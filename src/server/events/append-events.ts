@@ -6,7 +6,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { poolOf } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { toValidEnvelope } from "./envelope";
 import { appendStatement, groupAppend, type AppendRequest, type Queryable, type StepRecord } from "./group-commit";
 

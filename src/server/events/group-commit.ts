@@ -7,7 +7,7 @@
 import { setImmediate as afterPendingCallbacks } from "node:timers/promises";
 import pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { toEnvelope, type EventRow } from "./envelope";
 import { maxNotifyBytes } from "./notice";
 import { storableJson } from "./storable-json";

@@ -7,7 +7,7 @@ import { appendEvents } from "./append-events";
 import { createEventHub, type EventHub } from "./event-hub";
 import { readEvents } from "./read-events";
 import { openSessionStream, streamSession } from "./stream-session";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { ownedOrThrow } from "@/server/sessions/get-owned-session";
 
 const db = createDb(inject("databaseUrl"));

@@ -4,7 +4,7 @@
 // proxies. A reader that falls too far behind gets an error line and the stream ends; it resumes
 // by index. Closing the stream cancels nothing but the stream.
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { ndjsonLine } from "@/server/http/ndjson";
 import type { EventHub } from "./event-hub";
 import { readEventLines, readSessionAndEventLines, type EventLine, type StreamedSession } from "./read-events";

@@ -12,7 +12,7 @@ import { localCaller, proxyEvidence } from "@/server/auth/local-caller";
 import type { Caller } from "@/server/auth/principal";
 import { authenticateTokenForAgent } from "@/server/tokens/authenticate-token-for-agent";
 import type { TokenAction } from "@/server/tokens/scopes";
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 import { credentialCache, db } from "./platform";
 import { defineRoute } from "./route";
 

@@ -6,7 +6,8 @@
 // anonymous callers, and every other path go through Next as before.
 import fs from "node:fs";
 import type http from "node:http";
-import { AppError, toAppError } from "./app-error";
+import { AppError } from "@/server/errors";
+import { toAppError } from "./to-app-error";
 import { json } from "./respond";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;

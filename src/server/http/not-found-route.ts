@@ -1,5 +1,5 @@
 // Answers every method on an unknown API path with the JSON 404 of the wire format.
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 import { errorResponse } from "./respond";
 
 async function notFound(request: Request): Promise<Response> {

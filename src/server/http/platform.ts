@@ -5,7 +5,7 @@ import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { createEventHub, type EventHub } from "@/server/events/event-hub";
 import { processCredentialCache, type CredentialCache } from "@/server/auth/credential-cache";
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 
 let runtime: DurableRuntime | undefined;
 let hub: Promise<EventHub> | undefined;

@@ -1,6 +1,6 @@
 // Reads a request body as JSON with a hard size limit, counting bytes as they arrive so an
 // oversized or endless body is cut off without being buffered whole.
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 
 export const maxBodyBytes = 1024 * 1024;
 

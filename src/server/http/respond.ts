@@ -1,5 +1,6 @@
 // JSON responses in the platform's wire format.
-import { AppError, toAppError } from "./app-error";
+import { AppError } from "@/server/errors";
+import { toAppError } from "./to-app-error";
 
 // API answers are small, dynamic and mostly read by programs: never stored, and never compressed
 // on the way out (`no-transform` tells Next's gzip to leave them be; deflating a few hundred bytes

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 import { maxBodyBytes } from "./read-json";
 import { defineRoute } from "./route";
 

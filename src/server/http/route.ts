@@ -1,7 +1,7 @@
 // Declares a /v1 route: zod for params, query and body; authentication unless marked public;
 // every error mapped to the wire format here, in one place.
 import { z } from "zod";
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 import { readJsonBody } from "./read-json";
 import { errorResponse, json } from "./respond";
 

@@ -2,7 +2,7 @@
 // (docs/api.md, "Single-agent local mode"): the same handlers, with the configured agent's slug
 // filled in. Without AGENTFOLD_SINGLE_AGENT these paths answer 404, as every unknown /v1 path does.
 import { env } from "@/env";
-import { AppError } from "./app-error";
+import { AppError } from "@/server/errors";
 import { errorResponse } from "./respond";
 
 // Next passes no params at all to a route without dynamic segments (/v1/session).

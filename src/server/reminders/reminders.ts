@@ -7,7 +7,7 @@ import type { PrismaClient } from "@prisma/client";
 import crypto from "node:crypto";
 import { pgTransaction } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { deliverCoalesced } from "@/server/sessions/deliver-coalesced";
 import { parseDuration } from "./parse-duration";
 

@@ -98,7 +98,7 @@ describe("schedules", () => {
     expect(fired).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/) });
     const log = await h.eventsUntil((fired as { sessionId: string }).sessionId, (l) => l.some((e) => e.type === "session.completed"));
     expect((log[0]!.data as { title: string }).title).toBe("Run by hand: hourly");
-    expect(await h.runtime.fireSchedule(agent.id, "nope")).toEqual({ ok: false, message: "no schedule named nope" });
+    expect(await h.runtime.fireSchedule(agent.id, "nope")).toEqual({ ok: false, error: "not_found", message: "no schedule named nope" });
   });
 
   it("runs a schedule's run(): it calls a tool and hands work to the HTTP channel with receive", async () => {

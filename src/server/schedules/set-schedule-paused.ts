@@ -2,7 +2,7 @@
 // and resuming does not fire the ones it skipped.
 import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 export async function setSchedulePaused(options: { db: PrismaClient; agentId: string; name: string; paused: boolean; now?: Date }): Promise<{ ok: true; name: string; paused: boolean }> {
   const { db, agentId, name, paused, now = new Date() } = options;

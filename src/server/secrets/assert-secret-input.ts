@@ -1,6 +1,6 @@
 // Checks a name (and a value) against the rules every surface shares; invalid_input otherwise.
 import { z } from "zod";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { secretNameSchema, secretValueSchema } from "./schema";
 
 export function assertSecretInput(input: { name: string; value?: string }): void {

@@ -7,7 +7,7 @@
 // word; and a read that was out when a notice arrived is not kept.
 import type { PrismaClient } from "@prisma/client";
 import { listen, type PgListener } from "@/server/events/pg-listener";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { declaredSecretNames } from "./declared-secret-names";
 import { decryptSecret } from "./secret-cipher";
 import { secretNoticeSchema, secretsChannel } from "./secret-notices";

@@ -1,7 +1,7 @@
 // Removes an agent's secret; the delete and its notice are one statement, as in setSecret.
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { assertSecretInput } from "./assert-secret-input";
 import { secretsChannel } from "./secret-notices";
 

@@ -3,7 +3,7 @@
 // the notice (src/server/secrets/create-secret-reader.ts).
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { assertSecretInput } from "./assert-secret-input";
 import type { SetSecretResult } from "./schema";
 import { encryptSecret } from "./secret-cipher";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { assertWorkspacePaths, workspacePathProblem } from "./assert-workspace-paths";
 import { startSessionBodySchema } from "./schema";
 

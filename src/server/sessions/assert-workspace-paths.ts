@@ -1,7 +1,7 @@
 // Per-send workspace files are checked before anything is recorded or sent: a path the worker
 // cannot write as a file (outside the workspace, a folder, `.`) would fail its turn on every
 // retry, so it is a 400 naming the path instead (docs/api.md#validation).
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { unstorableProblem } from "@/server/validation/schema";
 
 /** Why `relative` cannot name a file in the workspace, or undefined when it can. */

@@ -11,7 +11,7 @@ import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { pgTransaction } from "@/server/db";
 import { appendEventsInTransaction } from "@/server/events/append-events";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { interruptTurn } from "@/server/turns/interrupt-turn";
 import { queuePendingDelivery } from "@/server/turns/pending-deliveries";
 import { assertWorkspacePaths } from "./assert-workspace-paths";

@@ -4,7 +4,7 @@
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import { isOwner, type Principal } from "@/server/auth/principal";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 export const ownedSessionSelect = {
   id: true,

@@ -5,7 +5,7 @@
 // stays with its owner (get-owned-session.ts).
 import type { PrismaClient } from "@prisma/client";
 import { isOwner, type Caller } from "@/server/auth/principal";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { findSession, type OwnedSession } from "./get-owned-session";
 
 type AgentOf = { slug: string; teamId: string };

@@ -5,7 +5,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { finishTurn } from "@/server/turns/finish-turn";
 import { recordInvocation } from "./record-invocation";
 

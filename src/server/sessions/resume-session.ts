@@ -4,7 +4,7 @@
 // at most one client continues a session at a time, and only its owner can hand it over.
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { newContinuationToken } from "./continuation-token";
 import { getOwnedSession } from "./get-owned-session";
 

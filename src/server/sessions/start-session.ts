@@ -7,7 +7,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { poolOf } from "@/server/db";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { newContinuationToken } from "./continuation-token";
 import type { StartSessionBody, SessionStarted } from "./schema";

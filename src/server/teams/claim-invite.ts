@@ -1,7 +1,7 @@
 // Joins a user to the invite's team with its role, once: the invite is marked accepted in the
 // same statement that checks it is still open.
 import type { Prisma } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { hashToken } from "@/server/tokens/token-secret";
 
 export async function claimInvite(options: { db: Prisma.TransactionClient; token: string; userId: string; email: string; now?: Date }) {

@@ -1,7 +1,7 @@
 // Headless bootstrap: the first user (or another admin) with a password, and a team they own.
 import type { PrismaClient } from "@prisma/client";
 import { hashPassword } from "@/server/auth/password";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { slugProblem } from "@/agents/loader/names";
 
 export async function createAdmin(options: {

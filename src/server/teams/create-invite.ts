@@ -1,7 +1,7 @@
 // An invite link for one person to join a team with a role. The link's secret is returned once.
 import crypto from "node:crypto";
 import type { PrismaClient, Role } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { hashToken } from "@/server/tokens/token-secret";
 import { canAssign } from "./roles";
 

@@ -2,7 +2,7 @@
 import crypto from "node:crypto";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import { slugProblem } from "@/agents/loader/names";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 type Tx = Prisma.TransactionClient | PrismaClient;
 

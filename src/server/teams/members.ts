@@ -1,7 +1,7 @@
 // A team's members and open invites, and the changes admins make to them. Every change keeps at
 // least one owner, so a team can never lock itself out.
 import type { Prisma, PrismaClient, Role } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { isTokenAction } from "@/server/tokens/scopes";
 import { canAssign, isAtLeast, roleGrants } from "./roles";
 import { forgetCredentials } from "@/server/auth/credential-cache";

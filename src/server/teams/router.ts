@@ -1,6 +1,6 @@
 // tRPC: teams, members and invites.
 import { z } from "zod";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { authedProcedure, publicProcedure, router, teamProcedure } from "@/server/trpc/init";
 import { hashToken } from "@/server/tokens/token-secret";
 import { claimInvite } from "./claim-invite";

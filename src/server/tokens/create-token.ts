@@ -1,6 +1,6 @@
 // Creates a team bearer token. The plaintext is returned once and never stored.
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { isTokenAction } from "./scopes";
 import { newTokenSecret } from "./token-secret";
 

@@ -1,6 +1,6 @@
 // Revokes a token: every later request with it answers 401.
 import type { PrismaClient } from "@prisma/client";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { hashToken } from "./token-secret";
 import { forgetCredentials } from "@/server/auth/credential-cache";
 

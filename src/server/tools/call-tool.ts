@@ -5,7 +5,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { isOwner, type Caller } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import type { DirectCallBody } from "./schema";
 
 type Agent = { id: string; slug: string; teamId: string; activeVersionId: string | null };
@@ -37,7 +37,7 @@ export async function callTool(options: {
   }
   if (!versionId) throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
   const outcome = await runtime.callTool({ agentId: agent.id, versionId, toolName, input: body.input ?? {}, caller: caller.principal, mayApprove, sessionId });
-  if (!outcome.ok) throw new AppError(outcome.error === "approval_required" ? "forbidden" : outcome.error, outcome.message);
+  if (!outcome.ok) throw AppError.fromBody(outcome);
   return outcome;
 }
 

@@ -12,17 +12,19 @@ import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { SessionInfo } from "@/agents/sandbox/protocol";
 import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
 import { stateRoot, versionSandboxSpec, workspaceDir } from "@/server/agents/storage";
+import { AppError } from "@/server/errors";
 import type { DirectCallOutcome, DirectCallRequest } from "./schema";
 
 export async function runDirectCall(options: { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; request: DirectCallRequest }): Promise<DirectCallOutcome> {
   const { db, dataDir, sandboxes, request } = options;
-  // Every failure here is an answer, never a throw: Restate would retry a throw without end.
+  // Every failure here is an answer (an AppError's wire form), never a throw: Restate would retry
+  // a throw without end.
   const version = await db.agentVersion.findUnique({ where: { id: request.versionId }, select: { manifest: true, bundlePath: true } });
   const manifest = version?.manifest as AgentManifest | null | undefined;
   const tool = manifest?.tools.find((candidate) => candidate.name === request.toolName);
-  if (!tool || !version?.bundlePath) return { ok: false, error: "not_found", message: `the agent has no tool named ${request.toolName}` };
+  if (!tool || !version?.bundlePath) return new AppError("not_found", `the agent has no tool named ${request.toolName}`).toBody();
   const session = await sessionInfo(db, request);
-  if (!session) return { ok: false, error: "not_found", message: `no session ${request.sessionId}` };
+  if (!session) return new AppError("not_found", `no session ${request.sessionId}`).toBody();
   if (session.dryRun && tool.effect === "write") return { ok: true, output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
   const sandbox = sandboxes.forVersion(versionSandboxSpec(dataDir, { agentId: request.agentId, versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath) }));
   const context = {
@@ -38,12 +40,12 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
     needsApproval = await sandbox.call("needsApproval", { file: tool.file, input: request.input, context }).then((answer) => answer.needsApproval, () => true);
   }
   if (needsApproval && !request.mayApprove) {
-    return { ok: false, error: "approval_required", message: `${tool.name} needs approval, and this caller may not approve it; call it from a turn so that it parks for a decision` };
+    return new AppError("forbidden", `${tool.name} needs approval, and this caller may not approve it; call it from a turn so that it parks for a decision`).toBody();
   }
   const hostContext = { agentId: request.agentId, versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), sessionId: request.sessionId };
   const result = await runTool({ sandbox, tool, input: request.input, context: { ...context, ...(needsApproval ? { approvedBy: request.caller } : {}) }, hostContext });
   if (result.ok) return { ok: true, output: result.output ?? null, isError: false };
-  if (result.invalidInput) return { ok: false, error: "invalid_input", message: result.error };
+  if (result.invalidInput) return new AppError("invalid_input", result.error).toBody();
   return { ok: true, output: result.error, isError: true };
 }
 

@@ -2,6 +2,7 @@
 // `POST /<slug>/v1/session/:id/tools/:name`, body `{ input }` (shapes ours, docs/api.md).
 import { z } from "zod";
 import type { Principal } from "@/agents/sdk/types";
+import type { Outcome } from "@/server/errors";
 
 export const directCallBodySchema = z.strictObject({ input: z.json().optional() });
 export type DirectCallBody = z.infer<typeof directCallBodySchema>;
@@ -18,6 +19,5 @@ export type DirectCallRequest = {
   sessionId?: string;
 };
 
-export type DirectCallOutcome =
-  | { ok: true; output: unknown; isError: boolean; stubbed?: true }
-  | { ok: false; error: "invalid_input" | "approval_required" | "not_found"; message: string };
+/** The worker's answer: a refusal is an AppError's wire form, rethrown as that error in the web. */
+export type DirectCallOutcome = Outcome<{ output: unknown; isError: boolean; stubbed?: true }>;

@@ -4,7 +4,8 @@
 import type { PrismaClient, Role } from "@prisma/client";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { AppError, toAppError, type ErrorCode } from "@/server/http/app-error";
+import { AppError, type ErrorCode } from "@/server/errors";
+import { toAppError } from "@/server/http/to-app-error";
 import { refusedValueCode } from "@/server/http/refused-value";
 import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
 import { isAtLeast } from "@/server/teams/roles";

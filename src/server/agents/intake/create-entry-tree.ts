@@ -1,7 +1,7 @@
 // The folder tree an archive describes, built entry by entry: rejects a path given twice (or as
 // both a file and a folder) and finds the single wrapping folder that zipping a folder adds.
 import { agentRootFolders } from "@/agents/loader/layout";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 type Kind = "file" | "directory";
 

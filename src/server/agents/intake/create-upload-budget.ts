@@ -1,6 +1,6 @@
 // Counts an upload while it streams and throws the moment a limit is crossed, so the caller
 // stops inflating there: nothing trusts the sizes an archive declares about itself.
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { formatBytes, type UploadLimits } from "./upload-limits";
 
 // Room for tar headers, pax records and block padding on top of the file contents themselves.

@@ -1,4 +1,4 @@
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 export type ArchiveFormat = "zip" | "tar.gz";
 

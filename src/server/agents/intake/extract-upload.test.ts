@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { extractUpload, type UploadLimits } from "./extract-upload";
 import { tarGzOf, zipOf, zipWithUnsafeName, type TarEntry, type ZipEntry } from "@/testing/archives";
 

@@ -3,7 +3,7 @@
 // once the whole archive has passed: it is extracted beside destDir, then renamed into place.
 import { chmod, lstat, mkdir, mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import type { ArchiveEntry } from "./archive-entry";
 import { createEntryTree } from "./create-entry-tree";
 import { createUploadBudget, type UploadBudget } from "./create-upload-budget";

@@ -1,7 +1,7 @@
 // Turns an archive entry name into a relative POSIX path ("" for the root itself) or rejects it.
 // Security boundary: every path that reaches the disk passed through here, so no entry can name
 // a place outside the extraction root.
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 const maxSegmentBytes = 255;
 const maxPathBytes = 1024;

@@ -4,7 +4,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { extract, type Header } from "tar-stream";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import type { ArchiveEntry, EntryType } from "./archive-entry";
 
 const entryTypes: Partial<Record<Header["type"], EntryType>> = {

@@ -2,7 +2,7 @@
 // own rules but not validated by it (decodeStrings off), so zip and tar share one set of path
 // rules and one set of messages.
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import type { ArchiveEntry, EntryType } from "./archive-entry";
 
 const fileTypeMask = 0o170000;

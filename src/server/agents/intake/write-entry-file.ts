@@ -2,7 +2,7 @@
 import { constants } from "node:fs";
 import { mkdir, open } from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 
 // O_EXCL: never overwrite (a duplicate only the file system sees, e.g. "A.md" and "a.md" on a
 // case-insensitive disk). O_NOFOLLOW: never write through a symlink, whoever planted it.

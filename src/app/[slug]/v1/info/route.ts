@@ -1,7 +1,7 @@
 // GET /<slug>/v1/info — the agent's surface (its active version's manifest)
 import { z } from "zod";
 import { defineAgentRoute } from "@/server/http/agent-route";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { db } from "@/server/http/platform";
 
 export const dynamic = "force-dynamic";

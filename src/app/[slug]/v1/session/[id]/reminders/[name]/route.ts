@@ -1,7 +1,7 @@
 // DELETE /<slug>/v1/session/:id/reminders/:name — cancel a pending reminder
 import { z } from "zod";
 import { defineAgentRoute } from "@/server/http/agent-route";
-import { AppError } from "@/server/http/app-error";
+import { AppError } from "@/server/errors";
 import { db } from "@/server/http/platform";
 import { cancelReminder } from "@/server/reminders/reminders";
 import { getOwnedSession } from "@/server/sessions/get-owned-session";

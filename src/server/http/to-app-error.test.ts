@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppError, errorStatus, toAppError } from "./app-error";
+import { toAppError } from "./to-app-error";
 
-describe("AppError", () => {
-  it("takes its status from the code", () => {
-    expect(new AppError("not_found").status).toBe(404);
-    expect(new AppError("session_busy").status).toBe(409);
-    expect(new AppError("unavailable").status).toBe(503);
-  });
-
-  it("serialises to the wire format, leaving out a message that only repeats the code", () => {
-    expect(new AppError("forbidden").toBody()).toEqual({ ok: false, error: "forbidden" });
-    expect(new AppError("forbidden", "Not your session.").toBody()).toEqual({
-      ok: false,
-      error: "forbidden",
-      message: "Not your session.",
-    });
-  });
-
+describe("toAppError", () => {
   it("turns unknown errors into internal_error without their text", () => {
     const mapped = toAppError(new TypeError("secret detail"));
     expect(mapped.code).toBe("internal_error");
@@ -32,9 +17,5 @@ describe("AppError", () => {
     const lost = Object.assign(new Error("terminating connection"), { name: "DatabaseError", code: "57P01" });
     const unique = Object.assign(new Error("unique"), { code: "P2002" });
     for (const error of [lost, unique, new Error("22021")]) expect(toAppError(error)).toMatchObject({ code: "internal_error", status: 500 });
-  });
-
-  it("maps every code to a 4xx or 5xx status", () => {
-    for (const status of Object.values(errorStatus)) expect(status).toBeGreaterThanOrEqual(400);
   });
 });

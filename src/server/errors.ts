@@ -1,7 +1,8 @@
 // The one error type of the platform. Codes are a closed set; each maps to one HTTP status.
 // Errors are turned into responses in exactly two places: the route helper and the tRPC error
-// formatter.
-import { refusedValueCode } from "./refused-value";
+// formatter. The wire form (`toBody`) is also how an error crosses the Restate boundary: the
+// worker answers it, and the web rethrows it (`AppError.fromBody`) as the same AppError.
+import { z } from "zod";
 
 export const errorStatus = {
   bad_request: 400,
@@ -27,7 +28,18 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
-export type ErrorBody = { ok: false; error: ErrorCode; message?: string; issues?: unknown };
+export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]];
+
+export const errorBodySchema = z.object({
+  ok: z.literal(false),
+  error: z.enum(errorCodes),
+  message: z.string().optional(),
+  issues: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** An answer that is either `{ ok: true, … }` or an AppError's wire form. */
+export type Outcome<T extends object> = ({ ok: true } & T) | ErrorBody;
 
 export class AppError extends Error {
   readonly status: number;
@@ -48,13 +60,9 @@ export class AppError extends Error {
     if (this.details?.issues !== undefined) body.issues = this.details.issues;
     return body;
   }
-}
 
-/** Any thrown value as an AppError: a value the database refused is invalid_input
- * (./refused-value.ts); other unknown errors become internal_error without their stack. */
-export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  const refused = refusedValueCode(error);
-  if (refused) return new AppError("invalid_input", `a value in the request cannot be stored or compared (database code ${refused})`);
-  return new AppError("internal_error", "Something went wrong on our side.");
+  /** The AppError a body came from: `fromBody(e.toBody())` has e's code, message and issues. */
+  static fromBody(body: ErrorBody): AppError {
+    return new AppError(body.error, body.message, body.issues === undefined ? undefined : { issues: body.issues });
+  }
 }
