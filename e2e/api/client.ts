@@ -1,6 +1,7 @@
 // A small /v1 client for the contract tests: JSON calls and NDJSON streams read line by line,
 // every event line parsed with the platform's event schema.
 import { sessionEventSchema, type SessionEvent } from "../../src/agents/sdk/events";
+import { streamControlLineSchema } from "../../src/agents/sdk/stream-lines";
 import { parseNdjson } from "../../src/server/http/ndjson";
 
 export const baseUrl = () => process.env.AGENTFOLD_E2E_URL!;
@@ -33,7 +34,7 @@ export async function readStream(path: string, token: string, until: (event: Ses
   try {
     for await (const line of parseNdjson(response.body!)) {
       if ((line as { type: string }).type === "heartbeat") {
-        others.push(line);
+        others.push(streamControlLineSchema.parse(line));
         continue;
       }
       const event = sessionEventSchema.parse(line);

@@ -1,6 +1,7 @@
 // Reads one stream response: NDJSON lines to session events, heartbeats skipped, a slow-reader
 // error line ends the read so the caller reconnects from the last index it has.
 import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
+import { streamControlLineSchema } from "@/agents/sdk/stream-lines";
 import { createLineSplitter } from "./line-splitter";
 
 export type ReadOutcome = "ended" | "slow_reader";
@@ -38,9 +39,9 @@ function parseLine(line: string): SessionEvent | "slow_reader" | undefined {
   } catch {
     return undefined;
   }
-  const type = (value as { type?: unknown } | null)?.type;
-  if (type === "heartbeat") return undefined;
-  if (type === "error") return "slow_reader";
   const event = sessionEventSchema.safeParse(value);
-  return event.success ? event.data : undefined;
+  if (event.success) return event.data;
+  // Any error line ends the read: it names the index to reconnect from.
+  const control = streamControlLineSchema.safeParse(value);
+  return control.success && control.data.type === "error" ? "slow_reader" : undefined;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sessionEventSchema } from "@/agents/sdk/events";
+import { streamControlLineSchema } from "@/agents/sdk/stream-lines";
 import { createDb } from "@/server/db";
 import { parseNdjson } from "@/server/http/ndjson";
 import { createTestSession } from "@/testing/fixtures";
@@ -69,7 +70,7 @@ describe("streamSession", () => {
   it("sends a heartbeat line without an index after silence", async () => {
     const session = await createTestSession(db);
     const [line] = await take(streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 100 }), 1);
-    expect(line.type).toBe("heartbeat");
+    expect(streamControlLineSchema.parse(line).type).toBe("heartbeat");
     expect(line.index).toBeUndefined();
     expect(new Date(line.at).toISOString()).toBe(line.at);
   });
@@ -97,7 +98,8 @@ describe("streamSession", () => {
     const chunks = [first.value!];
     for (let part = await reader.read(); !part.done; part = await reader.read()) chunks.push(part.value);
     const lines = Buffer.concat(chunks).toString().trim().split("\n").map((line) => JSON.parse(line));
-    const last = lines.at(-1);
+    const last = streamControlLineSchema.parse(lines.at(-1));
+    if (last.type !== "error") throw new Error(`expected an error line, got ${last.type}`);
     expect(last).toMatchObject({ type: "error", error: "slow_reader" });
     expect(last.nextIndex).toBe(lines.length - 1);
     expect(last.nextIndex).toBeLessThan(150);

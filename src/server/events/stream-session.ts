@@ -4,6 +4,7 @@
 // proxies. A reader that falls too far behind gets an error line and the stream ends; it resumes
 // by index. Closing the stream cancels nothing but the stream.
 import type { PrismaClient } from "@prisma/client";
+import type { ErrorLine, HeartbeatLine } from "@/agents/sdk/stream-lines";
 import { AppError } from "@/server/errors";
 import { ndjsonLine } from "@/server/http/ndjson";
 import type { EventHub } from "./event-hub";
@@ -51,7 +52,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        const finish = (line?: unknown) => {
+        const finish = (line?: ErrorLine) => {
           if (isDone) return;
           isDone = true;
           if (line) controller.enqueue(ndjsonLine(line));
@@ -63,7 +64,7 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         // A heartbeat goes out after heartbeatMs of silence, not on a fixed beat.
         const armHeartbeat = () => {
           clearTimeout(heartbeat);
-          if (heartbeatMs > 0 && !isDone) heartbeat = setTimeout(() => write({ type: "heartbeat", at: clock().toISOString() }), heartbeatMs);
+          if (heartbeatMs > 0 && !isDone) heartbeat = setTimeout(() => write({ type: "heartbeat", at: clock().toISOString() } satisfies HeartbeatLine), heartbeatMs);
         };
         const write = (value: unknown) => writeBytes(ndjsonLine(value));
         const writeBytes = (bytes: Uint8Array) => {
