@@ -153,7 +153,7 @@ message and announces the turn (NOTIFY); a worker runs it at once, with no Resta
 statement that appends the step's last events). Restate takes a turn over only when it must wait
 on the engine (an approval, a slot), fails, or its worker dies (a liveness lock and a sweep), and
 carries every later turn of a session. API clients' hot calls skip Next's router
-(\`src/server/http/api-front.ts\`). The appends are one statement kept in the database as a SQL
+(\`src/server/web/api-front.ts\`). The appends are one statement kept in the database as a SQL
 function (planned once per connection); a chat turn's common end is one of those appends, written
 with the final model step's last events; steps whose outcome nothing irreversible depends on yet
 (a step asking for tools, a read tool, the final answer) do not wait for their commit, and their

@@ -19,7 +19,7 @@ import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import type { RetryBound } from "@/server/durable/retry-bound";
-import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
+import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
 import { freshDatabaseUrl } from "./fresh-database";
 import { readEvents } from "@/server/events/read-events";
 import { followUpSession } from "@/server/sessions/follow-up-session";
@@ -62,7 +62,7 @@ export async function startTurnHarness(options: {
       inProcess = await startWorkerServer({ port: workerPort, host: "127.0.0.1", identityKeys: [restate.identityKey], deps: workerConfig });
       return;
     }
-    child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
+    child = spawn(process.execPath, ["--import", "tsx", "src/server/worker/main.ts"], {
       env: { ...process.env, DATABASE_URL: databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
         RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl, RESTATE_IDENTITY_KEYS: restate.identityKey,
         AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts), AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),

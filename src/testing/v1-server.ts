@@ -1,5 +1,5 @@
 // Every /v1 route handler behind a real HTTP server, as the web process serves them: requests
-// with a bearer token through the API front (src/server/http/api-front.ts), the rest decoded as
+// with a bearer token through the API front (src/server/web/api-front.ts), the rest decoded as
 // Next does (path parameters URI-decoded). For tests that send what any client could send.
 import fs from "node:fs";
 import http from "node:http";
@@ -28,7 +28,7 @@ import * as tool from "@/app/[slug]/v1/tools/[name]/route";
 import * as unsluggedSession from "@/app/v1/session/[id]/route";
 import * as unsluggedSessions from "@/app/v1/session/route";
 import * as unsluggedStream from "@/app/v1/session/[id]/stream/route";
-import { createApiFront, matchRoute, type FastRoute } from "@/server/http/api-front";
+import { createApiFront, matchRoute, type FastRoute } from "@/server/web/api-front";
 import { AppError } from "@/server/errors";
 import { errorResponse } from "@/server/http/respond";
 

@@ -1,5 +1,5 @@
 // The `web` process: builds the Next.js app when the source changed since the last build (with
-// its progress shown), then runs it under supervision (src/server/http/web-main.ts: the app behind
+// its progress shown), then runs it under supervision (src/server/web/main.ts: the app behind
 // a node:http server that answers API clients' hot calls itself).
 import { spawn } from "node:child_process";
 import readline from "node:readline";
@@ -49,8 +49,8 @@ export async function startWeb(options: {
   const web = superviseChild(
     {
       name: "web",
-      // The built app behind our own node:http server (src/server/http/web-main.ts).
-      ...nodeWithTsx("src/server/http/web-main.ts"),
+      // The built app behind our own node:http server (src/server/web/main.ts).
+      ...nodeWithTsx("src/server/web/main.ts"),
       cwd: projectRoot,
       // Without NEXTAUTH_URL, NextAuth builds its callback URLs from the Host header it is
       // reached by, so the dashboard works at 127.0.0.1, localhost or a LAN name alike.

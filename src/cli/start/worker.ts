@@ -1,7 +1,7 @@
 // The `worker` process: the Restate service endpoint, restarted when it dies, registered with
 // Restate once it answers its health check.
 import type { DurableRuntime } from "@/server/durable/runtime";
-import { isWorkerHealthy } from "@/server/durable/worker-health";
+import { isWorkerHealthy } from "@/server/worker/health";
 import type { Log } from "./child";
 import { nodeWithTsx, projectRoot } from "./project";
 import { superviseChild, type SupervisedChild, type Supervision } from "./supervised";
@@ -18,7 +18,7 @@ export async function startWorker(options: {
   // A restarted worker serves the same services at the same URL: Restate's registration of it
   // still holds, so it is registered once.
   const worker = superviseChild(
-    { name: "worker", ...nodeWithTsx("src/server/durable/worker-main.ts"), cwd: projectRoot, env },
+    { name: "worker", ...nodeWithTsx("src/server/worker/main.ts"), cwd: projectRoot, env },
     log,
     {
       ...supervision,

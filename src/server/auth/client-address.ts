@@ -8,7 +8,7 @@ import net from "node:net";
 /** Set by the web process on every request from the socket, over anything the client sent. */
 export const peerAddressHeader = "x-agentfold-peer-address";
 
-/** The web process's stamp (src/server/http/web-main.ts): route handlers never see the socket. */
+/** The web process's stamp (src/server/web/main.ts): route handlers never see the socket. */
 export function stampPeerAddress(req: http.IncomingMessage): void {
   req.headers[peerAddressHeader] = req.socket.remoteAddress ?? "";
 }

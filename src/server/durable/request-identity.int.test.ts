@@ -12,8 +12,8 @@ import { getFreePort } from "@/cli/start/ports";
 import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "./restate-runtime";
-import { isWorkerHealthy } from "./worker-health";
-import { startWorkerServer, type WorkerConfig, type WorkerServer } from "./worker-server";
+import { isWorkerHealthy } from "@/server/worker/health";
+import { startWorkerServer, type WorkerConfig, type WorkerServer } from "@/server/worker/endpoint";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-identity-"));
 const db = createDb(inject("databaseUrl"));
@@ -136,7 +136,7 @@ describe("a worker that verifies Restate's signature", () => {
 
 describe("the worker process", () => {
   function runWorker(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/durable/worker-main.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/server/worker/main.ts"], {
       env: { ...process.env, DATABASE_URL: inject("databaseUrl"), AGENTFOLD_DATA_DIR: dataDir, RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl,
         RESTATE_IDENTITY_KEYS: "", AGENTFOLD_UNSIGNED_RESTATE: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],

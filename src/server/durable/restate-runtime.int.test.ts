@@ -3,8 +3,8 @@ import os from "node:os";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "./restate-runtime";
-import { isWorkerHealthy } from "./worker-health";
-import { startWorkerServer, type WorkerServer } from "./worker-server";
+import { isWorkerHealthy } from "@/server/worker/health";
+import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
 
 let server: WorkerServer;
 let workerUrl: string;

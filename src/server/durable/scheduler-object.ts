@@ -8,16 +8,13 @@ import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
 import { AppError } from "@/server/errors";
 import { recordInvocation } from "@/server/sessions/record-invocation";
-import { fireReminder } from "@/server/reminders/reminders";
 import { fireScheduleNow, runSchedules, type CodeRun } from "@/server/schedules/run-schedules";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import path from "node:path";
 import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
 import type { FireScheduleOutcome, TurnRequest } from "./runtime";
-
-type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
-export const sessionDefinition = { name: "session" } as restate.VirtualObjectDefinition<"session", SessionHandlers>;
+import { sessionDefinition } from "./session-object";
 
 type SchedulerHandlers = { tick: (ctx: restate.ObjectContext, input: { chain: string }) => Promise<void> };
 const schedulerDefinition = { name: "scheduler" } as restate.VirtualObjectDefinition<"scheduler", SchedulerHandlers>;
@@ -87,23 +84,6 @@ export function schedulerObject(deps: SchedulerDeps) {
       },
     },
     // A chain must outlive an outage of the database: retried without a limit, at a bounded pace.
-    options: { retryPolicy: backoff(deps.retry ?? defaultRetryBound) },
-  });
-}
-
-/** Reminders wake here (key = reminder id): the prompt goes to its session, or nowhere if the
- * reminder was cancelled or its session deleted. */
-export function remindersObject(deps: SchedulerDeps) {
-  return restate.object({
-    name: "reminders",
-    handlers: {
-      fire: async (ctx: restate.ObjectContext): Promise<void> => {
-        const turn = await ctx.run("deliver", () => fireReminder(deps.db, ctx.key, deps.clock?.() ?? new Date()));
-        if (!turn) return;
-        const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
-        await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
-      },
-    },
     options: { retryPolicy: backoff(deps.retry ?? defaultRetryBound) },
   });
 }

@@ -4,7 +4,7 @@ import type { PrismaClient } from "@prisma/client";
 import { env, type Env } from "@/env";
 import { db } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
-import { isWorkerHealthy } from "@/server/durable/worker-health";
+import { isWorkerHealthy } from "@/server/worker/health";
 import type { HealthChecks } from "./get-health";
 
 export function platformChecks({

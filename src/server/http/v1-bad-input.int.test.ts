@@ -14,7 +14,7 @@ import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate"
 import { processCredentialCache } from "@/server/auth/credential-cache";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
-import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
+import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
 import { createToken } from "@/server/tokens/create-token";
 import { createTestAgent, testManifest } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";

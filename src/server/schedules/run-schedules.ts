@@ -1,4 +1,4 @@
-// The scheduler's work for one agent at `now` (src/server/durable/services.ts drives it): the
+// The scheduler's work for one agent at `now` (src/server/durable/scheduler-object.ts drives it): the
 // active version's markdown schedules that are due start one task session each, in one
 // transaction per firing. A firing is unique per (agent, schedule, due time), so however many
 // ticks race, each due minute fires once. Returns the turns to queue and when to look again.

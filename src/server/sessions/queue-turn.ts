@@ -44,7 +44,7 @@ export async function failUnqueuedTurn(turn: { db: PrismaClient; sessionId: stri
 
 /**
  * Sends a recorded turn to the engine again, its message read from the log: a turn that runs
- * without an invocation (a new session's first turn runs eagerly: src/server/durable/eager-turns.ts)
+ * without an invocation (a new session's first turn runs eagerly: src/server/worker/eager-turns.ts)
  * gets one, and a turn that has one gets the same back (a send is idempotent per turn). The
  * invocation is remembered while the session still runs the turn. Answers its id; undefined when
  * the log has no such turn.

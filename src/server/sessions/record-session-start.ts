@@ -7,7 +7,7 @@
 import type pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { ownerOf, type Principal } from "@/server/auth/principal";
-import { liveWorkersSql, turnStartChannel } from "@/server/durable/eager-turns";
+import { liveWorkersSql, turnStartChannel } from "@/server/worker/eager-turns";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { eventsChannel } from "@/server/events/append-events";
 import { toValidEnvelope } from "@/server/events/envelope";
@@ -30,7 +30,7 @@ export type SessionStart = {
    * not send it again with them), it starts from its invocation. */
   workspaceFiles?: Record<string, string>;
   /** Announce the first turn to the workers, who run it at once and hand Restate only what they
-   * cannot finish (src/server/durable/eager-turns.ts). Callers that queue it on Restate
+   * cannot finish (src/server/worker/eager-turns.ts). Callers that queue it on Restate
    * themselves (schedules, receive) leave it out. */
   announce?: boolean;
 };
@@ -42,7 +42,7 @@ const maxAnnouncedBytes = 7900;
 type FirstEvent = { type: SessionEvent["type"]; turnId: string | null; data: unknown };
 
 /**
- * Records the start and announces the first turn to the workers (src/server/durable/eager-turns.ts).
+ * Records the start and announces the first turn to the workers (src/server/worker/eager-turns.ts).
  * Answers whether it did: a turn announced needs no invocation from the caller.
  */
 export async function recordSessionStart(db: Queryable, start: SessionStart, clock: () => Date = () => new Date()): Promise<{ announced: boolean }> {
@@ -69,7 +69,7 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
 }
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
-// events' channel, $16 the first turn to announce on channel $17 (src/server/durable/eager-turns.ts)
+// events' channel, $16 the first turn to announce on channel $17 (src/server/worker/eager-turns.ts)
 // or NULL. An announced turn goes to a live worker, one of
 // those whose liveness lock shows in pg_locks (taken only once the worker LISTENs, so it hears the
 // notice): the session records its key and starts at turn epoch 1, the eager run's, and the notice

@@ -13,7 +13,7 @@ import type { Principal } from "@/server/auth/principal";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
-import { startWorkerServer, type WorkerServer } from "@/server/durable/worker-server";
+import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
 import { readEvents } from "@/server/events/read-events";
 import { createTestAgent } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";

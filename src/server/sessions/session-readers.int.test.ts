@@ -25,7 +25,7 @@ import { authSecret, env } from "@/env";
 import { processCredentialCache } from "@/server/auth/credential-cache";
 import { createDb } from "@/server/db";
 import { appendEvents } from "@/server/events/append-events";
-import { createApiFront } from "@/server/http/api-front";
+import { createApiFront } from "@/server/web/api-front";
 import { parseNdjson } from "@/server/http/ndjson";
 import { scheduleAuth } from "@/server/schedules/run-schedules";
 import { createToken } from "@/server/tokens/create-token";

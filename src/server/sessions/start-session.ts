@@ -1,6 +1,6 @@
 // POST /<slug>/v1/session: the session row, `session.started` and `message.received` are
 // written in one statement (./record-session-start.ts: this is every turn's hot path), which also
-// announces the first turn to the workers: one runs it at once (src/server/durable/eager-turns.ts).
+// announces the first turn to the workers: one runs it at once (src/server/worker/eager-turns.ts).
 // A turn that cannot be announced (workspace files, a very long message) is queued on the
 // session's durable object instead.
 import type { PrismaClient } from "@prisma/client";

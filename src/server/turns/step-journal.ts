@@ -60,7 +60,7 @@ export function turnJournal(
   turn: { sessionId: string; turnId: string },
   /** The turns this invocation has run, this one included: see readRecorded. */
   invocationTurnIds: string[] = [turn.turnId],
-  /** An eager run's start (src/server/durable/eager-turns.ts; read with its setup,
+  /** An eager run's start (src/server/worker/eager-turns.ts; read with its setup,
    * turn-setup.ts readEagerTurnStart): the session's start gave it the first epoch, so it takes
    * nothing and finds nothing recorded; it is current while no other run has taken the epoch since. */
   options: { eagerStart?: Promise<EagerStart | undefined> } = {},

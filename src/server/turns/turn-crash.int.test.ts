@@ -35,7 +35,7 @@ const count = (name: string) => {
 /**
  * Starts a turn that calls sleepy twice; returns once the first call completed and the second
  * runs. As a follow-up, the turn is the session's second: it starts when Restate delivers it
- * (a new session's first turn starts from its commit, src/server/durable/eager-turns.ts).
+ * (a new session's first turn starts from its commit, src/server/worker/eager-turns.ts).
  */
 async function midSecondCall(firstMs: number, secondMs: number, options: { asFollowUp?: boolean } = {}) {
   const message = `[call sleepy {"ms":${firstMs}}] [call sleepy {"ms":${secondMs}}]`;

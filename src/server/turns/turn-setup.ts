@@ -31,7 +31,7 @@ const setupSql = (extraColumns = "") => `SELECT s.id, s."agentId", s."agentVersi
   FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`;
 
 /**
- * An eager run's first read (src/server/durable/eager-turns.ts): the session and its version and,
+ * An eager run's first read (src/server/worker/eager-turns.ts): the session and its version and,
  * in the same statement, whether the run may go on (step-journal.ts, EagerStart). Undefined when
  * the session is gone.
  */

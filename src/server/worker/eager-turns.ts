@@ -1,7 +1,7 @@
 // A new session's first turn runs from its commit, without Restate: the statement that records a
 // session start also names the worker to run it and NOTIFYs `turn_start` with the turn, and that
-// worker runs it at once (services.ts, runEagerly). Most turns end there, and Restate never hears
-// of them.
+// worker runs it at once (runEagerly, src/server/durable/session-object.ts). Most turns end there,
+// and Restate never hears of them.
 //
 // Every worker holds a liveness lock: a Postgres advisory lock on its LISTEN connection, taken
 // once its LISTENs took effect (so whoever sees the lock can count on the holder hearing what it
@@ -35,7 +35,7 @@ import { poolOf } from "@/server/db";
 import { listen, type PgListener } from "@/server/events/pg-listener";
 import { sendRecordedTurn } from "@/server/sessions/queue-turn";
 import { pendingDeliveryChannel } from "@/server/turns/pending-deliveries";
-import type { DurableRuntime, TurnRequest } from "./runtime";
+import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 
 export const turnStartChannel = "turn_start";
 

@@ -7,8 +7,8 @@
 import fs from "node:fs";
 import type http from "node:http";
 import { AppError } from "@/server/errors";
-import { toAppError } from "./to-app-error";
-import { json } from "./respond";
+import { json } from "@/server/http/respond";
+import { toAppError } from "@/server/http/to-app-error";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 

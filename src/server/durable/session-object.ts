@@ -1,13 +1,9 @@
-// The Restate services this worker serves. Handler bodies orchestrate named steps; domain logic
+// The `session` virtual object: a session's turns, one at a time, and the eager run of a new
+// session's first turn that shares its code. Handler bodies orchestrate named steps; domain logic
 // lives in src/server/<domain>.
 import * as restate from "@restatedev/restate-sdk";
-import type { PrismaClient } from "@prisma/client";
-import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
-import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
-import type { SandboxPool } from "@/agents/sandbox/pool";
 import { workspaceDir } from "@/server/agents/storage";
 import { poolOf } from "@/server/db";
-import type { TurnCancellations } from "@/server/turns/cancellation";
 import { queueTurn, sendRecordedTurn } from "@/server/sessions/queue-turn";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { countFailedAttempt } from "@/server/turns/failed-attempts";
@@ -17,49 +13,14 @@ import { handOnSlot, runTurn } from "@/server/turns/run-turn";
 import { readEagerTurnStart } from "@/server/turns/turn-setup";
 import type { ApprovalWaits, Seal, Step, TurnDeps, TurnEnd } from "@/server/turns/engine";
 import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
-import type { EagerRunHints, EagerTurns } from "./eager-turns";
-import { runDirectCall } from "@/server/tools/run-direct-call";
-import type { DirectCallOutcome, DirectCallRequest } from "@/server/tools/schema";
+import type { EagerRunHints } from "@/server/worker/eager-turns";
 import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
-import type { TurnRequest } from "./runtime";
-import type { DurableRuntime } from "./runtime";
-import { remindersObject, schedulerObject, sessionDefinition } from "./scheduler-object";
+import type { DurableRuntime, TurnRequest } from "./runtime";
+import type { WorkerDeps } from "./worker-deps";
 
-/** Answers through Restate's ingress: proves the whole path ingress → Restate → worker works. */
-export const healthService = restate.service({
-  name: "health",
-  handlers: {
-    check: async (ctx: restate.Context): Promise<{ ok: true; at: string }> => {
-      const at = await ctx.run("now", () => new Date().toISOString());
-      return { ok: true, at };
-    },
-  },
-});
-
-export type WorkerDeps = {
-  db: PrismaClient;
-  dataDir: string;
-  models: ModelProviderSettings;
-  defaultModel: string;
-  sandboxes: SandboxPool;
-  /** New sessions' workspaces laid out ahead of time (run-turn.ts). */
-  workspaces?: WorkspaceStock;
-  cancellations: TurnCancellations;
-  /** Backoff before retry n of a read tool (tests shorten it). */
-  retryDelayMs?: (attempt: number) => number;
-  /** How long a parked tool call waits for a decision before it expires (denied); 24 h. */
-  approvalTimeoutMs?: number;
-  /** The scheduler's clock (tests move it). */
-  clock?: () => Date;
-  /** For what a turn starts in the engine (reminders' delayed wakes, hand-overs); without it, no
-   * reminders and no eager turns (such a worker suits only a database whose sessions it never runs). */
-  runtime?: DurableRuntime;
-  /** New sessions' first turns, started from their commit (./eager-turns.ts); without it, every
-   * turn starts when Restate delivers its invocation. */
-  eager?: EagerTurns;
-  /** How often a turn (or a direct tool call) is tried on retryable failures, and how far apart. */
-  retry?: RetryBound;
-};
+type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
+/** How other handlers send a turn to a session's object. */
+export const sessionDefinition = { name: "session" } as restate.VirtualObjectDefinition<"session", SessionHandlers>;
 
 const defaultApprovalTimeoutMs = 24 * 60 * 60 * 1000;
 
@@ -75,7 +36,8 @@ function retryPolicy(bound: RetryBound) {
  * One virtual object per session (key = session id): Restate runs one invocation at a time per
  * key, so turns of a session never overlap. A turn whose coalesced sends drained into a follow-up
  * runs that follow-up in the same invocation. A new session's first turn usually runs without
- * one, from its commit (./eager-turns.ts); an invocation of it takes over what that run leaves.
+ * one, from its commit (src/server/worker/eager-turns.ts); an invocation of it takes over what
+ * that run leaves.
  */
 export function sessionObject(deps: WorkerDeps) {
   return restate.object({
@@ -126,7 +88,7 @@ class NotFirst extends Error {}
 
 /**
  * Runs a new session's first turn as soon as its commit is announced, with no invocation
- * (./eager-turns.ts), by the worker the session's start named. It runs under the epoch that start
+ * (src/server/worker/eager-turns.ts), by the worker the session's start named. It runs under the epoch that start
  * gave the session, and only while no other run has taken a later one, so it never runs beside
  * an invocation's run. What it leaves goes to Restate: the follow-up its coalesced sends drained
  * into, or the turn itself when this run did not finish it (it handed over, was superseded or
@@ -309,32 +271,4 @@ function runtimeOf(deps: WorkerDeps): DurableRuntime {
 async function sendFollowUp(ctx: restate.ObjectContext, deps: WorkerDeps, turn: TurnRequest): Promise<void> {
   const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
   await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
-}
-
-/** Direct tool calls (docs/api.md, "Sessions"): one call, no turn, in the worker's sandboxes. A worker that
- * dies mid-call has Restate run it again (at least once, like any retried request). */
-export function toolsService(deps: WorkerDeps) {
-  return restate.service({
-    name: "tools",
-    handlers: {
-      call: async (ctx: restate.Context, request: DirectCallRequest): Promise<DirectCallOutcome> => {
-        const bound = deps.retry ?? defaultRetryBound;
-        const call = async () => {
-          try {
-            return await runDirectCall({ db: deps.db, dataDir: deps.dataDir, sandboxes: deps.sandboxes, request });
-          } catch (error) {
-            // A call that fails the same way every time (a malformed request, say) is not retried.
-            const failure = classifyFailure(error);
-            if (!failure.isRetryable) throw new restate.TerminalError(`${failure.code}: ${failure.message}`, { errorCode: 400 });
-            throw error;
-          }
-        };
-        return ctx.run("call", call, { maxRetryAttempts: bound.attempts, initialRetryInterval: bound.initialIntervalMs, maxRetryInterval: bound.maxIntervalMs });
-      },
-    },
-  });
-}
-
-export function createServices(deps: WorkerDeps) {
-  return [healthService, sessionObject(deps), toolsService(deps), schedulerObject(deps), remindersObject(deps)];
 }

@@ -11,8 +11,18 @@ import { poolOf } from "@/server/db";
 import { createSecretReader } from "@/server/secrets/create-secret-reader";
 import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
 import { createTurnCancellations } from "@/server/turns/cancellation";
+import { healthService } from "@/server/durable/health-service";
+import { remindersObject } from "@/server/durable/reminders-object";
+import { schedulerObject } from "@/server/durable/scheduler-object";
+import { runEagerly, sessionObject } from "@/server/durable/session-object";
+import { toolsService } from "@/server/durable/tools-service";
+import type { WorkerDeps } from "@/server/durable/worker-deps";
 import { createEagerTurns } from "./eager-turns";
-import { createServices, runEagerly, type WorkerDeps } from "./services";
+
+/** Every Restate service and object this worker serves. */
+function createServices(deps: WorkerDeps) {
+  return [healthService, sessionObject(deps), toolsService(deps), schedulerObject(deps), remindersObject(deps)];
+}
 
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
@@ -22,7 +32,7 @@ export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eag
 export async function startWorkerServer({ port, host, identityKeys, secretKey, deps: config }: {
   port: number;
   host: string;
-  /** The keys Restate's requests must be signed with (request-identity.ts); null accepts unsigned ones. */
+  /** The keys Restate's requests must be signed with (src/server/durable/request-identity.ts); null accepts unsigned ones. */
   identityKeys: string[] | null;
   /** Decrypts agent secrets (env.ts secretKey); the data directory's key when absent. */
   secretKey?: Buffer;

@@ -1,13 +1,13 @@
 // Entry point of the `worker` process: the Restate service endpoint. Uploaded agent code never
 // runs here; it runs only in sandbox processes this worker spawns.
-import "./polyfill";
+import "@/server/durable/polyfill";
 import { env, secretKey } from "@/env";
 import { db } from "@/server/db";
 import { modelSettings } from "@/server/models";
-import { unsignedWarning, workerIdentityKeys } from "./request-identity";
-import { createRestateRuntime } from "./restate-runtime";
-import { defaultRetryBound } from "./retry-bound";
-import { startWorkerServer } from "./worker-server";
+import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-identity";
+import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import { defaultRetryBound } from "@/server/durable/retry-bound";
+import { startWorkerServer } from "./endpoint";
 
 const config = env();
 const identityKeys = workerIdentityKeys(config);

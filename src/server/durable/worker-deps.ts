@@ -1,0 +1,35 @@
+// What the worker's Restate services are given: the seam between the worker process
+// (src/server/worker/endpoint.ts builds it) and the services in this folder.
+import type { PrismaClient } from "@prisma/client";
+import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
+import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
+import type { SandboxPool } from "@/agents/sandbox/pool";
+import type { TurnCancellations } from "@/server/turns/cancellation";
+import type { EagerTurns } from "@/server/worker/eager-turns";
+import type { RetryBound } from "./retry-bound";
+import type { DurableRuntime } from "./runtime";
+
+export type WorkerDeps = {
+  db: PrismaClient;
+  dataDir: string;
+  models: ModelProviderSettings;
+  defaultModel: string;
+  sandboxes: SandboxPool;
+  /** New sessions' workspaces laid out ahead of time (run-turn.ts). */
+  workspaces?: WorkspaceStock;
+  cancellations: TurnCancellations;
+  /** Backoff before retry n of a read tool (tests shorten it). */
+  retryDelayMs?: (attempt: number) => number;
+  /** How long a parked tool call waits for a decision before it expires (denied); 24 h. */
+  approvalTimeoutMs?: number;
+  /** The scheduler's clock (tests move it). */
+  clock?: () => Date;
+  /** For what a turn starts in the engine (reminders' delayed wakes, hand-overs); without it, no
+   * reminders and no eager turns (such a worker suits only a database whose sessions it never runs). */
+  runtime?: DurableRuntime;
+  /** New sessions' first turns, started from their commit (src/server/worker/eager-turns.ts); without it, every
+   * turn starts when Restate delivers its invocation. */
+  eager?: EagerTurns;
+  /** How often a turn (or a direct tool call) is tried on retryable failures, and how far apart. */
+  retry?: RetryBound;
+};
