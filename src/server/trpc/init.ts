@@ -3,12 +3,12 @@
 // a role below the procedure's least role — on the server, whatever the UI shows.
 import type { PrismaClient, Role } from "@prisma/client";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { z } from "zod";
 import { AppError, type ErrorCode } from "@/server/errors";
 import { toAppError } from "@/server/http/to-app-error";
 import { refusedValueCode } from "@/server/http/refused-value";
 import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
 import { isAtLeast } from "@/server/teams/roles";
+import { teamInputSchema } from "@/server/teams/schema";
 
 export type Context = { db: PrismaClient; userId: string | null; isCrossSite: boolean; origin: string };
 
@@ -60,11 +60,9 @@ export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) =
   return next({ ctx: { ...ctx, userId: ctx.userId, user } });
 });
 
-const teamInput = z.object({ teamSlug: z.string().min(1) });
-
 /** A procedure on one team (input `teamSlug`) for callers with at least `least` role there. */
 export function teamProcedure(least: Role) {
-  return authedProcedure.input(teamInput).use(async ({ ctx, input, next }) => {
+  return authedProcedure.input(teamInputSchema).use(async ({ ctx, input, next }) => {
     const team = await findTeamOfUser({ db: ctx.db, user: ctx.user, team: { slug: input.teamSlug } });
     if (!team) throw new AppError("not_found", `no team '${input.teamSlug}' among yours`);
     if (!isAtLeast(team.role, least)) throw new AppError("forbidden", `this needs the ${least} role in ${team.name}; you are ${team.role}`);
