@@ -1,25 +1,28 @@
 // tRPC: an agent's secrets for the dashboard. Admins (the agents:deploy role) list, set and
 // remove them; no procedure ever returns a value.
-import { z } from "zod";
 import { getAgentId } from "@/server/agents/get-agent-id";
-import { agentSlugSchema } from "@/server/agents/schema";
 import { agentSecretKey } from "@/server/http/platform";
 import { router, teamProcedure } from "@/server/trpc/init";
 import { changedBy } from "./changed-by";
 import { listSecrets } from "./list-secrets";
 import { removeSecret } from "./remove-secret";
-import { secretListSchema, secretNameSchema, secretValueSchema, setSecretResultSchema } from "./schema";
+import {
+  agentSecretsInputSchema,
+  removeSecretInputSchema,
+  removeSecretResultSchema,
+  secretListSchema,
+  setSecretInputSchema,
+  setSecretResultSchema,
+} from "./schema";
 import { setSecret } from "./set-secret";
-
-const agentInput = z.object({ slug: agentSlugSchema });
 
 export const secretsRouter = router({
   list: teamProcedure("admin")
-    .input(agentInput)
+    .input(agentSecretsInputSchema)
     .output(secretListSchema)
     .query(async ({ ctx, input }) => listSecrets({ db: ctx.db, agentId: await getAgentId({ db: ctx.db, slug: input.slug, teamId: ctx.team.id }) })),
   set: teamProcedure("admin")
-    .input(agentInput.extend({ name: secretNameSchema, value: secretValueSchema }))
+    .input(setSecretInputSchema)
     .output(setSecretResultSchema)
     .mutation(async ({ ctx, input }) => {
       const agentId = await getAgentId({ db: ctx.db, slug: input.slug, teamId: ctx.team.id });
@@ -27,7 +30,7 @@ export const secretsRouter = router({
       return setSecret({ db: ctx.db, key: agentSecretKey(), agentId, name: input.name, value: input.value, updatedBy });
     }),
   remove: teamProcedure("admin")
-    .input(agentInput.extend({ name: secretNameSchema }))
-    .output(z.object({ name: z.string() }))
+    .input(removeSecretInputSchema)
+    .output(removeSecretResultSchema)
     .mutation(async ({ ctx, input }) => removeSecret({ db: ctx.db, agentId: await getAgentId({ db: ctx.db, slug: input.slug, teamId: ctx.team.id }), name: input.name })),
 });

@@ -1,6 +1,7 @@
 // Inputs and outputs of the secrets domain. A value is never part of any output.
 import { z } from "zod";
 import { envName } from "@/agents/sdk/agent";
+import { agentSlugSchema } from "@/server/agents/schema";
 
 /** A value's largest size in UTF-8 bytes: room for a PEM key or a service-account JSON. */
 export const maxSecretValueBytes = 64 * 1024;
@@ -38,3 +39,13 @@ export type SecretList = z.infer<typeof secretListSchema>;
 
 export const setSecretResultSchema = z.object({ name: z.string(), updatedAt: z.string(), isNew: z.boolean() });
 export type SetSecretResult = z.infer<typeof setSecretResultSchema>;
+
+/** The agent whose secrets a procedure reads or changes, by slug within the caller's team. */
+export const agentSecretsInputSchema = z.object({ slug: agentSlugSchema });
+export const setSecretInputSchema = agentSecretsInputSchema.extend({
+  name: secretNameSchema,
+  value: secretValueSchema,
+});
+export const removeSecretInputSchema = agentSecretsInputSchema.extend({ name: secretNameSchema });
+
+export const removeSecretResultSchema = z.object({ name: z.string() });
