@@ -2,9 +2,12 @@
 import { isAtLeast } from "@/server/teams/roles";
 import { router, teamProcedure } from "@/server/trpc/init";
 import { findTeamApprovals } from "./find-team-approvals";
+import { approvalInboxSchema } from "./schema";
 
 export const approvalsRouter = router({
-  inbox: teamProcedure("viewer").query(({ ctx }) =>
-    findTeamApprovals({ db: ctx.db, teamId: ctx.team.id, ownerId: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId }),
-  ),
+  inbox: teamProcedure("viewer")
+    .output(approvalInboxSchema)
+    .query(({ ctx }) =>
+      findTeamApprovals({ db: ctx.db, teamId: ctx.team.id, ownerId: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId }),
+    ),
 });

@@ -1,5 +1,7 @@
 // Inputs and outputs of the approvals API (docs/api.md; what approvals do: docs/turns.md).
+import type { Prisma } from "@prisma/client";
 import { z } from "zod";
+import { principalSchema } from "@/agents/sdk/types";
 import { storableString, visibleAsciiId } from "@/server/validation/schema";
 
 /** A parked call's id is the model provider's tool-call id (`call_…`, `toolu_…`). */
@@ -19,3 +21,31 @@ export type ApprovalDecided = {
   /** False when the engine could not be told yet; it is told again on the next attempt. */
   delivered: boolean;
 };
+
+const jsonSchema = z.json();
+// The arguments as Prisma reads the jsonb column; checked to be JSON, passed on untouched.
+const storedJsonSchema = z.custom<Prisma.JsonValue>((value) => jsonSchema.safeParse(value).success, "not a JSON value");
+
+/** One call in the team inbox, with the session and agent it belongs to. */
+export const inboxApprovalSchema = z.object({
+  callId: z.string(),
+  toolName: z.string(),
+  args: storedJsonSchema,
+  /** pending | approved | denied | expired | cancelled (prisma/schema.prisma, Approval). */
+  status: z.string(),
+  reason: z.string().nullable(),
+  decidedBy: principalSchema.nullable(),
+  requestedBy: principalSchema,
+  decidedAt: z.date().nullable(),
+  createdAt: z.date(),
+  expiresAt: z.date(),
+  sessionId: z.string(),
+  sessionTitle: z.string().nullable(),
+  agentSlug: z.string(),
+  agentName: z.string(),
+});
+
+export const approvalInboxSchema = z.object({
+  pending: z.array(inboxApprovalSchema),
+  decided: z.array(inboxApprovalSchema),
+});

@@ -1,12 +1,12 @@
 // tRPC: what the sign-in pages need before anyone is signed in.
-import { z } from "zod";
 import { env } from "@/env";
 import { publicProcedure, router } from "@/server/trpc/init";
 import { providers } from "./auth-options";
+import { authStatusSchema, signedUpSchema, signUpInputSchema, type AuthStatus } from "./schema";
 import { isInstanceEmpty, signUp } from "./sign-up";
 
 export const authRouter = router({
-  status: publicProcedure.query(async ({ ctx }) => {
+  status: publicProcedure.output(authStatusSchema).query(async ({ ctx }): Promise<AuthStatus> => {
     return {
       isEmpty: await isInstanceEmpty(ctx.db),
       isSignedIn: ctx.userId !== null,
@@ -16,6 +16,7 @@ export const authRouter = router({
     };
   }),
   signUp: publicProcedure
-    .input(z.object({ email: z.string(), password: z.string(), name: z.string().max(80).optional(), teamName: z.string().max(80).optional(), inviteToken: z.string().optional() }))
+    .input(signUpInputSchema)
+    .output(signedUpSchema)
     .mutation(({ ctx, input }) => signUp({ db: ctx.db, ...input })),
 });

@@ -44,15 +44,34 @@ export const sessionIdSchema = z.string().regex(/^ses_[A-Za-z0-9]{1,64}$/, "not 
 /** `startIndex` of the stream and the events dump: an event index, a Postgres integer. */
 export const startIndexSchema = queryInteger({ min: 0, default: 0 });
 
+// The values of the Prisma enums SessionMode and SessionStatus (prisma/schema.prisma).
+export const sessionModeSchema = z.enum(["chat", "task"]);
+export const sessionStatusSchema = z.enum(["idle", "running", "waiting", "completed", "failed"]);
+
 export const listSessionsQuerySchema = z.object({
   limit: queryInteger({ min: 1, max: 100, default: 20 }),
   cursor: sessionIdSchema.optional(),
   channel: storableString().max(200).optional(),
-  mode: z.enum(["chat", "task"]).optional(),
-  status: z.enum(["idle", "running", "waiting", "completed", "failed"]).optional(),
+  mode: sessionModeSchema.optional(),
+  status: sessionStatusSchema.optional(),
   q: storableString().max(200).optional(),
 });
 export type ListSessionsQuery = z.infer<typeof listSessionsQuerySchema>;
+
+export const recentSessionsInputSchema = z.object({ limit: z.number().int().min(1).max(50).default(10) });
+
+/** The signed-in user's sessions across agents, most recently active first (the home page). */
+export const recentSessionsSchema = z.array(
+  z.object({
+    id: z.string(),
+    title: z.string().nullable(),
+    status: sessionStatusSchema,
+    mode: sessionModeSchema,
+    updatedAt: z.date(),
+    agentSlug: z.string(),
+    agentName: z.string(),
+  }),
+);
 
 export type SessionSummary = {
   id: string;

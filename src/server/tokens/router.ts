@@ -1,28 +1,21 @@
 // tRPC: bearer tokens. Anyone in a team may create a token for what their own role allows (a
 // viewer's token can only read); admins see and revoke every token of the team, others their own.
-import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { isAtLeast, roleGrants } from "@/server/teams/roles";
 import { router, teamProcedure } from "@/server/trpc/init";
 import { createToken } from "./create-token";
 import { findTokens } from "./find-tokens";
 import { revokeToken } from "./revoke-token";
-import { tokenActions } from "./scopes";
+import { createdTokenSchema, createTokenInputSchema, noResultSchema, revokeTokenInputSchema, tokenListSchema, type CreatedToken } from "./schema";
 
 export const tokensRouter = router({
-  list: teamProcedure("viewer").query(({ ctx }) =>
-    findTokens({ db: ctx.db, teamId: ctx.team.id, createdById: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId }),
-  ),
+  list: teamProcedure("viewer")
+    .output(tokenListSchema)
+    .query(({ ctx }) => findTokens({ db: ctx.db, teamId: ctx.team.id, createdById: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId })),
   create: teamProcedure("viewer")
-    .input(
-      z.object({
-        name: z.string().trim().min(1, "give the token a name").max(80),
-        actions: z.array(z.enum(tokenActions)).min(1, "pick at least one scope"),
-        agentSlugs: z.array(z.string()).default([]),
-        expiresInDays: z.number().int().min(1).max(365).nullable(),
-      }),
-    )
-    .mutation(async ({ ctx, input }) => {
+    .input(createTokenInputSchema)
+    .output(createdTokenSchema)
+    .mutation(async ({ ctx, input }): Promise<CreatedToken> => {
       const beyond = input.actions.filter((action) => !roleGrants(ctx.team.role, action));
       if (beyond.length > 0) throw new AppError("forbidden", `as ${ctx.team.role} you cannot grant ${beyond.join(", ")}`);
       const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : undefined;
@@ -30,7 +23,8 @@ export const tokensRouter = router({
       return { ...created, expiresAt: expiresAt ?? null };
     }),
   revoke: teamProcedure("viewer")
-    .input(z.object({ tokenId: z.string() }))
+    .input(revokeTokenInputSchema)
+    .output(noResultSchema)
     .mutation(async ({ ctx, input }) => {
       await revokeToken({ db: ctx.db, teamId: ctx.team.id, tokenId: input.tokenId, onlyCreatedBy: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId });
     }),
