@@ -8,7 +8,8 @@ import { authenticateTokenForAgent } from "@/server/tokens/authenticate-token-fo
 import { createToken } from "@/server/tokens/create-token";
 import { revokeToken } from "@/server/tokens/revoke-token";
 import { createTestAgent } from "@/testing/fixtures";
-import { createCredentialCache, credentialsChannel, forgetCredentials, processCredentialCache, type CredentialCache } from "./credential-cache";
+import { credentialsChannel } from "@/server/channels";
+import { createCredentialCache, forgetCredentials, processCredentialCache, type CredentialCache } from "./credential-cache";
 
 const databaseUrl = inject("databaseUrl");
 const db = createDb(databaseUrl);
@@ -128,8 +129,8 @@ describe("change notices", () => {
     await Promise.all([listener.connect(), changer.connect()]);
     try {
       const heard: number[] = [];
-      listener.on("notification", (notice) => notice.channel === credentialsChannel && heard.push(notice.processId));
-      await listener.query(`LISTEN ${credentialsChannel}`);
+      listener.on("notification", (notice) => notice.channel === credentialsChannel.name && heard.push(notice.processId));
+      await listener.query(`LISTEN ${credentialsChannel.name}`);
       const changerPid = (await changer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
       const noticed = async (sql: string, values: unknown[] = []) => {
         heard.length = 0;

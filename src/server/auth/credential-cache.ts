@@ -16,9 +16,8 @@
 // may have read the row as it was before the change). What the caller does not keep (an unknown
 // token or agent: it may be created the next moment) is read every time; expiry is checked on
 // each use by the caller, from the row.
+import { credentialsChannel } from "@/server/channels";
 import { listen, type PgListener } from "@/server/events/pg-listener";
-
-export const credentialsChannel = "agentfold_credentials";
 
 /** The longest anything is kept; open streams check their credential again this often. */
 export const credentialMaxAgeMs = 5_000;
@@ -41,7 +40,7 @@ export async function createCredentialCache(options: {
   channel?: string;
   log?: (message: string) => void;
 }): Promise<CredentialCache> {
-  const { databaseUrl, maxEntries = 10_000, maxAgeMs = credentialMaxAgeMs, clock = Date.now, channel = credentialsChannel, log = console.error } = options;
+  const { databaseUrl, maxEntries = 10_000, maxAgeMs = credentialMaxAgeMs, clock = Date.now, channel = credentialsChannel.name, log = console.error } = options;
   const kept = new Map<string, { value: unknown; at: number }>();
   let isListening = false;
   // Bumped by every clear: a lookup that started before one keeps nothing.

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb, poolOf } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
-import { appendEvents, eventsChannel } from "./append-events";
+import { sessionEventsChannel } from "@/server/channels";
+import { appendEvents } from "./append-events";
 import { appendStatement, hurryAppends } from "./group-commit";
 import { deliverCoalesced } from "@/server/sessions/deliver-coalesced";
 import { readEvents } from "./read-events";
@@ -106,7 +107,7 @@ describe("appendEvents", () => {
     try {
       let heard = 0;
       listener.on("notification", (message) => void (message.payload?.startsWith(`${sessionId}:`) && heard++));
-      await listener.query(`LISTEN ${eventsChannel}`);
+      await listener.query(`LISTEN ${sessionEventsChannel.name}`);
       await appends();
       // A notification is delivered after its commit; a round trip on the listener follows it.
       await listener.query("SELECT 1");
@@ -159,7 +160,7 @@ describe("appendEvents", () => {
     try {
       const session = await createTestSession(own);
       let n = 0;
-      const append = () => appendStatement(client, [{ sessionId: session.id, events: [{ ...text(n), idempotencyKey: `k${n++}` }], at: new Date() }], eventsChannel);
+      const append = () => appendStatement(client, [{ sessionId: session.id, events: [{ ...text(n), idempotencyKey: `k${n++}` }], at: new Date() }], sessionEventsChannel.name);
       // Planned (and kept) on this connection while the log is nearly empty …
       for (let i = 0; i < 10; i++) await append();
       // … then the log grows, with no ANALYZE in between.

@@ -9,10 +9,10 @@ import { poolOf } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { toValidEnvelope } from "./envelope";
 import { appendStatement, groupAppend, type AppendRequest, type Queryable, type StepRecord } from "./group-commit";
+import { sessionEventsChannel } from "@/server/channels";
 
 export type { StepRecord };
 
-export const eventsChannel = "session_events";
 
 export type NewEvent = {
   type: SessionEvent["type"];
@@ -42,7 +42,7 @@ export async function appendEvents(options: {
   validate(sessionId, events, at);
   let stored: SessionEvent[];
   try {
-    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn, linger }, eventsChannel);
+    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn, linger }, sessionEventsChannel.name);
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.
@@ -66,7 +66,7 @@ export async function appendEventsInTransaction(options: { client: Queryable; se
 }
 
 async function appendOne(client: Queryable, request: AppendRequest): Promise<SessionEvent[]> {
-  const [stored = []] = await appendStatement(client, [request], eventsChannel);
+  const [stored = []] = await appendStatement(client, [request], sessionEventsChannel.name);
   if (stored.length === 0 && !request.endsTurn) throw new AppError("not_found", `no session ${request.sessionId}`);
   return stored;
 }

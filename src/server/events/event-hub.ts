@@ -3,8 +3,7 @@
 // web process can serve any session. After a reconnect every subscriber is poked without events,
 // since notifications sent while disconnected are lost (readers then catch up from the log, which
 // is the source of truth).
-import { eventsChannel } from "./append-events";
-import { parseNotice } from "./notice";
+import { sessionEventsChannel } from "@/server/channels";
 import { listen } from "./pg-listener";
 import type { EventLine } from "./read-events";
 
@@ -23,13 +22,13 @@ export async function createEventHub({ databaseUrl, log = console.error }: { dat
     databaseUrl,
     log,
     channels: {
-      [eventsChannel]: (payload) => {
+      [sessionEventsChannel.name]: (payload) => {
         // Most notifications are for sessions no stream here follows: look before parsing.
         const newline = payload.indexOf("\n");
         const head = newline === -1 ? payload : payload.slice(0, newline);
         const set = subscribers.get(head.slice(0, head.lastIndexOf(":")));
         if (!set) return;
-        const notice = parseNotice(payload);
+        const notice = sessionEventsChannel.decode(payload);
         for (const poke of set) poke(notice?.lines);
       },
     },

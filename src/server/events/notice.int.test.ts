@@ -5,7 +5,8 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { waitFor } from "@/cli/start/wait";
 import { createDb } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
-import { appendEvents, eventsChannel } from "./append-events";
+import { sessionEventsChannel } from "@/server/channels";
+import { appendEvents } from "./append-events";
 import { parseNotice, type Notice } from "./notice";
 import { listen } from "./pg-listener";
 import { readEventLines } from "./read-events";
@@ -21,7 +22,7 @@ describe("append notifications", () => {
   it("carry the appended events as the same NDJSON lines the log gives, unless they are too large", async () => {
     const { id: sessionId } = await createTestSession(db);
     const notices: Notice[] = [];
-    const listener = await listen({ name: "test", databaseUrl, channels: { [eventsChannel]: (payload) => notices.push(parseNotice(payload)!) } });
+    const listener = await listen({ name: "test", databaseUrl, channels: { [sessionEventsChannel.name]: (payload) => notices.push(parseNotice(payload)!) } });
     try {
       await appendEvents({
         db,

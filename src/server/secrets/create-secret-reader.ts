@@ -1,7 +1,7 @@
 // The worker's view of agent secrets: for a version, the decrypted values of the names it expects
 // (its manifest's secretNames), never any other of its agent's secrets. Kept in memory by version
 // so that each sandbox start does not read and decrypt again, and dropped when a notice says the
-// agent's secrets changed (./secret-notices.ts). As with the credential cache: nothing is kept
+// agent's secrets changed (src/server/channels.ts). As with the credential cache: nothing is kept
 // while the listener is down (notices sent meanwhile are lost) and everything is dropped when it
 // connects again; nothing is kept longer than maxAgeMs, for a connection that died without a
 // word; and a read that was out when a notice arrived is not kept.
@@ -10,7 +10,7 @@ import { listen, type PgListener } from "@/server/events/pg-listener";
 import { AppError } from "@/server/errors";
 import { declaredSecretNames } from "./declared-secret-names";
 import { decryptSecret } from "./secret-cipher";
-import { secretNoticeSchema, secretsChannel } from "./secret-notices";
+import { secretsChannel } from "@/server/channels";
 
 export type SecretReader = {
   /** The values of the secrets `versionId` expects that are set, by name. not_found for an unknown version. */
@@ -30,7 +30,7 @@ export async function createSecretReader(options: {
   channel?: string;
   log?: (message: string) => void;
 }): Promise<SecretReader> {
-  const { db, databaseUrl, key, maxAgeMs = 5_000, clock = Date.now, channel = secretsChannel, log = console.error } = options;
+  const { db, databaseUrl, key, maxAgeMs = 5_000, clock = Date.now, channel = secretsChannel.name, log = console.error } = options;
   const kept = new Map<string, Kept>();
   let isListening = false;
   // Bumped by every drop: a read that started before one keeps nothing.
@@ -47,8 +47,7 @@ export async function createSecretReader(options: {
       log,
       channels: {
         [channel]: (payload) => {
-          const agentId = secretNoticeSchema.safeParse(payload);
-          drop(agentId.success ? agentId.data : undefined);
+          drop(secretsChannel.decode(payload));
         },
       },
       onConnect: async () => {

@@ -10,7 +10,7 @@ import { createSecretReader, type SecretReader } from "./create-secret-reader";
 import { listSecrets } from "./list-secrets";
 import { removeSecret } from "./remove-secret";
 import { setSecret } from "./set-secret";
-import { secretsChannel } from "./secret-notices";
+import { secretsChannel } from "@/server/channels";
 
 const databaseUrl = inject("databaseUrl");
 const db = createDb(databaseUrl);
@@ -101,8 +101,8 @@ describe("agent secrets", () => {
     await listener.connect();
     try {
       const heard: string[] = [];
-      listener.on("notification", (notice) => notice.channel === secretsChannel && heard.push(notice.payload ?? ""));
-      await listener.query(`LISTEN ${secretsChannel}`);
+      listener.on("notification", (notice) => notice.channel === secretsChannel.name && heard.push(notice.payload ?? ""));
+      await listener.query(`LISTEN ${secretsChannel.name}`);
       await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "v1-value" });
       await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "v2-value" });
       await removeSecret({ db, agentId: agent.id, name: "API_KEY" });

@@ -7,7 +7,7 @@ import { AppError } from "@/server/errors";
 import { assertSecretInput } from "./assert-secret-input";
 import type { SetSecretResult } from "./schema";
 import { encryptSecret } from "./secret-cipher";
-import { secretsChannel } from "./secret-notices";
+import { secretsChannel } from "@/server/channels";
 
 export async function setSecret(options: {
   db: PrismaClient;
@@ -32,7 +32,7 @@ export async function setSecret(options: {
                RETURNING (xmax = 0) AS "isNew"
              )
              SELECT "isNew", pg_notify($8, $1) FROM written`,
-      values: [agentId, name, iv, tag, ciphertext, now.toISOString(), updatedBy, secretsChannel],
+      values: [agentId, name, iv, tag, ciphertext, now.toISOString(), updatedBy, secretsChannel.name],
     });
     return { name, updatedAt: now.toISOString(), isNew: rows[0]!.isNew };
   } catch (error) {

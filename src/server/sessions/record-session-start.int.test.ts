@@ -1,7 +1,8 @@
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb, pgTransaction, poolOf } from "@/server/db";
-import { appendEvents, eventsChannel } from "@/server/events/append-events";
+import { sessionEventsChannel } from "@/server/channels";
+import { appendEvents } from "@/server/events/append-events";
 import { readEvents } from "@/server/events/read-events";
 import { createTestAgent } from "@/testing/fixtures";
 import { recordSessionStart, type SessionStart } from "./record-session-start";
@@ -23,7 +24,7 @@ async function listen(): Promise<{ payloads: string[]; close: () => Promise<void
   const payloads: string[] = [];
   client.on("notification", (message) => payloads.push(message.payload ?? ""));
   await client.connect();
-  await client.query(`LISTEN ${eventsChannel}`);
+  await client.query(`LISTEN ${sessionEventsChannel.name}`);
   return { payloads, close: () => client.end() };
 }
 

@@ -7,9 +7,9 @@
 import type pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { ownerOf, type Principal } from "@/server/auth/principal";
-import { liveWorkersSql, turnStartChannel } from "@/server/worker/eager-turns";
+import { liveWorkersSql } from "@/server/worker/eager-turns";
 import type { TurnRequest } from "@/server/durable/runtime";
-import { eventsChannel } from "@/server/events/append-events";
+import { sessionEventsChannel, turnStartChannel } from "@/server/channels";
 import { toValidEnvelope } from "@/server/events/envelope";
 import type { Queryable } from "@/server/events/group-commit";
 
@@ -61,8 +61,8 @@ export async function recordSessionStart(db: Queryable, start: SessionStart, clo
     text: recordSessionStartSql,
     values: [
       sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
-      start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), eventsChannel,
-      announced ? payload : null, turnStartChannel,
+      start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), sessionEventsChannel.name,
+      announced ? payload : null, turnStartChannel.name,
     ],
   });
   return { announced };

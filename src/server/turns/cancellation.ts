@@ -5,9 +5,8 @@
 // follows, for turns that are queued or waiting on the engine rather than on a model or a tool.
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
+import { turnCancelChannel } from "@/server/channels";
 import { listen } from "@/server/events/pg-listener";
-
-export const turnCancelChannel = "turn_cancel";
 
 /** Asks whichever worker runs `turnId` to abort it, now or when it next starts. Harmless if none does. */
 export async function requestTurnCancel(db: PrismaClient, sessionId: string, turnId: string): Promise<void> {
@@ -17,7 +16,7 @@ export async function requestTurnCancel(db: PrismaClient, sessionId: string, tur
              INSERT INTO turn_stops ("turnId", "sessionId", at) SELECT $2, id, now() AT TIME ZONE 'UTC' FROM sessions WHERE id = $3 ON CONFLICT ("turnId") DO NOTHING
            )
            SELECT pg_notify($1, $2)`,
-    values: [turnCancelChannel, turnId, sessionId],
+    values: [turnCancelChannel.name, turnId, sessionId],
   });
 }
 
@@ -38,7 +37,9 @@ export async function createTurnCancellations(options: { databaseUrl: string; lo
     databaseUrl: options.databaseUrl,
     log: options.log,
     channels: {
-      [turnCancelChannel]: (turnId) => {
+      [turnCancelChannel.name]: (payload) => {
+        const turnId = turnCancelChannel.decode(payload);
+        if (!turnId) return;
         const controller = running.get(turnId);
         if (controller) return controller.abort();
         const now = Date.now();

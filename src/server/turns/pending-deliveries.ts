@@ -4,12 +4,9 @@
 // only in memory between the claim and the turn that reads them.
 import type pg from "pg";
 import { writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
+import { pendingDeliveryChannel } from "@/server/channels";
 
 export type Claimed = { deliveryId: string; text: string };
-
-/** Announces a send queued for a session's running turn (the payload is the session id): a turn
- * run eagerly checks for sends at its tool boundaries only once told (eager-turns.ts). */
-export const pendingDeliveryChannel = "pending_delivery";
 
 /** Queues a coalesced send for the session's running turn, inside the caller's transaction, and
  * announces it when that commits. */
@@ -23,7 +20,7 @@ export async function queuePendingDelivery(
              INSERT INTO pending_deliveries ("sessionId", "deliveryId", text, "workspaceFiles") VALUES ($1, $2, $3, $4)
            )
            SELECT pg_notify($5, $1)`,
-    values: [delivery.sessionId, delivery.deliveryId, delivery.text, delivery.workspaceFiles ? JSON.stringify(delivery.workspaceFiles) : null, pendingDeliveryChannel],
+    values: [delivery.sessionId, delivery.deliveryId, delivery.text, delivery.workspaceFiles ? JSON.stringify(delivery.workspaceFiles) : null, pendingDeliveryChannel.name],
   });
 }
 

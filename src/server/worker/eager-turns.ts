@@ -31,13 +31,11 @@
 // (pendingDeliveryChannel), so their runs skip the database at tool boundaries nothing was sent to.
 import crypto from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
+import { pendingDeliveryChannel, turnStartChannel } from "@/server/channels";
 import { poolOf } from "@/server/db";
 import { listen, type PgListener } from "@/server/events/pg-listener";
 import { sendRecordedTurn } from "@/server/sessions/queue-turn";
-import { pendingDeliveryChannel } from "@/server/turns/pending-deliveries";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
-
-export const turnStartChannel = "turn_start";
 
 export type EagerTurns = {
   /**
@@ -70,7 +68,6 @@ export const liveWorkersSql = `(SELECT l.objid::bigint::int AS key, l.pid FROM p
 export type EagerRunHints = { mayHavePending: () => boolean };
 
 /** What `turn_start` carries: the turn, and the key of the worker that is to run it. */
-export type TurnNotice = { worker: number; turn: TurnRequest };
 const sweepEveryMs = 2_000;
 const freshKey = () => crypto.randomInt(1, 2 ** 31 - 1);
 // An outcome is kept this long for an invocation that arrives after the run ended (sent by a
@@ -110,12 +107,8 @@ export async function createEagerTurns(options: {
   };
   const start = (payload: string) => {
     if (heldBack) return void heldBack.push(payload);
-    let notice: TurnNotice;
-    try {
-      notice = JSON.parse(payload) as TurnNotice;
-    } catch {
-      return log(`ignored a malformed ${turnStartChannel} notice`);
-    }
+    const notice = turnStartChannel.decode(payload);
+    if (!notice) return log(`ignored a malformed ${turnStartChannel.name} notice`);
     // Another worker's turn.
     if (notice.worker !== held?.key) return;
     const { turn } = notice;
@@ -131,8 +124,9 @@ export async function createEagerTurns(options: {
       if (watched.get(turn.sessionId) === watch) watched.delete(turn.sessionId);
     });
   };
-  const nudge = (sessionId: string) => {
-    const watch = watched.get(sessionId);
+  const nudge = (payload: string) => {
+    const sessionId = pendingDeliveryChannel.decode(payload);
+    const watch = sessionId === undefined ? undefined : watched.get(sessionId);
     if (watch) watch.isNudged = true;
   };
   const listener: PgListener = await listen({
@@ -166,7 +160,7 @@ export async function createEagerTurns(options: {
     },
     onDisconnect: () => void generation++,
     // Sends first: a session start heard on this connection comes after both LISTENs took effect.
-    channels: { [pendingDeliveryChannel]: nudge, [turnStartChannel]: start },
+    channels: { [pendingDeliveryChannel.name]: nudge, [turnStartChannel.name]: start },
   });
 
   let sweeping: Promise<number> | undefined;

@@ -1,0 +1,71 @@
+// Every Postgres NOTIFY channel of the platform, with the payload it carries. A notice goes out
+// when the statement that sends it commits (never for a rolled-back change), and is lost when
+// nobody listens: every listener catches up from the database after a reconnect
+// (src/server/events/pg-listener.ts). Postgres refuses payloads of 8000 bytes or more.
+import { z } from "zod";
+import type { TurnRequest } from "@/server/durable/runtime";
+import { parseNotice, type Notice } from "@/server/events/notice";
+
+export type Channel<T> = {
+  /** What LISTEN and pg_notify name. */
+  name: string;
+  /** The payload as sent. Absent where only SQL builds it (named at the channel). */
+  encode?: (payload: T) => string;
+  /** The payload heard; undefined when it cannot be read, and a listener then ignores it. */
+  decode: (payload: string) => T | undefined;
+};
+
+const id = z.string().min(1);
+
+function idChannel(name: string, what: string): Channel<string> {
+  const schema = id.describe(what);
+  return { name, encode: (value) => schema.parse(value), decode: (payload) => schema.safeParse(payload).data };
+}
+
+/** An append's "session S has events up to index N", with the events when they fit
+ * (src/server/events/notice.ts); built by the append statement (group-commit.ts) and the session
+ * start (record-session-start.ts). Heard by every web process's event hub. */
+export const sessionEventsChannel: Channel<Notice> = { name: "session_events", decode: parseNotice };
+
+const turnRequestSchema = z.object({
+  sessionId: id,
+  turnId: id,
+  message: z.string(),
+  workspaceFiles: z.record(z.string(), z.string()).optional(),
+}) satisfies z.ZodType<TurnRequest>;
+
+const turnNoticeSchema = z.object({ worker: z.number().int(), turn: turnRequestSchema });
+export type TurnNotice = z.infer<typeof turnNoticeSchema>;
+
+/** A new session's first turn and the key of the worker named to run it (src/server/worker/eager-turns.ts).
+ * The session-start statement (record-session-start.ts) writes the JSON itself, since only it knows the key. */
+export const turnStartChannel: Channel<TurnNotice> = {
+  name: "turn_start",
+  encode: (notice) => JSON.stringify(turnNoticeSchema.parse(notice)),
+  decode: (payload) => {
+    try {
+      return turnNoticeSchema.safeParse(JSON.parse(payload)).data;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** Stop or preempt: the id of the turn whichever worker runs it aborts (src/server/turns/cancellation.ts). */
+export const turnCancelChannel = idChannel("turn_cancel", "the id of the turn to abort");
+
+/** A coalesced send queued for a session's running turn: the session id (src/server/turns/pending-deliveries.ts).
+ * A turn run eagerly checks for sends at its tool boundaries only once told. */
+export const pendingDeliveryChannel = idChannel("pending_delivery", "the id of the session a send waits for");
+
+/** An agent's secrets changed: its id; workers' secret readers drop what they keep
+ * (src/server/secrets/create-secret-reader.ts). */
+export const secretsChannel = idChannel("agentfold_secrets", "the id of the agent whose secrets changed");
+
+/** An API token or an agent changed or went: no payload. Sent by rules on "ApiToken" and "Agent"
+ * (prisma/migrations/20261130143000_credential_notices); web processes drop the credentials they
+ * keep (src/server/auth/credential-cache.ts). */
+export const credentialsChannel: Channel<void> = { name: "agentfold_credentials", decode: () => undefined };
+
+/** All of them, for a map of who talks to whom (ARCHITECTURE.md). */
+export const channels = [sessionEventsChannel, turnStartChannel, turnCancelChannel, pendingDeliveryChannel, secretsChannel, credentialsChannel] as const;
