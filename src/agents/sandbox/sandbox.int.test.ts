@@ -12,6 +12,7 @@ import { writeFiles } from "@/testing/folders";
 const fixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/tools/leak.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "leaks", async execute(input) { console.log(`token ${process.env.API_TOKEN}`); if (input.fail) throw new Error(`bad token ${process.env.API_TOKEN}`); return { token: process.env.API_TOKEN, gone: process.env.OLD_TOKEN ?? null }; } });',
+  "bot/tools/late.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "logs after answering", async execute() { const token = process.env.API_TOKEN; setTimeout(() => console.log(`late ${token}`), 300); return "ok"; } });',
   "bot/tools/quit.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "exits", async execute() { process.exit(3); } });',
   "bot/hooks/audit.ts": 'import { defineHook } from "agentfold/hooks";\nexport default defineHook({ events: { "turn.completed": async (e, ctx) => { console.log(`audit ${e.type} ${ctx.session.id}`); } } });',
   "bot/result.ts": `import { defineResult } from "agentfold/result";
@@ -76,6 +77,21 @@ describe("secrets", () => {
     await sleep(100);
     expect(lines.filter((line) => line.startsWith("token"))).toEqual(["token [secret]", "token [secret]", "token [secret]"]);
     expect(JSON.stringify(lines)).not.toMatch(/tok-(first|second|old)/);
+    await sandbox.stop();
+  });
+
+  it("mask a rotated-out value in a line agent code writes after the rotation", async () => {
+    let secrets: Record<string, string> = { API_TOKEN: "tok-before-1111" };
+    const lines: string[] = [];
+    const sandbox = createSandbox({ bundlePath: loaded.bundlePath!, writableDirs: [path.join(root, "ws")], readSecrets: async () => secrets, onLog: (line) => lines.push(line.text) });
+    const context = { toolCallId: "c", session, workspaceDir: root, stateRoot: root };
+    expect(await sandbox.call("runTool", { file: "bot/tools/late.ts", input: {}, context })).toMatchObject({ ok: true });
+    // The next call hands over the new value before the first call's late line is written.
+    secrets = { API_TOKEN: "tok-after-2222" };
+    expect(await sandbox.call("runTool", { file: "bot/tools/leak.ts", input: {}, context })).toMatchObject({ ok: true });
+    await waitFor("the late line", async () => lines.some((line) => line.startsWith("late")), { timeoutMs: 5_000 });
+    expect(lines.filter((line) => line.startsWith("late"))).toEqual(["late [secret]"]);
+    expect(JSON.stringify(lines)).not.toMatch(/tok-(before|after)/);
     await sandbox.stop();
   });
 });

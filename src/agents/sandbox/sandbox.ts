@@ -82,7 +82,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let idleTimer: NodeJS.Timeout | undefined;
 
   let proxy: Promise<EgressProxy> | undefined;
-  /** The secrets last handed to agent code, masked in everything that comes back. */
+  /** Every secret value ever handed to agent code here, masked in everything that comes back:
+   * a value rotated out may still reach a log line written before the rotation but read after
+   * it (stdout is read apart from responses), and agent code may have kept it. */
   let secretValues: string[] = [];
   let proxyDir: string | undefined;
 
@@ -215,7 +217,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       starting.catch(() => proxy === starting && (proxy = undefined));
     }
     const [{ socketPath }, secrets] = await Promise.all([proxy, options.readSecrets?.()]);
-    if (secrets) secretValues = Object.values(secrets);
+    if (secrets) secretValues = [...new Set([...secretValues, ...Object.values(secrets)])];
     running ??= spawnProcess(socketPath);
     const state = running;
     await state.ready;
