@@ -111,8 +111,8 @@ describe("load-time diagnostics (docs/agent-folders.md, \"Validating\")", () => 
   });
   it("a model id no turn could run on is an error; one without a provider says it runs on the default", () => {
     const found = loads.modelIds.diagnostics.map(formatDiagnostic);
-    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/agent.ts: model "acme:large": unknown provider "acme"/));
-    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/subagents\/local\/agent.ts: model "local:other": the only local model is local:scripted/));
+    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/agent.ts: model acme:large has an unknown provider "acme"/));
+    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/subagents\/local\/agent.ts: model local:other does not exist; the only local model is local:scripted/));
     expect(found).toContainEqual(expect.stringMatching(/^warning: bot\/subagents\/bare\/agent.ts: model "grok-4.5" names no provider: turns here run on the instance's default model/));
   });
   it("runtime: 'grokbot' is rejected", () => {

@@ -183,7 +183,7 @@ function checkModel(check: Check, file: string | undefined, model: unknown): voi
     return;
   }
   const problem = modelIdProblem(id);
-  if (problem) check.diagnostics.error(file, `model "${id}": ${problem}`);
+  if (problem) check.diagnostics.error(file, problem);
 }
 
 function subagents(check: Check, layout: AgentLayout) {

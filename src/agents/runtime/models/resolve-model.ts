@@ -30,10 +30,11 @@ export class ModelResolutionError extends Error {
 export const modelProviders = ["local", "openai", "anthropic", "openai-compatible"] as const;
 
 export function resolveModel(id: string, providers: ModelProviderSettings): LanguageModelV3 {
+  const problem = modelIdProblem(id);
+  if (problem) throw new ModelResolutionError(problem);
   const { provider, model } = parseModelId(id);
   switch (provider) {
     case "local":
-      if (id !== localScriptedModelId) throw new ModelResolutionError(`model ${id} does not exist; the only local model is ${localScriptedModelId}`);
       return createLocalScriptedModel();
     case "openai":
       if (!providers.openaiApiKey) throw new ModelResolutionError(`model ${id} needs OPENAI_API_KEY`);
@@ -53,21 +54,22 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
         includeUsage: true,
       })(model);
     default:
-      throw new ModelResolutionError(`model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`);
+      throw new ModelResolutionError(`model ${id} has an unknown provider "${provider}"`);
   }
 }
 
-/** Why a `provider:model` id can never resolve here, whatever is configured; undefined when it can
- * (a missing key is the instance's to set, not the folder's fault). */
+/** Why a model id can never resolve here, whatever is configured; undefined when it can (a missing
+ * key is the instance's to set, not the folder's fault). Validation and resolveModel both ask. */
 export function modelIdProblem(id: string): string | undefined {
+  let provider: string;
   try {
-    const { provider } = parseModelId(id);
-    if (!(modelProviders as readonly string[]).includes(provider)) return `unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`;
-    if (provider === "local" && id !== localScriptedModelId) return `the only local model is ${localScriptedModelId}`;
-    return undefined;
+    provider = parseModelId(id).provider;
   } catch (error) {
     return (error as Error).message;
   }
+  if (!(modelProviders as readonly string[]).includes(provider)) return `model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`;
+  if (provider === "local" && id !== localScriptedModelId) return `model ${id} does not exist; the only local model is ${localScriptedModelId}`;
+  return undefined;
 }
 
 /** Splits at the first colon only: Ollama tags such as `qwen2.5:7b` keep theirs. */
