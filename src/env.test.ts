@@ -36,7 +36,9 @@ describe("parseEnv", () => {
     expect(parseEnv({})).toMatchObject({ AGENTFOLD_RESTART_LIMIT: 5, AGENTFOLD_RESTART_WINDOW_SECONDS: 60 });
     expect(parseEnv({ AGENTFOLD_RESTART_LIMIT: "0" }).AGENTFOLD_RESTART_LIMIT).toBe(0);
     expect(errorOf({ AGENTFOLD_RESTART_LIMIT: "-1" }).issues[0]?.variable).toBe("AGENTFOLD_RESTART_LIMIT");
-    expect(errorOf({ AGENTFOLD_RESTART_WINDOW_SECONDS: "0" }).issues[0]?.variable).toBe("AGENTFOLD_RESTART_WINDOW_SECONDS");
+    expect(errorOf({ AGENTFOLD_RESTART_WINDOW_SECONDS: "0" }).issues[0]?.variable).toBe(
+      "AGENTFOLD_RESTART_WINDOW_SECONDS",
+    );
   });
 
   it("rejects out-of-range ports and non-Postgres database URLs", () => {

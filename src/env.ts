@@ -35,14 +35,32 @@ export const envSchema = z
     // The keys an external Restate signs its requests to the worker with (docs/configuration.md).
     RESTATE_IDENTITY_KEYS: z
       .string()
-      .transform((value) => value.split(",").map((key) => key.trim()).filter(Boolean))
-      .pipe(z.array(z.string().regex(/^publickeyv1_[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be publickeyv1_ keys, comma-separated")))
+      .transform((value) =>
+        value
+          .split(",")
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.string().regex(/^publickeyv1_[1-9A-HJ-NP-Za-km-z]{32,44}$/, "must be publickeyv1_ keys, comma-separated"),
+        ),
+      )
       .default([]),
     // The explicit opt-out: an external Restate without keys may call the worker unsigned.
-    AGENTFOLD_UNSIGNED_RESTATE: z.enum(["0", "1"]).default("0").transform((value) => value === "1"),
+    AGENTFOLD_UNSIGNED_RESTATE: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((value) => value === "1"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     // Encrypts agent secrets at rest; generated into the data directory when unset.
-    AGENTFOLD_SECRET_KEY: z.string().refine((value) => parseSecretKey(value) !== undefined, "must be 32 bytes as base64 or hex (openssl rand -base64 32)").optional(),
+    AGENTFOLD_SECRET_KEY: z
+      .string()
+      .refine(
+        (value) => parseSecretKey(value) !== undefined,
+        "must be 32 bytes as base64 or hex (openssl rand -base64 32)",
+      )
+      .optional(),
     // The public address of the dashboard when it differs from what the Host header says.
     NEXTAUTH_URL: optionalUrl,
     // How long a dashboard sign-in lasts.
@@ -51,8 +69,12 @@ export const envSchema = z
     AGENTFOLD_TRUSTED_PROXIES: z
       .string()
       .transform((value, ctx) => {
-        const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
-        for (const problem of entries.map(trustedProxyProblem).filter(Boolean)) ctx.addIssue({ code: "custom", message: `${problem}; expected IPs or CIDRs, comma-separated` });
+        const entries = value
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean);
+        for (const problem of entries.map(trustedProxyProblem).filter(Boolean))
+          ctx.addIssue({ code: "custom", message: `${problem}; expected IPs or CIDRs, comma-separated` });
         return entries;
       })
       .default([]),
@@ -96,7 +118,10 @@ export const envSchema = z
       }),
     // bubblewrap, or unisolated: agent code runs without isolation (single-user local use only).
     AGENTFOLD_SANDBOX: z.enum(["bubblewrap", "unisolated"]).default("bubblewrap"),
-    AGENTFOLD_SINGLE_AGENT: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug").optional(),
+    AGENTFOLD_SINGLE_AGENT: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug")
+      .optional(),
   })
   .superRefine((value, ctx) => {
     // Restate is either fully external or fully embedded: half a configuration is a mistake.
@@ -127,10 +152,7 @@ export type Env = RawEnv & {
 
 export class EnvError extends Error {
   constructor(readonly issues: { variable: string; message: string }[]) {
-    super(
-      "Invalid configuration:\n" +
-        issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join("\n"),
-    );
+    super("Invalid configuration:\n" + issues.map((issue) => `  ${issue.variable}: ${issue.message}`).join("\n"));
     this.name = "EnvError";
   }
 }
@@ -138,9 +160,7 @@ export class EnvError extends Error {
 /** Parses a set of variables (process.env by default). Throws EnvError naming each bad one. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings mean "not set", as in most dotenv tooling.
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new EnvError(
@@ -174,16 +194,16 @@ function trimSlash(url: string): string {
 export function authSecret(config: Env): string {
   return (
     config.AUTH_SECRET ??
-    readOrCreateSecret(path.join(config.dataDir, "auth-secret"), () =>
-      crypto.randomBytes(32).toString("base64url"),
-    )
+    readOrCreateSecret(path.join(config.dataDir, "auth-secret"), () => crypto.randomBytes(32).toString("base64url"))
   );
 }
 
 /** The key agent secrets are encrypted with: AGENTFOLD_SECRET_KEY, or one generated on first use
  * and kept in the data directory. */
 export function secretKey(config: Env): Buffer {
-  return config.AGENTFOLD_SECRET_KEY ? parseSecretKey(config.AGENTFOLD_SECRET_KEY)! : readOrCreateSecretKey(config.dataDir);
+  return config.AGENTFOLD_SECRET_KEY
+    ? parseSecretKey(config.AGENTFOLD_SECRET_KEY)!
+    : readOrCreateSecretKey(config.dataDir);
 }
 
 /** The variables a child process inherits (the supervisor adds its own on top). */

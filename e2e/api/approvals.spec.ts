@@ -8,21 +8,42 @@ test.describe.configure({ mode: "serial" });
 
 test("a parked refund is approved over HTTP and the result streams in with approvedBy", async () => {
   test.setTimeout(60_000);
-  const started = await api("POST", "/desk/v1/session", { token: tokens().owner, body: { message: '[call issue_refund {"orderId":"A-1001","reason":"arrived broken"}]' } });
+  const started = await api("POST", "/desk/v1/session", {
+    token: tokens().owner,
+    body: { message: '[call issue_refund {"orderId":"A-1001","reason":"arrived broken"}]' },
+  });
   expect(started.status).toBe(200);
   const { sessionId } = started.json;
   const stream = `/desk/v1/session/${sessionId}/stream?heartbeat=0`;
   const parked = await readStream(stream, tokens().owner, (event) => event.type === "action.approval_requested");
   const request = parked.events.at(-1)!;
-  expect(request).toMatchObject({ type: "action.approval_requested", data: { toolName: "issue_refund", args: { orderId: "A-1001", reason: "arrived broken" } } });
+  expect(request).toMatchObject({
+    type: "action.approval_requested",
+    data: { toolName: "issue_refund", args: { orderId: "A-1001", reason: "arrived broken" } },
+  });
   const callId = (request.data as { callId: string }).callId;
   const route = `/desk/v1/session/${sessionId}/approvals/${callId}`;
   const state = await api("GET", `/desk/v1/session/${sessionId}`, { token: tokens().owner });
-  expect(state.json.pendingApprovals).toEqual([{ callId, toolName: "issue_refund", args: { orderId: "A-1001", reason: "arrived broken" }, requestedAt: expect.any(String), expiresAt: expect.any(String) }]);
+  expect(state.json.pendingApprovals).toEqual([
+    {
+      callId,
+      toolName: "issue_refund",
+      args: { orderId: "A-1001", reason: "arrived broken" },
+      requestedAt: expect.any(String),
+      expiresAt: expect.any(String),
+    },
+  ]);
 
   expect((await api("POST", route, { token: tokens().scoped, body: { decision: "approve" } })).status).toBe(403);
   expect((await api("POST", route, { token: tokens().owner, body: { decision: "maybe" } })).status).toBe(400);
-  expect((await api("POST", `/desk/v1/session/${sessionId}/approvals/call_unknown`, { token: tokens().owner, body: { decision: "approve" } })).status).toBe(404);
+  expect(
+    (
+      await api("POST", `/desk/v1/session/${sessionId}/approvals/call_unknown`, {
+        token: tokens().owner,
+        body: { decision: "approve" },
+      })
+    ).status,
+  ).toBe(404);
   const approved = await api("POST", route, { token: tokens().owner, body: { decision: "approve" } });
   expect(approved.status).toBe(200);
   expect(approved.json).toEqual({ ok: true, sessionId, callId, decision: "approved", delivered: true });
@@ -31,9 +52,15 @@ test("a parked refund is approved over HTTP and the result streams in with appro
   expect(again.json).toMatchObject({ ok: false, error: "already_resolved" });
 
   const done = await readStream(stream, tokens().owner, (event) => event.type === "session.waiting");
-  expect((await api("GET", `/desk/v1/session/${sessionId}`, { token: tokens().owner })).json.pendingApprovals).toEqual([]);
+  expect((await api("GET", `/desk/v1/session/${sessionId}`, { token: tokens().owner })).json.pendingApprovals).toEqual(
+    [],
+  );
   const result = done.events.find((event) => event.type === "action.result");
-  expect(result?.data).toMatchObject({ callId, isError: false, output: { refunded: "A-1001", approvedBy: { kind: "app" } } });
+  expect(result?.data).toMatchObject({
+    callId,
+    isError: false,
+    output: { refunded: "A-1001", approvedBy: { kind: "app" } },
+  });
   const resolved = done.events.find((event) => event.type === "action.approval_resolved");
   expect(resolved?.data).toMatchObject({ callId, decision: "approved", approvedBy: { kind: "app" } });
 });

@@ -21,14 +21,32 @@ export async function api(method: string, path: string, options: ApiOptions = {}
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const response = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text && response.headers.get("content-type")?.includes("json") && !response.headers.get("content-type")?.includes("ndjson") ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json:
+      text &&
+      response.headers.get("content-type")?.includes("json") &&
+      !response.headers.get("content-type")?.includes("ndjson")
+        ? JSON.parse(text)
+        : undefined,
+  };
 }
 
 /** Reads a stream until `until` says stop (or the server ends it); aborts the connection after. */
-export async function readStream(path: string, token: string, until: (event: SessionEvent, all: SessionEvent[]) => boolean, timeoutMs = 20_000) {
+export async function readStream(
+  path: string,
+  token: string,
+  until: (event: SessionEvent, all: SessionEvent[]) => boolean,
+  timeoutMs = 20_000,
+) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const response = await fetch(`${baseUrl()}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+  const response = await fetch(`${baseUrl()}${path}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: controller.signal,
+  });
   const events: SessionEvent[] = [];
   const others: unknown[] = [];
   try {
@@ -49,5 +67,8 @@ export async function readStream(path: string, token: string, until: (event: Ses
 }
 
 export function parseDump(text: string): SessionEvent[] {
-  return text.split("\n").filter(Boolean).map((line) => sessionEventSchema.parse(JSON.parse(line)));
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => sessionEventSchema.parse(JSON.parse(line)));
 }

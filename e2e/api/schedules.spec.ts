@@ -9,8 +9,16 @@ test("lists the schedules with their next run", async () => {
   const listed = await api("GET", "/desk/v1/schedules", { token: tokens().owner });
   expect(listed.status).toBe(200);
   const digest = listed.json.schedules.find((s: { name: string }) => s.name === "daily-digest");
-  expect(digest).toMatchObject({ cron: "0 8 * * 1-5", mode: "markdown", paused: false, nextRunAt: expect.stringMatching(/T08:00:00.000Z$/) });
-  expect(listed.json.schedules.find((s: { name: string }) => s.name === "stale-orders")).toMatchObject({ mode: "run", nextRunAt: expect.stringMatching(/:(00|30):00.000Z$/) });
+  expect(digest).toMatchObject({
+    cron: "0 8 * * 1-5",
+    mode: "markdown",
+    paused: false,
+    nextRunAt: expect.stringMatching(/T08:00:00.000Z$/),
+  });
+  expect(listed.json.schedules.find((s: { name: string }) => s.name === "stale-orders")).toMatchObject({
+    mode: "run",
+    nextRunAt: expect.stringMatching(/:(00|30):00.000Z$/),
+  });
 });
 
 test("hand dispatch starts a task session; callers who may not deploy are refused", async () => {
@@ -20,14 +28,23 @@ test("hand dispatch starts a task session; callers who may not deploy are refuse
   expect(fired.json).toEqual({ ok: true, sessionId: expect.stringMatching(/^ses_/) });
   expect((await api("POST", "/desk/v1/dev/schedules/no-such-schedule", { token: tokens().owner })).status).toBe(404);
   const listed = await api("GET", "/desk/v1/schedules", { token: tokens().owner });
-  expect(listed.json.schedules.find((s: { name: string }) => s.name === "daily-digest").lastRun).toMatchObject({ sessionId: fired.json.sessionId, manual: true });
+  expect(listed.json.schedules.find((s: { name: string }) => s.name === "daily-digest").lastRun).toMatchObject({
+    sessionId: fired.json.sessionId,
+    manual: true,
+  });
 });
 
 test("pause and resume", async () => {
-  const paused = await api("PATCH", "/desk/v1/schedules/daily-digest", { token: tokens().owner, body: { paused: true } });
+  const paused = await api("PATCH", "/desk/v1/schedules/daily-digest", {
+    token: tokens().owner,
+    body: { paused: true },
+  });
   expect(paused.json).toEqual({ ok: true, name: "daily-digest", paused: true });
   let listed = await api("GET", "/desk/v1/schedules", { token: tokens().owner });
-  expect(listed.json.schedules.find((s: { name: string }) => s.name === "daily-digest")).toMatchObject({ paused: true, nextRunAt: null });
+  expect(listed.json.schedules.find((s: { name: string }) => s.name === "daily-digest")).toMatchObject({
+    paused: true,
+    nextRunAt: null,
+  });
   await api("PATCH", "/desk/v1/schedules/daily-digest", { token: tokens().owner, body: { paused: false } });
   listed = await api("GET", "/desk/v1/schedules", { token: tokens().owner });
   expect(listed.json.schedules.find((s: { name: string }) => s.name === "daily-digest").paused).toBe(false);

@@ -24,11 +24,18 @@ test("multi-agent mode has no unslugged session routes", async () => {
 test("a direct loopback caller with no token runs a session as the local principal", async () => {
   const started = await api("POST", "/v1/session", { base: single.url, body: { message: "Hello from localhost" } });
   expect(started.status, started.text).toBe(200);
-  expect(started.json).toMatchObject({ ok: true, sessionId: expect.stringMatching(/^ses_/), continuationToken: expect.stringMatching(/^http:/) });
+  expect(started.json).toMatchObject({
+    ok: true,
+    sessionId: expect.stringMatching(/^ses_/),
+    continuationToken: expect.stringMatching(/^http:/),
+  });
   const { sessionId, continuationToken } = started.json;
   const info = await api("GET", "/v1/info", { base: single.url });
   expect(info.json).toMatchObject({ ok: true, slug: "hello" });
-  const follow = await api("POST", `/v1/session/${sessionId}`, { base: single.url, body: { continuationToken, message: "again" } });
+  const follow = await api("POST", `/v1/session/${sessionId}`, {
+    base: single.url,
+    body: { continuationToken, message: "again" },
+  });
   expect(follow.json).toMatchObject({ ok: true, admission: "started" });
   const dump = await api("GET", `/v1/session/${sessionId}/events`, { base: single.url });
   expect(dump.status).toBe(200);
@@ -38,9 +45,16 @@ test("a direct loopback caller with no token runs a session as the local princip
 });
 
 test("bearer tokens work on the unslugged routes as on the slugged ones", async () => {
-  const started = await api("POST", "/v1/session", { base: single.url, token: tokens().owner, body: { message: "with a token" } });
+  const started = await api("POST", "/v1/session", {
+    base: single.url,
+    token: tokens().owner,
+    body: { message: "with a token" },
+  });
   expect(started.status).toBe(200);
-  const viaSlug = await api("GET", `/hello/v1/session/${started.json.sessionId}`, { base: single.url, token: tokens().owner });
+  const viaSlug = await api("GET", `/hello/v1/session/${started.json.sessionId}`, {
+    base: single.url,
+    token: tokens().owner,
+  });
   expect(viaSlug.json).toMatchObject({ ok: true, session: { id: started.json.sessionId } });
 });
 
@@ -52,9 +66,17 @@ for (const [name, value] of [
   ["origin", "https://evil.example"],
 ] as const) {
   test(`a request through a proxy or from a web page (${name}: ${value}) is refused without a token`, async () => {
-    const response = await api("POST", "/v1/session", { base: single.url, headers: { [name]: value }, body: { message: "via a tunnel" } });
+    const response = await api("POST", "/v1/session", {
+      base: single.url,
+      headers: { [name]: value },
+      body: { message: "via a tunnel" },
+    });
     expect(response.status).toBe(401);
-    expect(response.json).toMatchObject({ ok: false, error: "unauthorized", message: expect.stringContaining("loopback") });
+    expect(response.json).toMatchObject({
+      ok: false,
+      error: "unauthorized",
+      message: expect.stringContaining("loopback"),
+    });
   });
 }
 

@@ -12,15 +12,22 @@ test.describe.configure({ mode: "serial" });
 
 function webPid(): number {
   const log = fs.readFileSync(process.env.AGENTFOLD_E2E_SUPERVISOR_LOG!, "utf8");
-  const pids = [...log.matchAll(/web\s+http\S+\s+\(pid (\d+)\)|web restarted \(pid (\d+)\)/g)].map((m) => Number(m[1] ?? m[2]));
+  const pids = [...log.matchAll(/web\s+http\S+\s+\(pid (\d+)\)|web restarted \(pid (\d+)\)/g)].map((m) =>
+    Number(m[1] ?? m[2]),
+  );
   return pids.at(-1)!;
 }
 
 test("a stream cut by killing the web process resumes by index with every event exactly once", async () => {
   test.setTimeout(90_000);
-  const started = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "Take a moment [delay 3s]" } });
+  const started = await api("POST", "/hello/v1/session", {
+    token: tokens().owner,
+    body: { message: "Take a moment [delay 3s]" },
+  });
   const sessionId = started.json.sessionId;
-  const response = await fetch(`${baseUrl()}/hello/v1/session/${sessionId}/stream?heartbeat=0`, { headers: { authorization: `Bearer ${tokens().owner}` } });
+  const response = await fetch(`${baseUrl()}/hello/v1/session/${sessionId}/stream?heartbeat=0`, {
+    headers: { authorization: `Bearer ${tokens().owner}` },
+  });
   const before: SessionEvent[] = [];
   let wasCut = false;
   try {
@@ -33,12 +40,20 @@ test("a stream cut by killing the web process resumes by index with every event 
     wasCut = true;
   }
   expect(wasCut || before.length === 2).toBe(true);
-  await waitFor("the supervisor to restart the web process", () => isHttpOk(`${baseUrl()}/v1/health`), { timeoutMs: 60_000 });
-  const rest = await readStream(`/hello/v1/session/${sessionId}/stream?startIndex=${before.at(-1)!.index + 1}`, tokens().owner, (e) => e.type === "session.waiting");
+  await waitFor("the supervisor to restart the web process", () => isHttpOk(`${baseUrl()}/v1/health`), {
+    timeoutMs: 60_000,
+  });
+  const rest = await readStream(
+    `/hello/v1/session/${sessionId}/stream?startIndex=${before.at(-1)!.index + 1}`,
+    tokens().owner,
+    (e) => e.type === "session.waiting",
+  );
   const resumed = [...before, ...rest.events];
   expect(resumed.map((e) => e.index)).toEqual(resumed.map((_, i) => i));
   expect(resumed.map((e) => e.type)).toContain("turn.completed");
-  expect(resumed).toEqual(parseDump((await api("GET", `/hello/v1/session/${sessionId}/events`, { token: tokens().owner })).text));
+  expect(resumed).toEqual(
+    parseDump((await api("GET", `/hello/v1/session/${sessionId}/events`, { token: tokens().owner })).text),
+  );
 });
 
 test("two web processes stream the same session live", async () => {
@@ -46,7 +61,10 @@ test("two web processes stream the same session live", async () => {
   const second = await startExtraWeb();
   try {
     const secondUrl = second.url;
-    const started = await api("POST", "/hello/v1/session", { token: tokens().owner, body: { message: "Streaming to two readers [delay 1s]" } });
+    const started = await api("POST", "/hello/v1/session", {
+      token: tokens().owner,
+      body: { message: "Streaming to two readers [delay 1s]" },
+    });
     const path_ = `/hello/v1/session/${started.json.sessionId}/stream`;
     const done = (event: SessionEvent) => event.type === "session.waiting";
     const viaSecond = (async () => {

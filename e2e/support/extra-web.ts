@@ -13,21 +13,32 @@ export async function startExtraWeb(extraEnv: Record<string, string> = {}): Prom
   const dataDir = process.env.AGENTFOLD_E2E_DATA_DIR!;
   const ports = JSON.parse(process.env.AGENTFOLD_E2E_PORTS!) as Record<string, string>;
   const port = await getFreePort();
-  const child = spawn(process.execPath, [path.join(projectRoot, "node_modules/next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      AGENTFOLD_DATA_DIR: dataDir,
-      DATABASE_URL: embeddedDatabaseUrl(dataDir, Number(ports.POSTGRES_PORT)),
-      RESTATE_INGRESS_URL: `http://127.0.0.1:${ports.RESTATE_INGRESS_PORT}`,
-      RESTATE_ADMIN_URL: `http://127.0.0.1:${ports.RESTATE_ADMIN_PORT}`,
-      WORKER_URL: `http://127.0.0.1:${ports.WORKER_PORT}`,
-      ...extraEnv,
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(projectRoot, "node_modules/next/dist/bin/next"),
+      "start",
+      "--hostname",
+      "127.0.0.1",
+      "--port",
+      String(port),
+    ],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        AGENTFOLD_DATA_DIR: dataDir,
+        DATABASE_URL: embeddedDatabaseUrl(dataDir, Number(ports.POSTGRES_PORT)),
+        RESTATE_INGRESS_URL: `http://127.0.0.1:${ports.RESTATE_INGRESS_PORT}`,
+        RESTATE_ADMIN_URL: `http://127.0.0.1:${ports.RESTATE_ADMIN_PORT}`,
+        WORKER_URL: `http://127.0.0.1:${ports.WORKER_PORT}`,
+        ...extraEnv,
+      },
+      stdio: "ignore",
+      detached: true,
     },
-    stdio: "ignore",
-    detached: true,
-  });
+  );
   const stop = () => {
     try {
       process.kill(-child.pid!, "SIGTERM");

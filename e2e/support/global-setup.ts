@@ -23,7 +23,8 @@ export default async function globalSetup(): Promise<void> {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 300_000);
     fs.writeFileSync(stackFile, JSON.stringify({ pid: supervisor.child.pid, dataDir, url }));
     const env = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
-    const cli = async (...args: string[]) => (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
+    const cli = async (...args: string[]) =>
+      (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
     // A team with no people: the first person to sign up in the browser becomes the instance
     // admin (e2e/ui/dashboard.spec.ts).
     await cli("team", "create", "--team", "e2e");
@@ -37,12 +38,60 @@ export default async function globalSetup(): Promise<void> {
     process.env.AGENTFOLD_E2E_DATA_DIR = dataDir;
     process.env.AGENTFOLD_E2E_SUPERVISOR_LOG = logFile;
     process.env.AGENTFOLD_E2E_PORTS = JSON.stringify(ports);
-    process.env.AGENTFOLD_E2E_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "owner");
-    process.env.AGENTFOLD_E2E_OTHER_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "someone-else");
-    process.env.AGENTFOLD_E2E_SCOPED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "sessions:read,sessions:write", "--agents", "other", "--name", "scoped");
-    process.env.AGENTFOLD_E2E_REVOKED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--name", "revoked");
+    process.env.AGENTFOLD_E2E_TOKEN = await cli(
+      "token",
+      "create",
+      "--team",
+      "e2e",
+      "--actions",
+      "*",
+      "--name",
+      "owner",
+    );
+    process.env.AGENTFOLD_E2E_OTHER_TOKEN = await cli(
+      "token",
+      "create",
+      "--team",
+      "e2e",
+      "--actions",
+      "*",
+      "--name",
+      "someone-else",
+    );
+    process.env.AGENTFOLD_E2E_SCOPED_TOKEN = await cli(
+      "token",
+      "create",
+      "--team",
+      "e2e",
+      "--actions",
+      "sessions:read,sessions:write",
+      "--agents",
+      "other",
+      "--name",
+      "scoped",
+    );
+    process.env.AGENTFOLD_E2E_REVOKED_TOKEN = await cli(
+      "token",
+      "create",
+      "--team",
+      "e2e",
+      "--actions",
+      "*",
+      "--name",
+      "revoked",
+    );
     await cli("token", "revoke", "--token", process.env.AGENTFOLD_E2E_REVOKED_TOKEN);
-    process.env.AGENTFOLD_E2E_EXPIRED_TOKEN = await cli("token", "create", "--team", "e2e", "--actions", "*", "--expires-days=-1", "--name", "expired");
+    process.env.AGENTFOLD_E2E_EXPIRED_TOKEN = await cli(
+      "token",
+      "create",
+      "--team",
+      "e2e",
+      "--actions",
+      "*",
+      "--expires-days=-1",
+      "--name",
+      "expired",
+    );
   } catch (error) {
     await supervisor.stop("SIGTERM");
     throw error;

@@ -87,7 +87,9 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
 
   // The schedule owns its run, and the team's owner reads it (docs/dashboard.md, "Task sessions"):
   // listed in the playground, opened with its log.
-  const runId = new URL((await digest.getByRole("link").getAttribute("href"))!, "http://x").searchParams.get("sessionId")!;
+  const runId = new URL((await digest.getByRole("link").getAttribute("href"))!, "http://x").searchParams.get(
+    "sessionId",
+  )!;
   await digest.getByRole("link").click();
   await expect(page.getByTestId("session-list").locator(`[data-session-id="${runId}"]`)).toBeVisible();
   await expect(page.getByTestId("session-header")).toContainText("task");
@@ -98,7 +100,9 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await expect(page.getByTestId("agent-title")).toHaveText("Support desk");
 
   // A second version dropped as a .zip onto the agent page, then a rollback to the first.
-  const files = Object.fromEntries(listFiles(deskFolder).map((file) => [file, fs.readFileSync(path.join(deskFolder, file), "utf8")]));
+  const files = Object.fromEntries(
+    listFiles(deskFolder).map((file) => [file, fs.readFileSync(path.join(deskFolder, file), "utf8")]),
+  );
   files["bot/instructions.md"] += "\nAlways sign off as the Support Desk.\n";
   await dropZip(page, "support-desk-v2.zip", files);
   await expect(page.getByTestId("picked")).toContainText("support-desk-v2.zip");
@@ -112,7 +116,9 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   expect(errors).toEqual([]);
 });
 
-test("sets, rotates and removes the agent's secret on its page, never showing the value again", async ({ page }, testInfo) => {
+test("sets, rotates and removes the agent's secret on its page, never showing the value again", async ({
+  page,
+}, testInfo) => {
   const errors = watchConsole(page);
   await signIn(page, admin);
   await page.goto(`/teams/${teamSlug}/agents/support-desk`);
@@ -127,7 +133,9 @@ test("sets, rotates and removes the agent's secret on its page, never showing th
   await expect(panel.getByTestId("secret-saved")).toHaveText("HELPDESK_TOKEN saved");
   await expect(panel.getByTestId("secret-value")).toHaveValue("");
   await expect(panel.getByTestId("secrets-missing")).toHaveCount(0);
-  await expect(panel.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-changed")).toContainText(`by ${admin.email}`);
+  await expect(panel.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-changed")).toContainText(
+    `by ${admin.email}`,
+  );
 
   await panel.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-rotate").click();
   await expect(panel.getByTestId("secret-name")).toHaveValue("HELPDESK_TOKEN");
@@ -151,7 +159,9 @@ test("sets, rotates and removes the agent's secret on its page, never showing th
   expect(errors).toEqual([]);
 });
 
-test("chats in the playground as the signed-in admin: streaming, a tool chip, a reload mid-turn, Stop", async ({ page }, testInfo) => {
+test("chats in the playground as the signed-in admin: streaming, a tool chip, a reload mid-turn, Stop", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000);
   const errors = watchConsole(page);
   await signIn(page, admin);
@@ -163,7 +173,10 @@ test("chats in the playground as the signed-in admin: streaming, a tool chip, a 
   await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "running");
   await page.reload();
   await expect(page.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed", { timeout: 20_000 });
-  await expect(page.getByTestId("message-assistant")).toHaveText([/^Calling lookup_order/, /^The lookup_order tool returned: .*A-1002/]);
+  await expect(page.getByTestId("message-assistant")).toHaveText([
+    /^Calling lookup_order/,
+    /^The lookup_order tool returned: .*A-1002/,
+  ]);
   await expect(page.getByTestId("tool-chip")).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("playground.png"), fullPage: true });
   expect(await unlabelledControls(page)).toEqual([]);
@@ -223,11 +236,17 @@ test("Share makes a link that lets someone without an account chat with this age
   await expect(guest.getByTestId("turn-status").last()).toHaveAttribute("data-state", "completed");
   expect(guestErrors).toEqual([]);
   const token = await guest.evaluate(() => localStorage.getItem("agentfold.token"));
-  const elsewhere = await guest.request.post("/hello/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "hi" } });
+  const elsewhere = await guest.request.post("/hello/v1/session", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { message: "hi" },
+  });
   expect(elsewhere.status()).toBe(403);
 });
 
-test("a token is shown once, works for a client, and stops working when revoked", async ({ page, request }, testInfo) => {
+test("a token is shown once, works for a client, and stops working when revoked", async ({
+  page,
+  request,
+}, testInfo) => {
   const errors = watchConsole(page);
   await signIn(page, admin);
   await page.goto(`/teams/${teamSlug}/tokens`);
@@ -240,13 +259,19 @@ test("a token is shown once, works for a client, and stops working when revoked"
   await page.screenshot({ path: testInfo.outputPath("token-created.png") });
   await page.getByRole("button", { name: "Close" }).click();
 
-  const started = await request.post("/support-desk/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "Hello" } });
+  const started = await request.post("/support-desk/v1/session", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { message: "Hello" },
+  });
   expect(started.status()).toBe(200);
   await page.reload();
   await expect(page.getByTestId("token-ci-client").getByTestId("token-last-used")).not.toHaveText("never");
   await page.getByTestId("token-ci-client").getByTestId("token-revoke").click();
   await expect(page.getByTestId("token-ci-client")).toContainText("revoked");
-  const refused = await request.post("/support-desk/v1/session", { headers: { authorization: `Bearer ${token}` }, data: { message: "Hello again" } });
+  const refused = await request.post("/support-desk/v1/session", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { message: "Hello again" },
+  });
   expect(refused.status()).toBe(401);
   await page.screenshot({ path: testInfo.outputPath("tokens.png"), fullPage: true });
   expect(await unlabelledControls(page)).toEqual([]);
@@ -289,12 +314,16 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   expect(errors).toEqual([]);
 
   // The server refuses what the UI hides.
-  const upload = await page.request.post(`/v1/agents/support-desk/versions?team=${teamSlug}`, { data: Buffer.from("not an archive") });
+  const upload = await page.request.post(`/v1/agents/support-desk/versions?team=${teamSlug}`, {
+    data: Buffer.from("not an archive"),
+  });
   expect(upload.status()).toBe(403);
   const other = await page.request.get(`/support-desk/v1/session/${adminSessionId}`);
   expect(other.status()).toBe(403);
   expect((await page.request.get("/support-desk/v1/secrets")).status()).toBe(403);
-  expect((await page.request.put("/support-desk/v1/secrets/HELPDESK_TOKEN", { data: { value: "viewer-value" } })).status()).toBe(403);
+  expect(
+    (await page.request.put("/support-desk/v1/secrets/HELPDESK_TOKEN", { data: { value: "viewer-value" } })).status(),
+  ).toBe(403);
   const chat = await page.request.post("/support-desk/v1/session", { data: { message: "Hi" } });
   expect(chat.status()).toBe(403);
   // Signed in, the API lists the agents of the viewer's team only (not the other teams' hello, desk …).
@@ -315,7 +344,9 @@ async function dropZip(page: import("@playwright/test").Page, name: string, file
   const transfer = await page.evaluateHandle(
     ([base64, fileName]) => {
       const data = new DataTransfer();
-      data.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], fileName, { type: "application/zip" }));
+      data.items.add(
+        new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], fileName, { type: "application/zip" }),
+      );
       return data;
     },
     [zip, name] as const,

@@ -24,7 +24,12 @@ export async function unlabelledControls(page: Page): Promise<string[]> {
       .filter((el) => (el as HTMLInputElement).type !== "hidden" && el.getClientRects().length > 0)
       .filter((el) => {
         const labels = (el as HTMLInputElement).labels;
-        const named = el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || el.getAttribute("title") || el.textContent?.trim() || (labels && labels.length > 0);
+        const named =
+          el.getAttribute("aria-label") ||
+          el.getAttribute("aria-labelledby") ||
+          el.getAttribute("title") ||
+          el.textContent?.trim() ||
+          (labels && labels.length > 0);
         return !named;
       })
       .map((el) => el.outerHTML.slice(0, 120)),

@@ -21,7 +21,9 @@ test.beforeEach(async ({ page }) => {
   const field = page.getByTestId("token-field");
   await field.fill(process.env.AGENTFOLD_E2E_TOKEN!);
   await field.press("Enter");
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("agentfold.token"))).toBe(process.env.AGENTFOLD_E2E_TOKEN);
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem("agentfold.token")))
+    .toBe(process.env.AGENTFOLD_E2E_TOKEN);
   await page.goto(`/${slug}/playground`);
   // The display name from defineAgent({ name }), not the slug or the package name.
   await expect(page.getByTestId("agent-name")).toContainText("Support desk");
@@ -42,7 +44,9 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: "image/png" });
 }
 
-test("a message streams a reply and a tool chip; a follow-up continues the session; raw events list it all", async ({ page }, testInfo) => {
+test("a message streams a reply and a tool chip; a follow-up continues the session; raw events list it all", async ({
+  page,
+}, testInfo) => {
   await expect(page.getByText("Start a conversation")).toBeVisible();
   await send(page, 'Where is my order? [call lookup_order {"orderId":"A-1002"}]');
   const chip = page.locator('[data-testid="tool-chip"][data-tool="lookup_order"]');
@@ -100,7 +104,9 @@ test("Stop cancels a long turn and says so", async ({ page }, testInfo) => {
   await snap(page, testInfo, "stopped");
 });
 
-test("a parked refund survives a reload, is approved, and shows its result and who decided", async ({ page }, testInfo) => {
+test("a parked refund survives a reload, is approved, and shows its result and who decided", async ({
+  page,
+}, testInfo) => {
   await send(page, 'Refund it please [call issue_refund {"orderId":"A-1001","reason":"arrived broken"}]');
   const chip = page.locator('[data-testid="tool-chip"][data-tool="issue_refund"]');
   await expect(chip.getByTestId("approve")).toBeVisible();
@@ -127,7 +133,10 @@ test("a subagent's call nests inside the task chip that started it", async ({ pa
   const task = page.locator('[data-testid="tool-chip"][data-tool="task"]');
   await expect(task).toHaveAttribute("data-state", "done");
   await expect(task).toContainText("escalation");
-  await expect(task.locator('[data-testid="tool-chip"][data-tool="lookup_order"]')).toHaveAttribute("data-state", "done");
+  await expect(task.locator('[data-testid="tool-chip"][data-tool="lookup_order"]')).toHaveAttribute(
+    "data-state",
+    "done",
+  );
   await expect(page.getByTestId("tool-chip")).toHaveCount(2);
   await task.locator("summary").first().click();
   await expect(task).toContainText("Subagent result");

@@ -15,7 +15,9 @@ import { benchUploadMemory } from "./upload-memory";
 import { benchUploads } from "./uploads";
 
 const all = ["uploads", "streams", "turns", "sandbox", "upload-memory"] as const;
-const chosen = process.argv.slice(2).filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
+const chosen = process.argv
+  .slice(2)
+  .filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
 const selected = chosen.length > 0 ? chosen : [...all];
 
 const sections: string[] = [];

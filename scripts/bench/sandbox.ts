@@ -33,7 +33,12 @@ export async function benchSandbox(): Promise<string> {
     });
     const loaded = await loadAgentFolder({ folderDir: path.join(root, "agent"), outDir: path.join(root, "bundle") });
     const workspace = path.join(root, "ws");
-    const context: ToolCallContext = { toolCallId: "c", session: { id: "s", channel: "http", mode: "chat", auth: null, purpose: "live", dryRun: false }, workspaceDir: workspace, stateRoot: workspace };
+    const context: ToolCallContext = {
+      toolCallId: "c",
+      session: { id: "s", channel: "http", mode: "chat", auth: null, purpose: "live", dryRun: false },
+      workspaceDir: workspace,
+      stateRoot: workspace,
+    };
     const rows: string[] = [];
     for (const kind of ["bubblewrap", "unisolated"] as const) {
       const make = () =>
@@ -62,13 +67,19 @@ export async function benchSandbox(): Promise<string> {
       const fetchTimes: number[] = [];
       for (let i = 0; i <= fetches; i++) {
         const started = performance.now();
-        const result = await sandbox.call("runTool", { file: "bot/tools/get.ts", input: { url: `http://bench.test:${port}/` }, context });
+        const result = await sandbox.call("runTool", {
+          file: "bot/tools/get.ts",
+          input: { url: `http://bench.test:${port}/` },
+          context,
+        });
         if (!result.ok) throw new Error(`egress failed: ${result.error}`);
         fetchTimes.push(performance.now() - started);
       }
       await sandbox.stop();
       const [first, ...rest] = fetchTimes;
-      rows.push(`| ${kind} | ${ms(median(startTimes))} | ${ms(median(callTimes))} (p99 ${ms(percentile(callTimes, 99))}) | ${ms(first!)} | ${ms(median(rest))} |`);
+      rows.push(
+        `| ${kind} | ${ms(median(startTimes))} | ${ms(median(callTimes))} (p99 ${ms(percentile(callTimes, 99))}) | ${ms(first!)} | ${ms(median(rest))} |`,
+      );
       console.log(`sandbox: ${rows.at(-1)}`);
     }
     return `## The sandbox

@@ -20,7 +20,15 @@ const delta = (n: number) => ({ type: "message.appended" as const, data: { delta
 async function sessions(db: PrismaClient, count: number): Promise<string[]> {
   const { agent, version } = await createTestAgent(db);
   const ids = Array.from({ length: count }, () => `ses_${crypto.randomUUID().replace(/-/g, "")}`);
-  await db.session.createMany({ data: ids.map((id) => ({ id, agentId: agent.id, agentVersionId: version.id, ownerKind: "local", ownerId: "bench" })) });
+  await db.session.createMany({
+    data: ids.map((id) => ({
+      id,
+      agentId: agent.id,
+      agentVersionId: version.id,
+      ownerKind: "local",
+      ownerId: "bench",
+    })),
+  });
   return ids;
 }
 
@@ -71,7 +79,16 @@ async function replay(db: PrismaClient, databaseUrl: string) {
   for (let run = 0; run < 3; run++) {
     const startedAt = performance.now();
     let seen = 0;
-    for await (const line of parseNdjson(streamSession({ db, hub, sessionId: sessionId!, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 64 * 1024 * 1024 }))) {
+    for await (const line of parseNdjson(
+      streamSession({
+        db,
+        hub,
+        sessionId: sessionId!,
+        startIndex: 0,
+        heartbeatMs: 0,
+        maxBufferedBytes: 64 * 1024 * 1024,
+      }),
+    )) {
       if ((line as { index: number }).index !== seen++) throw new Error("replay out of order");
       if (seen === count) break;
     }
@@ -95,7 +112,11 @@ async function idleMemory(db: PrismaClient, databaseUrl: string) {
   };
   await settle();
   const before = process.memoryUsage();
-  const readers = ids.flatMap((sessionId) => Array.from({ length: 10 }, () => streamSession({ db, hub, sessionId, startIndex: 0, heartbeatMs: 15_000 }).getReader()));
+  const readers = ids.flatMap((sessionId) =>
+    Array.from({ length: 10 }, () =>
+      streamSession({ db, hub, sessionId, startIndex: 0, heartbeatMs: 15_000 }).getReader(),
+    ),
+  );
   const pending = readers.map((reader) => reader.read());
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   await settle();
@@ -116,7 +137,11 @@ async function commitBaseline(db: PrismaClient) {
     ids.map(async (id) => {
       let n = 0;
       for (; performance.now() < deadline; n++) {
-        await poolOf(db).query({ name: "bench-commit", text: `UPDATE sessions SET "updatedAt" = now() WHERE id = $1`, values: [id] });
+        await poolOf(db).query({
+          name: "bench-commit",
+          text: `UPDATE sessions SET "updatedAt" = now() WHERE id = $1`,
+          values: [id],
+        });
       }
       return n;
     }),
@@ -136,8 +161,15 @@ async function sustained(db: PrismaClient) {
     }),
   );
   const total = counts.reduce((a, b) => a + b, 0);
-  const stored = await db.sessionEvent.groupBy({ by: ["sessionId"], where: { sessionId: { in: ids } }, _count: true, _max: { index: true } });
-  const isIntact = stored.every((row) => row._count === counts[ids.indexOf(row.sessionId)] && row._max.index === row._count - 1);
+  const stored = await db.sessionEvent.groupBy({
+    by: ["sessionId"],
+    where: { sessionId: { in: ids } },
+    _count: true,
+    _max: { index: true },
+  });
+  const isIntact = stored.every(
+    (row) => row._count === counts[ids.indexOf(row.sessionId)] && row._max.index === row._count - 1,
+  );
   return { total, perSecond: total / seconds, isIntact };
 }
 

@@ -35,7 +35,10 @@ const milestones: [label: string, match: (event: { type: string; data?: { step?:
   ["turn.started (worker: prepared, first model step streamed)", (e) => e.type === "turn.started"],
   ["action.result (tool ran in the sandbox)", (e) => e.type === "action.result"],
   ["step.started, step 1 (second model step)", (e) => e.type === "step.started" && e.data?.step === 1],
-  ["turn.completed (the finish handed to the log; the turn's one append commits after)", (e) => e.type === "turn.completed"],
+  [
+    "turn.completed (the finish handed to the log; the turn's one append commits after)",
+    (e) => e.type === "turn.completed",
+  ],
 ];
 
 const warmUpTurns = 300;
@@ -48,10 +51,17 @@ async function oneTurn(url: string, token: string): Promise<Sample> {
   if (response.status !== 200) throw new Error(`POST session: ${response.status} ${response.text}`);
   const { sessionId } = JSON.parse(response.text) as { sessionId: string };
   const answered = Date.now() - sentAt;
-  const buffered = await readUntil(`${url}/bench/v1/session/${sessionId}/stream?heartbeat=0`, authorization, (text) => text.includes('"type":"turn.completed"') || text.includes('"type":"turn.failed"'));
+  const buffered = await readUntil(
+    `${url}/bench/v1/session/${sessionId}/stream?heartbeat=0`,
+    authorization,
+    (text) => text.includes('"type":"turn.completed"') || text.includes('"type":"turn.failed"'),
+  );
   const elapsed = performance.now() - startedAt;
   if (buffered.includes('"type":"turn.failed"')) throw new Error(`turn failed: ${buffered}`);
-  const events = buffered.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { type: string; at: string; data?: { step?: number } });
+  const events = buffered
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { type: string; at: string; data?: { step?: number } });
   const seen = new Map<string, number>([["POST answered (client)", answered]]);
   for (const [label, match] of milestones) {
     const event = events.find(match);
@@ -64,7 +74,13 @@ async function oneTurn(url: string, token: string): Promise<Sample> {
 function timelineTable(samples: Sample[]): string {
   const labels = [...new Set(samples.flatMap((sample) => [...sample.milestones.keys()]))];
   const rows = labels
-    .map((label) => ({ label, at: percentile(samples.flatMap((sample) => sample.milestones.get(label) ?? []), 50) }))
+    .map((label) => ({
+      label,
+      at: percentile(
+        samples.flatMap((sample) => sample.milestones.get(label) ?? []),
+        50,
+      ),
+    }))
     .sort((a, b) => a.at - b.at);
   return rows.map((row) => `| ${row.label} | ${row.at.toFixed(0)} ms |`).join("\n");
 }
@@ -76,7 +92,8 @@ export async function benchTurns(): Promise<string> {
   try {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 600_000);
     const env = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
-    const cli = async (...args: string[]) => (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
+    const cli = async (...args: string[]) =>
+      (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
     const folder = writeFiles(path.join(dataDir, "bench-agent"), benchAgent);
     await cli("admin", "create", "--email", "bench@bench.test", "--password", "bench-password-123", "--team", "bench");
     await cli("deploy", "--dir", folder, "--team", "bench", "--slug", "bench");
@@ -90,7 +107,10 @@ export async function benchTurns(): Promise<string> {
     const sequential = samples.map((sample) => sample.elapsed);
 
     const components = ["web", "worker", "restate", "postgres"] as const;
-    const pids = Object.fromEntries(components.map((name) => [name, printedPid(supervisor.output(), name)])) as Record<(typeof components)[number], number>;
+    const pids = Object.fromEntries(components.map((name) => [name, printedPid(supervisor.output(), name)])) as Record<
+      (typeof components)[number],
+      number
+    >;
     const cpuBefore = Object.fromEntries(components.map((name) => [name, cpuMs(pids[name])]));
     const clientBefore = process.cpuUsage();
     const clients = 10;
@@ -214,7 +234,10 @@ function cpuMs(root: number): number {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const fields = fs.readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
-      stats.set(Number(entry), { ppid: Number(fields[1]), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 });
+      stats.set(Number(entry), {
+        ppid: Number(fields[1]),
+        ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100,
+      });
     } catch {
       // The process ended meanwhile.
     }

@@ -20,12 +20,19 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 
 function upload(url: string, token: string, body: Buffer): Promise<{ status: number; text: string; at: number }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/zip", "content-length": body.length } }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text, at: performance.now() }));
-    });
+    const request = http.request(
+      url,
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/zip", "content-length": body.length },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text, at: performance.now() }));
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -48,19 +55,26 @@ export async function benchUploadMemory(): Promise<string> {
     ]);
     // One upload first, so the route's modules are loaded before the baseline is read.
     const warm = await upload(`${url}/v1/agents/warm/versions?team=bench&activate=false`, token, archive);
-    if (warm.status !== 200) throw new Error(`warm-up upload answered ${warm.status} ${warm.text}\n${supervisor.output().slice(-3000)}`);
+    if (warm.status !== 200)
+      throw new Error(`warm-up upload answered ${warm.status} ${warm.text}\n${supervisor.output().slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const before = memoryOf(webPid);
     let sampled = before.rss;
     const sampler = setInterval(() => (sampled = Math.max(sampled, memoryOf(webPid).rss)), 20);
     const startedAt = performance.now();
-    const answers = await Promise.all(Array.from({ length: parallel }, (_, i) => upload(`${url}/v1/agents/big-${i}/versions?team=bench&activate=false`, token, archive)));
+    const answers = await Promise.all(
+      Array.from({ length: parallel }, (_, i) =>
+        upload(`${url}/v1/agents/big-${i}/versions?team=bench&activate=false`, token, archive),
+      ),
+    );
     clearInterval(sampler);
     const after = memoryOf(webPid);
     const times = answers.map((answer) => answer.at - startedAt).sort((a, b) => a - b);
     const statuses = [...new Set(answers.map((answer) => answer.status))].join(", ");
     const line = (label: string, bytes: number) => `| ${label} | ${(bytes / mib).toFixed(0)} MiB |`;
-    console.log(`upload memory: baseline ${(before.rss / mib).toFixed(0)} MiB, peak ${(Math.max(sampled, after.peak) / mib).toFixed(0)} MiB`);
+    console.log(
+      `upload memory: baseline ${(before.rss / mib).toFixed(0)} MiB, peak ${(Math.max(sampled, after.peak) / mib).toFixed(0)} MiB`,
+    );
     return `## Memory under ${parallel} parallel 49 MiB uploads
 
 ${parallel} clients POST a ${(archive.length / mib).toFixed(1)} MiB zip to \`/v1/agents/:slug/versions\` at once,

@@ -38,7 +38,8 @@ export async function benchUploads(db: PrismaClient): Promise<string> {
       const startedAt = performance.now();
       const version = await createAgentVersion({ db, dataDir, teamId: team.id, slug: "bench-agent", archive });
       totals.push(performance.now() - startedAt);
-      if (version.status !== "ready" || version.manifest?.tools.length !== 20) throw new Error(`bench agent did not validate: ${JSON.stringify(version.diagnostics)}`);
+      if (version.status !== "ready" || version.manifest?.tools.length !== 20)
+        throw new Error(`bench agent did not validate: ${JSON.stringify(version.diagnostics)}`);
       console.log(`uploads: run ${run + 1}: ${ms(totals.at(-1)!)}`);
     }
     return `## Upload → validated → bundle ready (20-tool agent)

@@ -12,10 +12,7 @@ const componentLabels = { db: "Postgres", restate: "Restate", worker: "Worker" }
 
 function StatusDot({ isOk }: { isOk: boolean }) {
   return (
-    <span
-      aria-hidden
-      className={`inline-block h-2.5 w-2.5 rounded-full ${isOk ? "bg-emerald-500" : "bg-rose-500"}`}
-    />
+    <span aria-hidden className={`inline-block h-2.5 w-2.5 rounded-full ${isOk ? "bg-emerald-500" : "bg-rose-500"}`} />
   );
 }
 
@@ -34,13 +31,18 @@ function ComponentRow({ name, health }: { name: keyof typeof componentLabels; he
 function PlatformStatus({ health }: { health: Awaited<ReturnType<typeof getHealth>> }) {
   const names = Object.keys(componentLabels) as (keyof typeof componentLabels)[];
   return (
-    <section aria-label="Platform status" className="rounded-xl border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+    <section
+      aria-label="Platform status"
+      className="rounded-xl border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <div className="flex items-center justify-between">
         <h2 className="font-semibold">Platform status</h2>
         <span
           data-testid="platform-status"
           className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${
-            health.ok ? "bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300" : "bg-rose-50 text-rose-700"
+            health.ok
+              ? "bg-emerald-50 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300"
+              : "bg-rose-50 text-rose-700"
           }`}
         >
           {health.ok ? "All systems running" : "Degraded"}
@@ -52,18 +54,26 @@ function PlatformStatus({ health }: { health: Awaited<ReturnType<typeof getHealt
         ))}
       </ul>
       <p className="mt-3 text-xs text-zinc-400">
-        Machine-readable: <a className="underline" href="/v1/health">/v1/health</a>
+        Machine-readable:{" "}
+        <a className="underline" href="/v1/health">
+          /v1/health
+        </a>
       </p>
     </section>
   );
 }
 
 export default async function HomePage() {
-  const [health, userId] = await Promise.all([getHealth({ checks: platformChecks() }), readSessionUserId(await headers())]);
+  const [health, userId] = await Promise.all([
+    getHealth({ checks: platformChecks() }),
+    readSessionUserId(await headers()),
+  ]);
   if (userId) {
     return (
       <AppShell>
-        <h1 className="sr-only" data-testid="home-title">Agentfold</h1>
+        <h1 className="sr-only" data-testid="home-title">
+          Agentfold
+        </h1>
         <HomeDashboard />
         <div className="mt-8 max-w-xl">
           <PlatformStatus health={health} />
@@ -77,11 +87,15 @@ export default async function HomePage() {
         Agentfold
       </h1>
       <p className="mt-3 text-zinc-600 dark:text-zinc-400">
-        Run agents defined as folders of Markdown and TypeScript: durable sessions, replayable
-        event streams, approvals, schedules and a playground for each.
+        Run agents defined as folders of Markdown and TypeScript: durable sessions, replayable event streams, approvals,
+        schedules and a playground for each.
       </p>
       <div className="mt-6 flex gap-3">
-        <Link href="/signin" className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500" data-testid="home-signin">
+        <Link
+          href="/signin"
+          className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+          data-testid="home-signin"
+        >
           Sign in
         </Link>
       </div>

@@ -107,7 +107,8 @@ async function main(argv: string[]): Promise<number> {
     case "team":
     case "token": {
       const verbs = command === "token" ? ["create", "revoke"] : ["create"];
-      if (!verbs.includes(rest[0] ?? "")) throw new UsageError(`${command} needs a verb: ${verbs.map((v) => `${command} ${v}`).join(" or ")}`);
+      if (!verbs.includes(rest[0] ?? ""))
+        throw new UsageError(`${command} needs a verb: ${verbs.map((v) => `${command} ${v}`).join(" or ")}`);
       return adminCommand(`${command}:${rest[0]}`, values);
     }
     case "deploy":
@@ -118,8 +119,12 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError("agent needs a verb: agent allow-anonymous | agent unattended-approvals");
     case "secret": {
       const [verb, slug, name] = rest;
-      if (verb !== "set" && verb !== "rm" && verb !== "list") throw new UsageError("secret needs a verb: secret set | secret rm | secret list");
-      if (!slug || (verb !== "list" && !name)) throw new UsageError(`secret ${verb} needs ${verb === "list" ? "an agent" : "an agent and a name"}: agentfold secret ${verb} <agent>${verb === "list" ? "" : " NAME"}`);
+      if (verb !== "set" && verb !== "rm" && verb !== "list")
+        throw new UsageError("secret needs a verb: secret set | secret rm | secret list");
+      if (!slug || (verb !== "list" && !name))
+        throw new UsageError(
+          `secret ${verb} needs ${verb === "list" ? "an agent" : "an agent and a name"}: agentfold secret ${verb} <agent>${verb === "list" ? "" : " NAME"}`,
+        );
       return secretCommand({ verb, slug, name, team: values.team, json: values.json });
     }
     default:

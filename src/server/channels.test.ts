@@ -12,7 +12,11 @@ describe("NOTIFY channels", () => {
     expect(turnStartChannel.decode(turnStartChannel.encode!(notice))).toEqual(notice);
     // The shape the session-start statement writes (record-session-start.ts).
     expect(turnStartChannel.decode(`{"worker":7,"turn":${JSON.stringify(notice.turn)}}`)).toEqual(notice);
-    for (const payload of ["{", '{"worker":"7","turn":{}}', '{"turn":{"sessionId":"ses_1","turnId":"t","message":"m"}}']) {
+    for (const payload of [
+      "{",
+      '{"worker":"7","turn":{}}',
+      '{"turn":{"sessionId":"ses_1","turnId":"t","message":"m"}}',
+    ]) {
       expect(turnStartChannel.decode(payload)).toBeUndefined();
     }
   });

@@ -68,4 +68,11 @@ export const secretsChannel = idChannel("agentfold_secrets", "the id of the agen
 export const credentialsChannel: Channel<void> = { name: "agentfold_credentials", decode: () => undefined };
 
 /** All of them, for a map of who talks to whom (ARCHITECTURE.md). */
-export const channels = [sessionEventsChannel, turnStartChannel, turnCancelChannel, pendingDeliveryChannel, secretsChannel, credentialsChannel] as const;
+export const channels = [
+  sessionEventsChannel,
+  turnStartChannel,
+  turnCancelChannel,
+  pendingDeliveryChannel,
+  secretsChannel,
+  credentialsChannel,
+] as const;

@@ -22,7 +22,12 @@ describe("AppError", () => {
     const body = errorBodySchema.parse(JSON.parse(JSON.stringify(sent.toBody())));
     const back = AppError.fromBody(body);
     expect(back).toBeInstanceOf(AppError);
-    expect(back).toMatchObject({ code: "invalid_input", status: 400, message: "orderId is required", details: { issues: [{ path: ["orderId"] }] } });
+    expect(back).toMatchObject({
+      code: "invalid_input",
+      status: 400,
+      message: "orderId is required",
+      details: { issues: [{ path: ["orderId"] }] },
+    });
     expect(AppError.fromBody(new AppError("not_found").toBody()).message).toBe("not_found");
   });
 

@@ -60,9 +60,21 @@ function findCycle(graph: Map<string, string[]>): string[] | undefined {
 
 describe("imports in src/server", () => {
   it("finds a cycle when there is one", () => {
-    const graph = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]);
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", ["a"]],
+    ]);
     expect(findCycle(graph)).toEqual(["a", "b", "c", "a"]);
-    expect(findCycle(new Map([["a", ["b"]], ["b", []]]))).toBeUndefined();
+    expect(
+      findCycle(
+        new Map([
+          ["a", ["b"]],
+          ["b", []],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   it("form no circle", () => {

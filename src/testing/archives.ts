@@ -50,5 +50,10 @@ export async function tarGzOf(entries: TarEntry[]): Promise<Buffer> {
 
 /** A zip of a folder given as `{ path: content }`, optionally wrapped in a top-level folder. */
 export async function zipFiles(files: Record<string, string>, options: { wrap?: string } = {}): Promise<Buffer> {
-  return zipOf(Object.entries(files).map(([name, content]) => ({ name: options.wrap ? `${options.wrap}/${name}` : name, content })));
+  return zipOf(
+    Object.entries(files).map(([name, content]) => ({
+      name: options.wrap ? `${options.wrap}/${name}` : name,
+      content,
+    })),
+  );
 }

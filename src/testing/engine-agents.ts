@@ -16,21 +16,49 @@ export default defineTool({ description: "test tool", effect: "${effect}",${extr
 
 export const engineAgent: Record<string, string> = {
   "bot/instructions.md": "You are the engine test agent.",
-  "bot/tools/lookup.ts": tool("read", 'return { orderId: input.orderId, status: "shipped" };', " inputSchema: z.object({ orderId: z.string() }),"),
-  "bot/tools/flaky.ts": tool("read", 'if (bump(ctx.stateRoot, "flaky-" + ctx.toolCallId) < 3) throw new Error("upstream hiccup"); return "steady now";'),
-  "bot/tools/broken.ts": tool("read", 'bump(ctx.stateRoot, "broken-" + ctx.toolCallId); throw new Error("service down");'),
-  "bot/tools/declined.ts": tool("write", 'bump(ctx.stateRoot, "declined-" + ctx.toolCallId); throw new Error("card declined");'),
-  "bot/tools/record.ts": tool("write", 'fs.appendFileSync(path.join(ctx.stateRoot, "record.log"), ctx.toolCallId + "\\n"); return "recorded";'),
-  "bot/tools/slow.ts": tool("write", "await new Promise((r) => setTimeout(r, 5000)); return 'late';", " timeoutMs: 300,"),
+  "bot/tools/lookup.ts": tool(
+    "read",
+    'return { orderId: input.orderId, status: "shipped" };',
+    " inputSchema: z.object({ orderId: z.string() }),",
+  ),
+  "bot/tools/flaky.ts": tool(
+    "read",
+    'if (bump(ctx.stateRoot, "flaky-" + ctx.toolCallId) < 3) throw new Error("upstream hiccup"); return "steady now";',
+  ),
+  "bot/tools/broken.ts": tool(
+    "read",
+    'bump(ctx.stateRoot, "broken-" + ctx.toolCallId); throw new Error("service down");',
+  ),
+  "bot/tools/declined.ts": tool(
+    "write",
+    'bump(ctx.stateRoot, "declined-" + ctx.toolCallId); throw new Error("card declined");',
+  ),
+  "bot/tools/record.ts": tool(
+    "write",
+    'fs.appendFileSync(path.join(ctx.stateRoot, "record.log"), ctx.toolCallId + "\\n"); return "recorded";',
+  ),
+  "bot/tools/slow.ts": tool(
+    "write",
+    "await new Promise((r) => setTimeout(r, 5000)); return 'late';",
+    " timeoutMs: 300,",
+  ),
   "bot/tools/sleepy.ts": tool(
     "write",
     'bump(ctx.stateRoot, "sleepy-start-" + ctx.toolCallId); await new Promise((r) => setTimeout(r, input.ms ?? 1000)); bump(ctx.stateRoot, "sleepy-done-" + ctx.toolCallId); return "rested";',
   ),
   "bot/tools/tally.ts": tool("read", "return { counted: (input.items ?? []).length };", ' execution: "agent",'),
-  "bot/tools/later.ts": tool("write", 'const made = await ctx.host.reminders.create({ in: "1s", prompt: input.prompt ?? "from a tool" }); const list = await ctx.host.reminders.list(); return { made, pending: list.length };'),
-  "bot/tools/rich.ts": tool("read", 'return { content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }] };'),
-  "bot/skills/refunds.md": "---\ndescription: How to refund an order\n---\nRefunds go back to the original card within 5 days.",
-  "bot/subagents/researcher/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "Looks things up for the parent" });\n',
+  "bot/tools/later.ts": tool(
+    "write",
+    'const made = await ctx.host.reminders.create({ in: "1s", prompt: input.prompt ?? "from a tool" }); const list = await ctx.host.reminders.list(); return { made, pending: list.length };',
+  ),
+  "bot/tools/rich.ts": tool(
+    "read",
+    'return { content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }] };',
+  ),
+  "bot/skills/refunds.md":
+    "---\ndescription: How to refund an order\n---\nRefunds go back to the original card within 5 days.",
+  "bot/subagents/researcher/agent.ts":
+    'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "Looks things up for the parent" });\n',
   "bot/subagents/researcher/instructions.md": "You research orders.",
 };
 
@@ -58,7 +86,7 @@ export const approvalAgent: Record<string, string> = {
   ),
   "bot/tools/big_refund.ts": tool(
     "write",
-    'return { refunded: input.amount, approvedBy: ctx.approvedBy?.id ?? null };',
+    "return { refunded: input.amount, approvedBy: ctx.approvedBy?.id ?? null };",
     " needsApproval: (input) => input.amount > 100,",
   ),
   "bot/tools/lookup.ts": tool("read", 'return { orderId: input.orderId, status: "shipped" };'),

@@ -8,7 +8,15 @@ export async function createTestAgent(db: PrismaClient) {
   const team = await db.team.create({ data: { slug: `team-${suffix}`, name: "Test team" } });
   const agent = await db.agent.create({ data: { teamId: team.id, slug: `agent-${suffix}`, name: "Test agent" } });
   const version = await db.agentVersion.create({
-    data: { agentId: agent.id, number: 1, status: "ready", archivePath: "-", diagnostics: [], fileCount: 1, sourceBytes: 1 },
+    data: {
+      agentId: agent.id,
+      number: 1,
+      status: "ready",
+      archivePath: "-",
+      diagnostics: [],
+      fileCount: 1,
+      sourceBytes: 1,
+    },
   });
   await db.agent.update({ where: { id: agent.id }, data: { activeVersionId: version.id } });
   return { team, agent, version };

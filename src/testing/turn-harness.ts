@@ -52,21 +52,47 @@ export async function startTurnHarness(options: {
   const runtime: DurableRuntime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   const workerPort = await getFreePort();
   const retry = options.retry ?? { attempts: 3, initialIntervalMs: 200, maxIntervalMs: 1_000 };
-  const workerConfig = { db, dataDir, models: options.models ?? {}, defaultModel: "local:scripted", retryDelayMs: () => 20, approvalTimeoutMs: options.approvalTimeoutMs, clock: options.clock, runtime, retry };
+  const workerConfig = {
+    db,
+    dataDir,
+    models: options.models ?? {},
+    defaultModel: "local:scripted",
+    retryDelayMs: () => 20,
+    approvalTimeoutMs: options.approvalTimeoutMs,
+    clock: options.clock,
+    runtime,
+    retry,
+  };
   let inProcess: WorkerServer | undefined;
   const extraWorkers: WorkerServer[] = [];
   let child: ChildProcess | undefined;
 
   async function startWorker(): Promise<void> {
     if (!options.workerProcess) {
-      inProcess = await startWorkerServer({ port: workerPort, host: "127.0.0.1", identityKeys: [restate.identityKey], deps: workerConfig });
+      inProcess = await startWorkerServer({
+        port: workerPort,
+        host: "127.0.0.1",
+        identityKeys: [restate.identityKey],
+        deps: workerConfig,
+      });
       return;
     }
     child = spawn(process.execPath, ["--import", "tsx", "src/server/worker/main.ts"], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, WORKER_PORT: String(workerPort), AGENTFOLD_HOST: "127.0.0.1", AGENTFOLD_DATA_DIR: dataDir,
-        RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl, RESTATE_IDENTITY_KEYS: restate.identityKey,
-        AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts), AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
-        ...(options.approvalTimeoutMs ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) } : {}) },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        WORKER_PORT: String(workerPort),
+        AGENTFOLD_HOST: "127.0.0.1",
+        AGENTFOLD_DATA_DIR: dataDir,
+        RESTATE_INGRESS_URL: restate.ingressUrl,
+        RESTATE_ADMIN_URL: restate.adminUrl,
+        RESTATE_IDENTITY_KEYS: restate.identityKey,
+        AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts),
+        AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
+        ...(options.approvalTimeoutMs
+          ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) }
+          : {}),
+      },
       stdio: ["ignore", "ignore", "inherit"],
     });
     await waitFor("the worker to listen", () => isListening(workerPort), { timeoutMs: 30_000 });
@@ -74,13 +100,22 @@ export async function startTurnHarness(options: {
 
   await startWorker();
   await runtime.registerWorker(`http://127.0.0.1:${workerPort}`);
-  const team = await db.team.create({ data: { slug: `turns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, name: "Turns" } });
+  const team = await db.team.create({
+    data: { slug: `turns-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, name: "Turns" },
+  });
   const owner: Principal = { kind: "app", id: `token:${team.id}` };
 
   async function deploy(slug: string, files: Record<string, string>): Promise<AgentRef> {
     const fullSlug = `${slug}-${team.slug.slice(6)}`;
-    const version = await createAgentVersion({ db, dataDir, teamId: team.id, slug: fullSlug, archive: await zipFiles(files, { wrap: slug }) });
-    if (version.status !== "ready") throw new Error(`test agent ${slug} is invalid: ${JSON.stringify(version.diagnostics)}`);
+    const version = await createAgentVersion({
+      db,
+      dataDir,
+      teamId: team.id,
+      slug: fullSlug,
+      archive: await zipFiles(files, { wrap: slug }),
+    });
+    if (version.status !== "ready")
+      throw new Error(`test agent ${slug} is invalid: ${JSON.stringify(version.diagnostics)}`);
     const agent = await db.agent.findUniqueOrThrow({ where: { slug: fullSlug } });
     return { id: agent.id, slug: agent.slug, teamId: team.id, activeVersionId: agent.activeVersionId };
   }
@@ -90,12 +125,19 @@ export async function startTurnHarness(options: {
   }
 
   /** The log once `done` holds (default: the session waits or ended). */
-  async function eventsUntil(sessionId: string, done: (events: SessionEvent[]) => boolean, timeoutMs = 30_000): Promise<SessionEvent[]> {
+  async function eventsUntil(
+    sessionId: string,
+    done: (events: SessionEvent[]) => boolean,
+    timeoutMs = 30_000,
+  ): Promise<SessionEvent[]> {
     let log: SessionEvent[] = [];
-    await waitFor(`session ${sessionId} to reach the expected events`, async () => done((log = await events(sessionId))), { timeoutMs, intervalMs: 50 });
+    await waitFor(
+      `session ${sessionId} to reach the expected events`,
+      async () => done((log = await events(sessionId))),
+      { timeoutMs, intervalMs: 50 },
+    );
     return log;
   }
-
 
   return {
     db,
@@ -104,23 +146,34 @@ export async function startTurnHarness(options: {
     owner,
     deploy,
     /** Where the platform's own ports are (what agent code must not reach). */
-    ports: () => ({ restateIngress: restate.ingressUrl, restateAdmin: restate.adminUrl, worker: `http://127.0.0.1:${workerPort}` }),
+    ports: () => ({
+      restateIngress: restate.ingressUrl,
+      restateAdmin: restate.adminUrl,
+      worker: `http://127.0.0.1:${workerPort}`,
+    }),
     events,
     eventsUntil,
     start: (agent: AgentRef, body: StartSessionBody, options: { mode?: "chat" | "task" } = {}) =>
       startSession({ db, runtime, agent, principal: owner, body, baseUrl: "http://test", mode: options.mode }),
-    followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) => followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
-    stop: (agent: AgentRef, sessionId: string) => stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
-    remove: (agent: AgentRef, sessionId: string) => deleteSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
+    followUp: (agent: AgentRef, sessionId: string, body: FollowUpBody) =>
+      followUpSession({ db, runtime, agentId: agent.id, sessionId, principal: owner, body }),
+    stop: (agent: AgentRef, sessionId: string) =>
+      stopSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
+    remove: (agent: AgentRef, sessionId: string) =>
+      deleteSession({ db, runtime, agentId: agent.id, sessionId, principal: owner }),
     /** The session object's invocations Restate knows of (their turns are their idempotency keys). */
     async invocations(sessionId: string): Promise<string[]> {
       const response = await fetch(`${restate.adminUrl}/query`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ query: `SELECT idempotency_key FROM sys_invocation WHERE target_service_name = 'session' AND target_service_key = '${sessionId.replace(/'/g, "''")}'` }),
+        body: JSON.stringify({
+          query: `SELECT idempotency_key FROM sys_invocation WHERE target_service_name = 'session' AND target_service_key = '${sessionId.replace(/'/g, "''")}'`,
+        }),
       });
       if (!response.ok) throw new Error(`Restate's query API answered ${response.status}: ${await response.text()}`);
-      return ((await response.json()) as { rows: { idempotency_key: string }[] }).rows.map((row) => row.idempotency_key);
+      return ((await response.json()) as { rows: { idempotency_key: string }[] }).rows.map(
+        (row) => row.idempotency_key,
+      );
     },
     /** kill -9 the worker process (workerProcess mode), then start a new one on the same port. */
     async crashWorker(): Promise<void> {
@@ -132,7 +185,12 @@ export async function startTurnHarness(options: {
     },
     /** A second worker process's worth: another endpoint registered with the same Restate. */
     async startExtraWorker(): Promise<void> {
-      const extra = await startWorkerServer({ port: await getFreePort(), host: "127.0.0.1", identityKeys: [restate.identityKey], deps: workerConfig });
+      const extra = await startWorkerServer({
+        port: await getFreePort(),
+        host: "127.0.0.1",
+        identityKeys: [restate.identityKey],
+        deps: workerConfig,
+      });
       extraWorkers.push(extra);
       await runtime.registerWorker(extra.url);
     },
@@ -161,7 +219,11 @@ function isListening(port: number): Promise<boolean> {
 }
 
 /** The events of one type, typed. */
-export const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) => log.filter((e): e is SessionEventOf<T> => e.type === type);
+export const ofType = <T extends SessionEvent["type"]>(log: SessionEvent[], type: T) =>
+  log.filter((e): e is SessionEventOf<T> => e.type === type);
 
 /** A condition for eventsUntil: at least `n` events of a type. */
-export const has = (type: SessionEvent["type"], n = 1) => (log: SessionEvent[]) => ofType(log, type).length >= n;
+export const has =
+  (type: SessionEvent["type"], n = 1) =>
+  (log: SessionEvent[]) =>
+    ofType(log, type).length >= n;

@@ -109,7 +109,11 @@ async function serveWithoutFront(req: http.IncomingMessage, res: http.ServerResp
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, { method: req.method, headers, body: hasBody ? Buffer.concat(chunks) : undefined });
+    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
+      method: req.method,
+      headers,
+      body: hasBody ? Buffer.concat(chunks) : undefined,
+    });
     response = await (await match.route.load())(request, { params: Promise.resolve(match.params) });
   }
   res.writeHead(response.status, Object.fromEntries(response.headers));

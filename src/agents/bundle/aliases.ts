@@ -6,8 +6,19 @@ import path from "node:path";
 export const sdkPackages = ["agentfold", "@cursor/july", "@cursor/bdk"] as const;
 
 export const sdkSubpaths = new Set([
-  "tools", "hooks", "channels", "channels/slack", "channels/github", "schedules", "skills",
-  "evals", "artifacts", "connections", "result", "memory", "prompt",
+  "tools",
+  "hooks",
+  "channels",
+  "channels/slack",
+  "channels/github",
+  "schedules",
+  "skills",
+  "evals",
+  "artifacts",
+  "connections",
+  "result",
+  "memory",
+  "prompt",
 ]);
 
 export const sdkImport = /^(agentfold|@cursor\/july|@cursor\/bdk)(\/.+)?$/;

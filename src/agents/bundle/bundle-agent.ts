@@ -10,7 +10,9 @@ import { sdkImport, sdkModulePath } from "./aliases";
 
 // Bundled into the web app (uploads are loaded there), a module has no dirname of its own; `next
 // start` always runs in the project root.
-const platformSrc = import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : path.join(/*turbopackIgnore: true*/ process.cwd(), "src");
+const platformSrc = import.meta.dirname
+  ? path.resolve(import.meta.dirname, "../..")
+  : path.join(/*turbopackIgnore: true*/ process.cwd(), "src");
 const sdkDir = path.join(platformSrc, "agents", "sdk");
 const runnerPath = path.join(platformSrc, "agents", "sandbox", "runner.ts");
 const scriptRunnerPath = path.join(platformSrc, "agents", "sandbox", "agent-tool-script.ts");
@@ -25,12 +27,9 @@ export type BundleResult = {
 
 function entrySource(files: string[]): string {
   const loaders = files.map((file) => `  ${JSON.stringify(file)}: () => import(${JSON.stringify(`./${file}`)}),`);
-  return [
-    `import { startSandbox } from ${JSON.stringify(runnerPath)};`,
-    "startSandbox({",
-    ...loaders,
-    "});",
-  ].join("\n");
+  return [`import { startSandbox } from ${JSON.stringify(runnerPath)};`, "startSandbox({", ...loaders, "});"].join(
+    "\n",
+  );
 }
 
 const platformResolver: esbuild.Plugin = {
@@ -46,7 +45,9 @@ const platformResolver: esbuild.Plugin = {
 };
 
 function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
-  const file = message.location?.file ? path.relative(folderDir, path.resolve(folderDir, message.location.file)) : undefined;
+  const file = message.location?.file
+    ? path.relative(folderDir, path.resolve(folderDir, message.location.file))
+    : undefined;
   const unresolved = message.text.match(/^Could not resolve "([^"]+)"/);
   const text = unresolved ? `cannot resolve '${unresolved[1]}' from ${file}` : message.text;
   return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
@@ -58,7 +59,9 @@ const buildOptions = (folderDir: string): esbuild.BuildOptions => ({
   platform: "node",
   target: "node20",
   // CommonJS dependencies inside an ESM bundle still call require() for Node's builtins.
-  banner: { js: 'import { createRequire as __agentfoldRequire } from "node:module"; const require = __agentfoldRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __agentfoldRequire } from "node:module"; const require = __agentfoldRequire(import.meta.url);',
+  },
   plugins: [platformResolver],
   logLevel: "silent",
   absWorkingDir: folderDir,
@@ -78,7 +81,11 @@ export async function bundleAgentToolScripts(options: {
       `import { runAgentToolScript } from ${JSON.stringify(scriptRunnerPath)};`,
       "await runAgentToolScript(tool);",
     ].join("\n");
-    await esbuild.build({ ...buildOptions(options.folderDir), stdin: { contents, resolveDir: options.folderDir, sourcefile: `${tool.name}-script.ts`, loader: "ts" }, outfile });
+    await esbuild.build({
+      ...buildOptions(options.folderDir),
+      stdin: { contents, resolveDir: options.folderDir, sourcefile: `${tool.name}-script.ts`, loader: "ts" },
+      outfile,
+    });
     outputs.push(outfile);
   }
   return outputs;
@@ -94,13 +101,23 @@ export async function bundleAgent(options: {
   try {
     const result = await esbuild.build({
       ...buildOptions(folderDir),
-      stdin: { contents: entrySource(moduleFiles), resolveDir: folderDir, sourcefile: "agentfold-entry.ts", loader: "ts" },
+      stdin: {
+        contents: entrySource(moduleFiles),
+        resolveDir: folderDir,
+        sourcefile: "agentfold-entry.ts",
+        loader: "ts",
+      },
       outfile: bundlePath,
       sourcemap: "linked",
       metafile: true,
     });
     const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-    return { ok: true, bundlePath, bytes, diagnostics: result.warnings.map((w) => ({ ...toDiagnostic(w, folderDir), level: "warning" })) };
+    return {
+      ok: true,
+      bundlePath,
+      bytes,
+      diagnostics: result.warnings.map((w) => ({ ...toDiagnostic(w, folderDir), level: "warning" })),
+    };
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
     if (!Array.isArray(failure.errors)) throw error;

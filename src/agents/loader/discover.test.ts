@@ -57,7 +57,13 @@ describe("path → capability (docs/agent-folders.md)", () => {
       { name: "generated", form: "generated", file: "bot/skills/generated.ts" },
       { name: "pr-review", form: "markdown", file: "bot/skills/pr-review.md", description: "Review PRs" },
       { name: "triage", form: "markdown", file: "bot/skills/triage.md", description: "Triage incoming tickets" },
-      { name: "refunds", form: "packaged", file: "bot/skills/refunds/SKILL.md", description: "Refund policy", files: ["references/policy.md"] },
+      {
+        name: "refunds",
+        form: "packaged",
+        file: "bot/skills/refunds/SKILL.md",
+        description: "Refund policy",
+        files: ["references/policy.md"],
+      },
     ]);
   });
 
@@ -90,7 +96,13 @@ describe("path → capability (docs/agent-folders.md)", () => {
     });
     expect(errors).toEqual([]);
     expect(layout.schedules).toEqual([
-      { name: "daily", form: "markdown", file: "bot/schedules/daily.md", cron: "0 9 * * 1-5", prompt: "Summarise incidents." },
+      {
+        name: "daily",
+        form: "markdown",
+        file: "bot/schedules/daily.md",
+        cron: "0 9 * * 1-5",
+        prompt: "Summarise incidents.",
+      },
       { name: "sync", form: "module", file: "bot/schedules/sync.ts" },
     ]);
   });
@@ -119,16 +131,24 @@ describe("path → capability (docs/agent-folders.md)", () => {
   });
 
   it("accepts instructions as markdown, a module, or a directory composed in filename order", async () => {
-    expect((await discover({ "bot/instructions.ts": "" })).layout.instructions).toEqual({ form: "module", files: ["bot/instructions.ts"] });
+    expect((await discover({ "bot/instructions.ts": "" })).layout.instructions).toEqual({
+      form: "module",
+      files: ["bot/instructions.ts"],
+    });
     const dir = await discover({ "bot/instructions/2-style.md": "b", "bot/instructions/1-role.md": "a" });
-    expect(dir.layout.instructions).toEqual({ form: "directory", files: ["bot/instructions/1-role.md", "bot/instructions/2-style.md"] });
+    expect(dir.layout.instructions).toEqual({
+      form: "directory",
+      files: ["bot/instructions/1-role.md", "bot/instructions/2-style.md"],
+    });
   });
 });
 
-describe("static diagnostics (docs/agent-folders.md, \"Validating\")", () => {
+describe('static diagnostics (docs/agent-folders.md, "Validating")', () => {
   it("the root agent has no instructions", async () => {
     const { errors } = await discover({ "bot/tools/a.ts": "" });
-    expect(errors).toEqual([{ level: "error", message: "the root agent has no instructions: add bot/instructions.md" }]);
+    expect(errors).toEqual([
+      { level: "error", message: "the root agent has no instructions: add bot/instructions.md" },
+    ]);
   });
 
   it("no bot/ or agent/ folder at all", async () => {
@@ -139,7 +159,11 @@ describe("static diagnostics (docs/agent-folders.md, \"Validating\")", () => {
   it("a hook name contains '__'", async () => {
     const { errors } = await discover({ ...instructions, "bot/hooks/ci__audit.ts": "" });
     expect(errors).toEqual([
-      { level: "error", file: "bot/hooks/ci__audit.ts", message: "hook name 'ci__audit' must not contain '__' (reserved for extensions)" },
+      {
+        level: "error",
+        file: "bot/hooks/ci__audit.ts",
+        message: "hook name 'ci__audit' must not contain '__' (reserved for extensions)",
+      },
     ]);
   });
 
@@ -150,16 +174,22 @@ describe("static diagnostics (docs/agent-folders.md, \"Validating\")", () => {
       "bot/subagents/helper/tools/x.ts": "",
       "bot/subagents/helper/subagents/deeper/instructions.md": "x",
     });
-    expect(items.filter((d) => d.level === "warning").map((d) => d.file).sort()).toEqual([
-      "bot/subagents/helper/subagents/",
-      "bot/subagents/helper/tools/",
-    ]);
+    expect(
+      items
+        .filter((d) => d.level === "warning")
+        .map((d) => d.file)
+        .sort(),
+    ).toEqual(["bot/subagents/helper/subagents/", "bot/subagents/helper/tools/"]);
   });
 
   it("a packaged skill has no description frontmatter", async () => {
     const { errors } = await discover({ ...instructions, "bot/skills/refunds/SKILL.md": "Just a body" });
     expect(errors).toEqual([
-      { level: "error", file: "bot/skills/refunds/SKILL.md", message: "a packaged skill needs a `description` in its frontmatter" },
+      {
+        level: "error",
+        file: "bot/skills/refunds/SKILL.md",
+        message: "a packaged skill needs a `description` in its frontmatter",
+      },
     ]);
   });
 
@@ -181,7 +211,9 @@ describe("static diagnostics (docs/agent-folders.md, \"Validating\")", () => {
       "bot/tools/bad name.ts": "",
     });
     const messages = errors.map((e) => `${e.file}: ${e.message}`);
-    expect(messages).toContain("bot/instructions: instructions are given in more than one form (instructions.md, instructions.ts, instructions/); keep one");
+    expect(messages).toContain(
+      "bot/instructions: instructions are given in more than one form (instructions.md, instructions.ts, instructions/); keep one",
+    );
     expect(messages.some((m) => m.startsWith("bot/skills/a.md: invalid frontmatter"))).toBe(true);
     expect(messages).toContain("bot/skills/dup/SKILL.md: skill 'dup' is also defined by bot/skills/dup.md");
     expect(messages.some((m) => m.startsWith("bot/tools/bad name.ts: tool name 'bad name'"))).toBe(true);
@@ -190,8 +222,16 @@ describe("static diagnostics (docs/agent-folders.md, \"Validating\")", () => {
   it("warns about files that are not capabilities and chips without a tool", async () => {
     const { items } = await discover({ ...instructions, "bot/notes.txt": "x", "bot/playground/tools/ghost.tsx": "" });
     expect(items).toEqual([
-      { level: "warning", file: "bot/playground/tools/ghost.tsx", message: "no tool named 'ghost' for this playground chip" },
-      { level: "warning", file: "bot/notes.txt", message: "not an agent capability path (docs/agent-folders.md lists them); ignored" },
+      {
+        level: "warning",
+        file: "bot/playground/tools/ghost.tsx",
+        message: "no tool named 'ghost' for this playground chip",
+      },
+      {
+        level: "warning",
+        file: "bot/notes.txt",
+        message: "not an agent capability path (docs/agent-folders.md lists them); ignored",
+      },
     ]);
   });
 });

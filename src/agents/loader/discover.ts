@@ -10,12 +10,28 @@ import { cronProblem } from "@/agents/sdk/cron";
 
 const moduleExtension = /\.(ts|mts|js|mjs)$/;
 const capabilityDirs = [
-  "tools", "skills", "mcp-connections", "connections", "host-connections",
-  "channels", "schedules", "hooks", "sandbox", "subagents",
+  "tools",
+  "skills",
+  "mcp-connections",
+  "connections",
+  "host-connections",
+  "channels",
+  "schedules",
+  "hooks",
+  "sandbox",
+  "subagents",
 ];
 const knownRootEntries = new Set([
-  ...capabilityDirs, "agent.ts", "instructions.md", "instructions.ts", "instructions",
-  "extensions", "artifacts.ts", "result.ts", "playground", "lib",
+  ...capabilityDirs,
+  "agent.ts",
+  "instructions.md",
+  "instructions.ts",
+  "instructions",
+  "extensions",
+  "artifacts.ts",
+  "result.ts",
+  "playground",
+  "lib",
 ]);
 
 type Context = { source: AgentSource; files: string[]; diagnostics: Diagnostics; root: string };
@@ -31,7 +47,11 @@ export async function discoverAgent(
 ): Promise<{ layout?: AgentLayout; diagnostics: Diagnostics }> {
   const diagnostics = new Diagnostics();
   const all = await source.list();
-  const root = all.some((f) => f.startsWith("bot/")) ? "bot" : all.some((f) => f.startsWith("agent/")) ? "agent" : undefined;
+  const root = all.some((f) => f.startsWith("bot/"))
+    ? "bot"
+    : all.some((f) => f.startsWith("agent/"))
+      ? "agent"
+      : undefined;
   if (!root) {
     diagnostics.error(undefined, "no agent folder: expected a bot/ (or legacy agent/) directory");
     return { diagnostics };
@@ -53,9 +73,21 @@ export async function discoverAgent(
     channels: modulesIn(ctx, "channels", "channel", at),
     schedules: await findSchedules(ctx, at),
     connections: [
-      ...modulesIn(ctx, "mcp-connections", "connection", at).map((m) => ({ ...m, scope: "mcp" as const, isLegacyPath: false })),
-      ...modulesIn(ctx, "connections", "connection", at).map((m) => ({ ...m, scope: "mcp" as const, isLegacyPath: true })),
-      ...modulesIn(ctx, "host-connections", "connection", at).map((m) => ({ ...m, scope: "host" as const, isLegacyPath: false })),
+      ...modulesIn(ctx, "mcp-connections", "connection", at).map((m) => ({
+        ...m,
+        scope: "mcp" as const,
+        isLegacyPath: false,
+      })),
+      ...modulesIn(ctx, "connections", "connection", at).map((m) => ({
+        ...m,
+        scope: "mcp" as const,
+        isLegacyPath: true,
+      })),
+      ...modulesIn(ctx, "host-connections", "connection", at).map((m) => ({
+        ...m,
+        scope: "host" as const,
+        isLegacyPath: false,
+      })),
     ],
     extensions: modulesIn(ctx, "extensions", "extension", at),
     artifactsFile: ctx.files.includes("artifacts.ts") ? at("artifacts.ts") : undefined,
@@ -65,7 +97,8 @@ export async function discoverAgent(
     evals: findEvals(all, diagnostics),
     evalConfigFile: all.find((f) => /^evals\/evals\.config\.(ts|mts|js|mjs)$/.test(f)),
   };
-  if (!layout.instructions) diagnostics.error(undefined, `the root agent has no instructions: add ${root}/instructions.md`);
+  if (!layout.instructions)
+    diagnostics.error(undefined, `the root agent has no instructions: add ${root}/instructions.md`);
   checkDuplicates(layout, diagnostics);
   for (const entry of new Set(ctx.files.map((f) => f.split("/")[0]!))) {
     if (!knownRootEntries.has(entry) && !/^readme\.md$/i.test(entry)) {
@@ -75,7 +108,12 @@ export async function discoverAgent(
   return { layout, diagnostics };
 }
 
-async function agentName(source: AgentSource, all: string[], folderName: string, diagnostics: Diagnostics): Promise<string> {
+async function agentName(
+  source: AgentSource,
+  all: string[],
+  folderName: string,
+  diagnostics: Diagnostics,
+): Promise<string> {
   if (!all.includes("package.json")) return folderName;
   try {
     const pkg = JSON.parse((await source.read("package.json")).toString("utf8")) as { name?: unknown };
@@ -88,12 +126,19 @@ async function agentName(source: AgentSource, all: string[], folderName: string,
 
 function findInstructions(ctx: Context, prefix: string, at: (f: string) => string): InstructionsRef | undefined {
   const forms: InstructionsRef[] = [];
-  if (ctx.files.includes(`${prefix}instructions.md`)) forms.push({ form: "markdown", files: [at(`${prefix}instructions.md`)] });
-  if (ctx.files.includes(`${prefix}instructions.ts`)) forms.push({ form: "module", files: [at(`${prefix}instructions.ts`)] });
-  const parts = under(ctx.files, `${prefix}instructions`).filter((f) => !f.includes("/") && f.endsWith(".md")).sort();
+  if (ctx.files.includes(`${prefix}instructions.md`))
+    forms.push({ form: "markdown", files: [at(`${prefix}instructions.md`)] });
+  if (ctx.files.includes(`${prefix}instructions.ts`))
+    forms.push({ form: "module", files: [at(`${prefix}instructions.ts`)] });
+  const parts = under(ctx.files, `${prefix}instructions`)
+    .filter((f) => !f.includes("/") && f.endsWith(".md"))
+    .sort();
   if (parts.length > 0) forms.push({ form: "directory", files: parts.map((f) => at(`${prefix}instructions/${f}`)) });
   if (forms.length > 1) {
-    ctx.diagnostics.error(at(`${prefix}instructions`), "instructions are given in more than one form (instructions.md, instructions.ts, instructions/); keep one");
+    ctx.diagnostics.error(
+      at(`${prefix}instructions`),
+      "instructions are given in more than one form (instructions.md, instructions.ts, instructions/); keep one",
+    );
   }
   return forms[0];
 }
@@ -119,7 +164,10 @@ function findHooks(ctx: Context, at: (f: string) => string) {
     .flatMap((file) => {
       const name = stem(file);
       if (name.includes("__")) {
-        ctx.diagnostics.error(at(`hooks/${file}`), `hook name '${name}' must not contain '__' (reserved for extensions)`);
+        ctx.diagnostics.error(
+          at(`hooks/${file}`),
+          `hook name '${name}' must not contain '__' (reserved for extensions)`,
+        );
         return [];
       }
       return [{ name, file: at(`hooks/${file}`) }];
@@ -151,7 +199,9 @@ async function findSkills(ctx: Context, at: (f: string) => string): Promise<Skil
     const { data } = await readMarkdown(ctx, file);
     const description = typeof data.description === "string" && data.description.trim() ? data.description : undefined;
     if (!description) ctx.diagnostics.error(file, "a packaged skill needs a `description` in its frontmatter");
-    const siblings = files.filter((f) => f.startsWith(`${name}/`) && f !== `${name}/SKILL.md`).map((f) => f.slice(name.length + 1));
+    const siblings = files
+      .filter((f) => f.startsWith(`${name}/`) && f !== `${name}/SKILL.md`)
+      .map((f) => f.slice(name.length + 1));
     skills.push({ name, form: "packaged", file, description, files: siblings });
   }
   return skills;
@@ -236,7 +286,10 @@ function findEvals(all: string[], diagnostics: Diagnostics) {
   return all
     .filter((f) => f.startsWith("evals/") && /\.eval\.(ts|js)$/.test(f))
     .map((file) => {
-      const id = file.slice("evals/".length).replace(/\.eval\.(ts|js)$/, "").replace(/(^|\/)index$/, "");
+      const id = file
+        .slice("evals/".length)
+        .replace(/\.eval\.(ts|js)$/, "")
+        .replace(/(^|\/)index$/, "");
       if (!id) diagnostics.error(file, "evals/index.eval.ts has no directory to take its id from; rename it");
       return { id, file };
     })

@@ -5,18 +5,32 @@ import path from "node:path";
 import type { LoadedAgent } from "./load-agent";
 
 // Inside the Next.js bundle modules have no dirname; `next start` runs in the project root.
-const root = import.meta.dirname ? path.resolve(import.meta.dirname, "../../..") : /*turbopackIgnore: true*/ process.cwd();
+const root = import.meta.dirname
+  ? path.resolve(import.meta.dirname, "../../..")
+  : /*turbopackIgnore: true*/ process.cwd();
 
-export function loadAgentInChild(options: { folderDir: string; folderName?: string; outDir: string }): Promise<LoadedAgent> {
+export function loadAgentInChild(options: {
+  folderDir: string;
+  folderName?: string;
+  outDir: string;
+}): Promise<LoadedAgent> {
   const entry = path.join(/*turbopackIgnore: true*/ root, "src", "agents", "loader", "load-agent-main.ts");
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--import", "tsx", entry, JSON.stringify(options)], { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`loading the agent failed: ${stderr.trim().split("\n").slice(-3).join(" ") || error.message}`));
-      try {
-        resolve(JSON.parse(stdout) as LoadedAgent);
-      } catch {
-        reject(new Error("loading the agent printed no result"));
-      }
-    });
+    execFile(
+      process.execPath,
+      ["--import", "tsx", entry, JSON.stringify(options)],
+      { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        if (error)
+          return reject(
+            new Error(`loading the agent failed: ${stderr.trim().split("\n").slice(-3).join(" ") || error.message}`),
+          );
+        try {
+          resolve(JSON.parse(stdout) as LoadedAgent);
+        } catch {
+          reject(new Error("loading the agent printed no result"));
+        }
+      },
+    );
   });
 }

@@ -10,29 +10,42 @@ import { writeFiles } from "@/testing/folders";
 
 const fixture: Record<string, string> = {
   "bot/instructions.md": "Root instructions.",
-  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["KNOWN_TOKEN"] } });',
+  "bot/agent.ts":
+    'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["KNOWN_TOKEN"] } });',
   "bot/hooks/plain.ts": "export default { events: {} };",
   "bot/hooks/silent.ts": 'import { defineHook } from "agentfold/hooks";\nexport default defineHook({ events: {} });',
   "bot/subagents/nameless/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({});',
   "bot/subagents/nameless/instructions.md": "Help.",
-  "bot/schedules/both.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *", markdown: "x", run: async () => {} } as never);',
-  "bot/schedules/neither.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *" } as never);',
-  "bot/schedules/badcron.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "every day", markdown: "x" });',
-  "bot/schedules/impossible.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "61 25 * * *", markdown: "x" });',
-  "bot/schedules/impossible-run.ts": 'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "61 25 * * *", run: async () => {} });',
+  "bot/schedules/both.ts":
+    'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *", markdown: "x", run: async () => {} } as never);',
+  "bot/schedules/neither.ts":
+    'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "0 * * * *" } as never);',
+  "bot/schedules/badcron.ts":
+    'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "every day", markdown: "x" });',
+  "bot/schedules/impossible.ts":
+    'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "61 25 * * *", markdown: "x" });',
+  "bot/schedules/impossible-run.ts":
+    'import { defineSchedule } from "agentfold/schedules";\nexport default defineSchedule({ cron: "61 25 * * *", run: async () => {} });',
   "bot/schedules/impossible-md.md": '---\ncron: "61 25 * * *"\n---\nSummarise.',
-  "bot/mcp-connections/templated.ts": 'import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ url: "https://x.example/mcp", headers: { a: "Bearer ${KNOWN_TOKEN}", b: "${MISSING_TOKEN}" } });',
-  "bot/artifacts.ts": 'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ kinds: { note: { description: "" } } });',
+  "bot/mcp-connections/templated.ts":
+    'import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ url: "https://x.example/mcp", headers: { a: "Bearer ${KNOWN_TOKEN}", b: "${MISSING_TOKEN}" } });',
+  "bot/artifacts.ts":
+    'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ kinds: { note: { description: "" } } });',
   "bot/extensions/ci.ts": 'throw new Error("ci extension: missing config `repo`");',
-  "evals/both.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default defineEval({ test: async () => {}, cases: [{ id: "a", test: async () => {} }] } as never);',
-  "evals/dupes.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default defineEval({ cases: [{ id: "a", test: async () => {} }, { id: "a", test: async () => {} }] });',
-  "evals/nested.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default defineEval({ cases: [{ id: "a/b", test: async () => {} }] });',
-  "evals/list.eval.ts": 'import { defineEval } from "agentfold/evals";\nexport default [defineEval({ test: async () => {} }), defineEval({ test: async () => {} })];',
+  "evals/both.eval.ts":
+    'import { defineEval } from "agentfold/evals";\nexport default defineEval({ test: async () => {}, cases: [{ id: "a", test: async () => {} }] } as never);',
+  "evals/dupes.eval.ts":
+    'import { defineEval } from "agentfold/evals";\nexport default defineEval({ cases: [{ id: "a", test: async () => {} }, { id: "a", test: async () => {} }] });',
+  "evals/nested.eval.ts":
+    'import { defineEval } from "agentfold/evals";\nexport default defineEval({ cases: [{ id: "a/b", test: async () => {} }] });',
+  "evals/list.eval.ts":
+    'import { defineEval } from "agentfold/evals";\nexport default [defineEval({ test: async () => {} }), defineEval({ test: async () => {} })];',
 };
 
 const grokbotFixture: Record<string, string> = {
   "bot/instructions.md": "x",
-  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ runtime: "grokbot" } as never);',
+  "bot/agent.ts":
+    'import { defineAgent } from "agentfold";\nexport default defineAgent({ runtime: "grokbot" } as never);',
 };
 const modelFixture: Record<string, string> = {
   "bot/instructions.md": "x",
@@ -41,14 +54,17 @@ const modelFixture: Record<string, string> = {
 const modelIdsFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "acme:large" });',
-  "bot/subagents/bare/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "d", model: "grok-4.5" });',
+  "bot/subagents/bare/agent.ts":
+    'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "d", model: "grok-4.5" });',
   "bot/subagents/bare/instructions.md": "Help.",
-  "bot/subagents/local/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "d", model: { id: "local:other" } });',
+  "bot/subagents/local/agent.ts":
+    'import { defineAgent } from "agentfold";\nexport default defineAgent({ description: "d", model: { id: "local:other" } });',
   "bot/subagents/local/instructions.md": "Help.",
 };
 const agentToolFixture: Record<string, string> = {
   "bot/instructions.md": "x",
-  "bot/artifacts.ts": 'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ agentTool: true });',
+  "bot/artifacts.ts":
+    'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ agentTool: true });',
 };
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
@@ -70,18 +86,27 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const expectLine = (pattern: RegExp) => expect(lines.some((line) => pattern.test(line)), `${pattern}\n${lines.join("\n")}`).toBe(true);
+const expectLine = (pattern: RegExp) =>
+  expect(
+    lines.some((line) => pattern.test(line)),
+    `${pattern}\n${lines.join("\n")}`,
+  ).toBe(true);
 
-describe("load-time diagnostics (docs/agent-folders.md, \"Validating\")", () => {
-  it("a hook module's default export is not defineHook(...)", () => expectLine(/^error: bot\/hooks\/plain.ts: the default export is not defineHook\(\.\.\.\)$/));
+describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
+  it("a hook module's default export is not defineHook(...)", () =>
+    expectLine(/^error: bot\/hooks\/plain.ts: the default export is not defineHook\(\.\.\.\)$/));
   it("a hook with an empty events map is skipped with a warning", () => {
     expectLine(/^warning: bot\/hooks\/silent.ts: the hook has an empty `events` map and is skipped$/);
     expect(loads.main.manifest?.hooks).toEqual([]);
   });
-  it("a subagent has no description", () => expectLine(/^error: bot\/subagents\/nameless\/agent.ts: subagent 'nameless' has no description/));
-  it("an extension's config is missing or mistyped", () => expectLine(/^error: bot\/extensions\/ci.ts: extension 'ci': ci extension: missing config `repo`$/));
+  it("a subagent has no description", () =>
+    expectLine(/^error: bot\/subagents\/nameless\/agent.ts: subagent 'nameless' has no description/));
+  it("an extension's config is missing or mistyped", () =>
+    expectLine(/^error: bot\/extensions\/ci.ts: extension 'ci': ci extension: missing config `repo`$/));
   it("a connection uses an undeclared ${NAME}", () => {
-    expectLine(/^warning: bot\/mcp-connections\/templated.ts: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/);
+    expectLine(
+      /^warning: bot\/mcp-connections\/templated.ts: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/,
+    );
     expect(lines.some((line) => line.includes("KNOWN_TOKEN"))).toBe(false);
     // Both reach the sandbox once set: the declared one and the one a connection uses.
     expect(loads.main.manifest?.secretNames).toEqual(["KNOWN_TOKEN", "MISSING_TOKEN"]);
@@ -97,29 +122,50 @@ describe("load-time diagnostics (docs/agent-folders.md, \"Validating\")", () => 
       expect(mine, file).toEqual([expect.stringMatching(/^error: .*cron.*Invalid value for minute: 61/)]);
     }
   });
-  it("defineEval given both test and cases", () => expectLine(/^error: evals\/both.eval.ts: defineEval: .*test or cases, not both/));
+  it("defineEval given both test and cases", () =>
+    expectLine(/^error: evals\/both.eval.ts: defineEval: .*test or cases, not both/));
   it("duplicate case ids, and case ids that are not one path segment", () => {
     expectLine(/^error: evals\/dupes.eval.ts: defineEval: .*duplicate case id "a"/);
     expectLine(/^error: evals\/nested.eval.ts: defineEval: .*single path segment/);
   });
   it("array exports are indexed 0000, 0001 …", () => {
-    expect(loads.main.manifest?.evals.filter((e) => e.file === "evals/list.eval.ts").map((e) => e.id)).toEqual(["list/0000", "list/0001"]);
+    expect(loads.main.manifest?.evals.filter((e) => e.file === "evals/list.eval.ts").map((e) => e.id)).toEqual([
+      "list/0000",
+      "list/0001",
+    ]);
   });
-  it("artifact kinds with empty descriptions", () => expectLine(/^error: bot\/artifacts.ts: defineArtifacts: .*description/));
+  it("artifact kinds with empty descriptions", () =>
+    expectLine(/^error: bot\/artifacts.ts: defineArtifacts: .*description/));
   it("a model id with a suffix is rejected in favour of params", () => {
-    expect(loads.model.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/agent.ts: defineAgent: model.*params/m);
+    expect(loads.model.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
+      /^error: bot\/agent.ts: defineAgent: model.*params/m,
+    );
   });
   it("a model id no turn could run on is an error; one without a provider says it runs on the default", () => {
     const found = loads.modelIds.diagnostics.map(formatDiagnostic);
-    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/agent.ts: model acme:large has an unknown provider "acme"/));
-    expect(found).toContainEqual(expect.stringMatching(/^error: bot\/subagents\/local\/agent.ts: model local:other does not exist; the only local model is local:scripted/));
-    expect(found).toContainEqual(expect.stringMatching(/^warning: bot\/subagents\/bare\/agent.ts: model "grok-4.5" names no provider: turns here run on the instance's default model/));
+    expect(found).toContainEqual(
+      expect.stringMatching(/^error: bot\/agent.ts: model acme:large has an unknown provider "acme"/),
+    );
+    expect(found).toContainEqual(
+      expect.stringMatching(
+        /^error: bot\/subagents\/local\/agent.ts: model local:other does not exist; the only local model is local:scripted/,
+      ),
+    );
+    expect(found).toContainEqual(
+      expect.stringMatching(
+        /^warning: bot\/subagents\/bare\/agent.ts: model "grok-4.5" names no provider: turns here run on the instance's default model/,
+      ),
+    );
   });
   it("runtime: 'grokbot' is rejected", () => {
-    expect(loads.grokbot.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/agent.ts: defineAgent: runtime/m);
+    expect(loads.grokbot.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
+      /^error: bot\/agent.ts: defineAgent: runtime/m,
+    );
   });
   it("agentTool: true with no declared kinds", () => {
-    expect(loads.agentTool.diagnostics.map(formatDiagnostic).join("\n")).toMatch(/^error: bot\/artifacts.ts: defineArtifacts: .*agentTool/m);
+    expect(loads.agentTool.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
+      /^error: bot\/artifacts.ts: defineArtifacts: .*agentTool/m,
+    );
   });
   it("reports them all in one run", () => {
     expect(loads.main.ok).toBe(false);

@@ -46,7 +46,12 @@ export type AgentManifest = {
   }[];
   subagents: { id: string; description?: string; model?: unknown; instructionsText: string }[];
   hooks: { name: string; file: string; events: string[] }[];
-  channels: { name: string; file: string; routes: { method: string; path: string; description?: string }[]; config: unknown }[];
+  channels: {
+    name: string;
+    file: string;
+    routes: { method: string; path: string; description?: string }[];
+    config: unknown;
+  }[];
   /** `prompt`: the task a markdown schedule starts (the file's body, or defineSchedule's markdown). */
   schedules: { name: string; file: string; form: string; cron?: string; mode: "markdown" | "run"; prompt?: string }[];
   connections: { name: string; file: string; scope: "mcp" | "host"; transport?: string; config: unknown }[];
@@ -116,17 +121,19 @@ function tools(check: Check, refs: ModuleRef[]): ToolManifest[] {
   return refs.flatMap((ref) => {
     const s = expectKind(check, ref.file, "tool", "defineTool");
     if (!s) return [];
-    return [{
-      name: ref.name,
-      file: ref.file,
-      description: text(s.description) ?? "",
-      effect: s.effect === "read" ? "read" : "write",
-      execution: s.execution === "agent" ? "agent" : "server",
-      needsApproval: s.needsApproval === "dynamic" ? "dynamic" : Boolean(s.needsApproval),
-      timeoutMs: typeof s.timeoutMs === "number" ? s.timeoutMs : undefined,
-      inputSchema: s.inputSchema,
-      outputSchema: s.outputSchema,
-    }];
+    return [
+      {
+        name: ref.name,
+        file: ref.file,
+        description: text(s.description) ?? "",
+        effect: s.effect === "read" ? "read" : "write",
+        execution: s.execution === "agent" ? "agent" : "server",
+        needsApproval: s.needsApproval === "dynamic" ? "dynamic" : Boolean(s.needsApproval),
+        timeoutMs: typeof s.timeoutMs === "number" ? s.timeoutMs : undefined,
+        inputSchema: s.inputSchema,
+        outputSchema: s.outputSchema,
+      },
+    ];
   });
 }
 
@@ -150,8 +157,13 @@ function evals(check: Check, layout: AgentLayout) {
     if (report?.error) return (check.diagnostics.error(ref.file, report.error), []);
     if (report?.kind === "array") {
       const items = report.items ?? [];
-      if (items.some((item) => item.kind !== "eval")) return (check.diagnostics.error(ref.file, "every item of the exported array must be defineEval(...)"), []);
-      return items.map((_, index) => ({ id: `${ref.id}/${String(index).padStart(4, "0")}`, file: ref.file, cases: [] as string[] }));
+      if (items.some((item) => item.kind !== "eval"))
+        return (check.diagnostics.error(ref.file, "every item of the exported array must be defineEval(...)"), []);
+      return items.map((_, index) => ({
+        id: `${ref.id}/${String(index).padStart(4, "0")}`,
+        file: ref.file,
+        cases: [] as string[],
+      }));
     }
     const s = expectKind(check, ref.file, "eval", "defineEval");
     if (!s) return [];
@@ -162,11 +174,23 @@ function evals(check: Check, layout: AgentLayout) {
 
 function skills(check: Check, layout: AgentLayout): AgentManifest["skills"] {
   return layout.skills.flatMap((skill): AgentManifest["skills"] => {
-    if (skill.form === "markdown") return [{ name: skill.name, form: skill.form, file: skill.file, description: skill.description }];
-    if (skill.form === "packaged") return [{ name: skill.name, form: skill.form, file: skill.file, description: skill.description, files: skill.files }];
+    if (skill.form === "markdown")
+      return [{ name: skill.name, form: skill.form, file: skill.file, description: skill.description }];
+    if (skill.form === "packaged")
+      return [
+        { name: skill.name, form: skill.form, file: skill.file, description: skill.description, files: skill.files },
+      ];
     const s = expectKind(check, skill.file, "skill", "defineSkill");
     if (!s) return [];
-    return [{ name: skill.name, form: skill.form, file: skill.file, description: text(s.description), content: text(s.markdown) }];
+    return [
+      {
+        name: skill.name,
+        form: skill.form,
+        file: skill.file,
+        description: text(s.description),
+        content: text(s.markdown),
+      },
+    ];
   });
 }
 
@@ -179,7 +203,10 @@ function checkModel(check: Check, file: string | undefined, model: unknown): voi
   const id = typeof model === "string" ? model : (model as { id?: unknown } | undefined)?.id;
   if (typeof id !== "string") return;
   if (!id.includes(":")) {
-    check.diagnostics.warning(file, `model "${id}" names no provider: turns here run on the instance's default model (AGENTFOLD_DEFAULT_MODEL); write provider:model, e.g. openai:gpt-5, to choose one (docs/models.md)`);
+    check.diagnostics.warning(
+      file,
+      `model "${id}" names no provider: turns here run on the instance's default model (AGENTFOLD_DEFAULT_MODEL); write provider:model, e.g. openai:gpt-5, to choose one (docs/models.md)`,
+    );
     return;
   }
   const problem = modelIdProblem(id);
@@ -190,17 +217,31 @@ function subagents(check: Check, layout: AgentLayout) {
   return layout.subagents.map((sub) => {
     const s = sub.agentFile ? expectKind(check, sub.agentFile, "agent", "defineAgent") : undefined;
     const description = text(s?.description);
-    if (!description) check.diagnostics.error(sub.agentFile ?? `${sub.dir}/`, `subagent '${sub.id}' has no description: add defineAgent({ description }) in agent.ts`);
-    if (!sub.instructions && !text(s?.instructions)) check.diagnostics.error(`${sub.dir}/`, `subagent '${sub.id}' has no instructions`);
+    if (!description)
+      check.diagnostics.error(
+        sub.agentFile ?? `${sub.dir}/`,
+        `subagent '${sub.id}' has no description: add defineAgent({ description }) in agent.ts`,
+      );
+    if (!sub.instructions && !text(s?.instructions))
+      check.diagnostics.error(`${sub.dir}/`, `subagent '${sub.id}' has no instructions`);
     checkModel(check, sub.agentFile, s?.model);
-    return { id: sub.id, description, model: s?.model, instructionsText: instructionsText(check, sub.instructions, s?.instructions) };
+    return {
+      id: sub.id,
+      description,
+      model: s?.model,
+      instructionsText: instructionsText(check, sub.instructions, s?.instructions),
+    };
   });
 }
 
 /** `${NAME}` templates in a connection whose variable the agent does not declare (warning). */
 function checkTemplates(check: Check, file: string, config: unknown, declared: Set<string>): void {
   for (const name of templateNames(JSON.stringify(config ?? {}))) {
-    if (!declared.has(name)) check.diagnostics.warning(file, `uses \${${name}}, but ${name} is not a declared secret (agent.ts hosting.secretNames)`);
+    if (!declared.has(name))
+      check.diagnostics.warning(
+        file,
+        `uses \${${name}}, but ${name} is not a declared secret (agent.ts hosting.secretNames)`,
+      );
   }
 }
 
@@ -219,7 +260,9 @@ export function buildManifest(
   }
   checkModel(check, layout.agentFile, agent?.model);
   const declared = new Set(((agent?.hosting as Summary | undefined)?.secretNames as string[] | undefined) ?? []);
-  const artifacts = layout.artifactsFile ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts") : undefined;
+  const artifacts = layout.artifactsFile
+    ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts")
+    : undefined;
   if (layout.resultFile) expectKind(check, layout.resultFile, "result", "defineResult");
   for (const ext of layout.extensions) {
     const report = check.reports.get(ext.file);
@@ -230,7 +273,9 @@ export function buildManifest(
     if (s) checkTemplates(check, ref.file, s, declared);
     return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
   });
-  const secretNames = [...new Set([...declared, ...connections.flatMap((c) => templateNames(JSON.stringify(c.config)))])].sort();
+  const secretNames = [
+    ...new Set([...declared, ...connections.flatMap((c) => templateNames(JSON.stringify(c.config)))]),
+  ].sort();
   return {
     // defineAgent's name is the display name; the package or folder name is only the default.
     name: text(agent?.name) ?? layout.name,
@@ -250,17 +295,47 @@ export function buildManifest(
     channels: layout.channels.flatMap((ref) => {
       const s = expectKind(check, ref.file, "channel", "defineChannel");
       const routes = (Array.isArray(s?.routes) ? s.routes : []) as Summary[];
-      return s ? [{ name: ref.name, file: ref.file, routes: routes.map((r) => ({ method: String(r.method), path: String(r.path), description: text(r.description) })), config: s }] : [];
+      return s
+        ? [
+            {
+              name: ref.name,
+              file: ref.file,
+              routes: routes.map((r) => ({
+                method: String(r.method),
+                path: String(r.path),
+                description: text(r.description),
+              })),
+              config: s,
+            },
+          ]
+        : [];
     }),
     schedules: layout.schedules.flatMap((ref): AgentManifest["schedules"] => {
-      if (ref.form === "markdown") return [{ name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown", prompt: ref.prompt }];
+      if (ref.form === "markdown")
+        return [
+          { name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown", prompt: ref.prompt },
+        ];
       const s = expectKind(check, ref.file, "schedule", "defineSchedule");
       const markdown = text(s?.markdown);
-      return s ? [{ name: ref.name, file: ref.file, form: ref.form, cron: text(s.cron), mode: markdown ? "markdown" : "run", ...(markdown ? { prompt: markdown } : {}) }] : [];
+      return s
+        ? [
+            {
+              name: ref.name,
+              file: ref.file,
+              form: ref.form,
+              cron: text(s.cron),
+              mode: markdown ? "markdown" : "run",
+              ...(markdown ? { prompt: markdown } : {}),
+            },
+          ]
+        : [];
     }),
     connections,
     extensions: layout.extensions,
-    artifactKinds: Object.entries((artifacts?.kinds ?? {}) as Record<string, Summary>).map(([kind, k]) => ({ kind, description: text(k?.description) ?? "" })),
+    artifactKinds: Object.entries((artifacts?.kinds ?? {}) as Record<string, Summary>).map(([kind, k]) => ({
+      kind,
+      description: text(k?.description) ?? "",
+    })),
     result: layout.resultFile ? { file: layout.resultFile } : undefined,
     evals: evals(check, layout),
     seedFiles: layout.seedFiles,

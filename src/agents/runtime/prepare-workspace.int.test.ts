@@ -25,7 +25,13 @@ const read = (file: string) => fs.readFileSync(path.join(workspaceDir, file), "u
 
 describe("prepareWorkspace", () => {
   it("writes AGENTS.md, skills, seed files and per-send files", () => {
-    prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ticket/123.txt": "My parcel is late" } });
+    prepareWorkspace({
+      workspaceDir,
+      sourceDir,
+      bundleDir,
+      manifest: loaded.manifest!,
+      workspaceFiles: { "ticket/123.txt": "My parcel is late" },
+    });
     expect(read("AGENTS.md")).toContain("You are Support Desk");
     expect(read("AGENTS.md")).toContain("### draft_reply");
     expect(read(".cursor/skills/refunds/SKILL.md")).toContain("description: The refund policy");
@@ -37,13 +43,23 @@ describe("prepareWorkspace", () => {
   });
 
   it("lands agent-executed tools as runnable scripts", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [".agentfold/tools/draft_reply.mjs", '{"points":["Your refund is on its way."]}'], { cwd: workspaceDir });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [".agentfold/tools/draft_reply.mjs", '{"points":["Your refund is on its way."]}'],
+      { cwd: workspaceDir },
+    );
     expect(JSON.parse(stdout)).toBe("Hi! Your refund is on its way. Best, Support Desk");
   });
 
   it("seeds only once, so later sends do not undo the agent's edits", () => {
     fs.writeFileSync(path.join(workspaceDir, "policies/returns.md"), "edited by the agent");
-    prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ticket/124.txt": "second" } });
+    prepareWorkspace({
+      workspaceDir,
+      sourceDir,
+      bundleDir,
+      manifest: loaded.manifest!,
+      workspaceFiles: { "ticket/124.txt": "second" },
+    });
     expect(read("policies/returns.md")).toBe("edited by the agent");
     expect(read("ticket/124.txt")).toBe("second");
   });
@@ -51,7 +67,13 @@ describe("prepareWorkspace", () => {
   it("refuses workspace files that would land outside the workspace, writing none of them", () => {
     for (const bad of ["../escape.txt", "/etc/cron.d/x", "a/../../escape.txt"]) {
       expect(() =>
-        prepareWorkspace({ workspaceDir, sourceDir, bundleDir, manifest: loaded.manifest!, workspaceFiles: { "ok.txt": "x", [bad]: "x" } }),
+        prepareWorkspace({
+          workspaceDir,
+          sourceDir,
+          bundleDir,
+          manifest: loaded.manifest!,
+          workspaceFiles: { "ok.txt": "x", [bad]: "x" },
+        }),
       ).toThrow(/outside the workspace/);
     }
     expect(fs.existsSync(path.join(workspaceDir, "ok.txt"))).toBe(false);

@@ -18,7 +18,12 @@ import { ensureWorkspaceDir, handOver } from "./workspace-owner";
 /** Resolves a relative path inside the workspace, or throws when it would leave it. */
 export function confinedPath(workspaceDir: string, relative: string): string {
   const normalized = path.posix.normalize(relative.replace(/\\/g, "/"));
-  if (path.posix.isAbsolute(normalized) || normalized === ".." || normalized.startsWith("../") || normalized.includes("\0")) {
+  if (
+    path.posix.isAbsolute(normalized) ||
+    normalized === ".." ||
+    normalized.startsWith("../") ||
+    normalized.includes("\0")
+  ) {
     throw new AppError("invalid_input", `workspace path '${relative}' is outside the workspace`);
   }
   return path.join(workspaceDir, normalized);
@@ -42,12 +47,16 @@ export function agentsMarkdown(manifest: AgentManifest): string {
       ...(tool.inputSchema ? ["", "Input schema:", "```json", JSON.stringify(tool.inputSchema, null, 2), "```"] : []),
     ].join("\n"),
   );
-  return [manifest.instructionsText.trim(), "", "## Tools you can run in this workspace", "", ...catalog].join("\n") + "\n";
+  return (
+    [manifest.instructionsText.trim(), "", "## Tools you can run in this workspace", "", ...catalog].join("\n") + "\n"
+  );
 }
 
 /** Writes per-send files into a workspace; every path is checked before anything is written. */
 export function writeWorkspaceFiles(workspaceDir: string, files: Record<string, string>): void {
-  const targets = Object.entries(files).map(([relative, content]) => [confinedPath(workspaceDir, relative), content] as const);
+  const targets = Object.entries(files).map(
+    ([relative, content]) => [confinedPath(workspaceDir, relative), content] as const,
+  );
   for (const [file, content] of targets) write(file, content);
 }
 
@@ -77,11 +86,25 @@ export function prepareWorkspace(options: {
   writeWorkspaceFiles(workspaceDir, workspaceFiles);
 }
 
-function seed({ workspaceDir, sourceDir, bundleDir, manifest }: { workspaceDir: string; sourceDir: string; bundleDir: string; manifest: AgentManifest }): void {
+function seed({
+  workspaceDir,
+  sourceDir,
+  bundleDir,
+  manifest,
+}: {
+  workspaceDir: string;
+  sourceDir: string;
+  bundleDir: string;
+  manifest: AgentManifest;
+}): void {
   const root = path.join(sourceDir, manifest.root);
   const copies: [target: string, content: string | (() => Buffer)][] = [];
   const fromSource = (file: string) => () => fs.readFileSync(path.join(sourceDir, file));
-  for (const seedFile of manifest.seedFiles) copies.push([confinedPath(workspaceDir, seedFile), fromSource(path.join(manifest.root, "sandbox", "workspace", seedFile))]);
+  for (const seedFile of manifest.seedFiles)
+    copies.push([
+      confinedPath(workspaceDir, seedFile),
+      fromSource(path.join(manifest.root, "sandbox", "workspace", seedFile)),
+    ]);
   for (const skill of manifest.skills) {
     const target = path.join(workspaceDir, ".cursor", "skills", skill.name);
     if (skill.form === "generated") {
@@ -89,12 +112,16 @@ function seed({ workspaceDir, sourceDir, bundleDir, manifest }: { workspaceDir: 
       continue;
     }
     copies.push([path.join(target, "SKILL.md"), fromSource(skill.file)]);
-    for (const sibling of skill.files ?? []) copies.push([confinedPath(target, sibling), fromSource(path.join(path.dirname(skill.file), sibling))]);
+    for (const sibling of skill.files ?? [])
+      copies.push([confinedPath(target, sibling), fromSource(path.join(path.dirname(skill.file), sibling))]);
   }
   // A version kept without its source folder seeds nothing from it (nor marks the workspace).
   if (copies.some(([, content]) => typeof content !== "string") && !fs.existsSync(root)) return;
   for (const tool of manifest.tools.filter((t) => t.execution === "agent")) {
-    copies.push([path.join(workspaceDir, ".agentfold", "tools", `${tool.name}.mjs`), () => fs.readFileSync(path.join(bundleDir, "agent-tools", `${tool.name}.mjs`))]);
+    copies.push([
+      path.join(workspaceDir, ".agentfold", "tools", `${tool.name}.mjs`),
+      () => fs.readFileSync(path.join(bundleDir, "agent-tools", `${tool.name}.mjs`)),
+    ]);
   }
   copies.push([path.join(workspaceDir, "AGENTS.md"), agentsMarkdown(manifest)]);
   // Each folder is made once; the workspace and its .agentfold exist already.

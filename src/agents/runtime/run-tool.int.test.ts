@@ -24,7 +24,9 @@ const fixture: Record<string, string> = {
   "bot/tools/read_passwd.ts": tool('return fs.readFileSync("/etc/passwd", "utf8");'),
   "bot/tools/write_outside.ts": tool(`fs.writeFileSync(${JSON.stringify(escapeTarget)}, "escaped"); return "wrote";`),
   "bot/tools/write_workspace.ts": tool('fs.writeFileSync(ctx.workspaceDir + "/note.txt", "kept"); return "ok";'),
-  "bot/tools/read_env.ts": tool("return { keys: Object.keys(process.env).sort(), database: process.env.DATABASE_URL ?? null };"),
+  "bot/tools/read_env.ts": tool(
+    "return { keys: Object.keys(process.env).sort(), database: process.env.DATABASE_URL ?? null };",
+  ),
   "bot/tools/spawn.ts": tool('const cp = await import("node:child_process"); return cp.execSync("id").toString();'),
   "bot/tools/hog.ts": tool("const keep = []; for (;;) keep.push(new Array(1e6).fill(Math.random()));"),
   "bot/tools/spin.ts": tool("for (;;) {}", " timeoutMs: 1000,"),

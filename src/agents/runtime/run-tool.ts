@@ -16,7 +16,11 @@ export async function runTool(options: {
 }): Promise<ToolRunResult> {
   const { sandbox, tool, input, context, signal, hostContext } = options;
   try {
-    return await sandbox.call("runTool", { file: tool.file, input, context }, { timeoutMs: tool.timeoutMs, signal, hostContext });
+    return await sandbox.call(
+      "runTool",
+      { file: tool.file, input, context },
+      { timeoutMs: tool.timeoutMs, signal, hostContext },
+    );
   } catch (error) {
     if (error instanceof SandboxError) return { ok: false, error: `${tool.name}: ${error.message}` };
     throw error;

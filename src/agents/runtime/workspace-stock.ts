@@ -30,7 +30,9 @@ export type WorkspaceStock = {
 
 type Shelf = { dir: string; ready: string[]; layOut: (dir: string) => boolean; cleared: boolean; isStocked: boolean };
 
-export function createWorkspaceStock(options: { depth?: number; log?: (message: string) => void } = {}): WorkspaceStock {
+export function createWorkspaceStock(
+  options: { depth?: number; log?: (message: string) => void } = {},
+): WorkspaceStock {
   const { depth = 2, log = console.error } = options;
   const shelves = new Map<string, Shelf>();
   const wanted = new Set<Shelf>();
@@ -75,7 +77,8 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
   return {
     take(stockDir, workspaceDir, layOut) {
       let shelf = shelves.get(stockDir);
-      if (!shelf) shelves.set(stockDir, (shelf = { dir: stockDir, ready: [], layOut, cleared: false, isStocked: true }));
+      if (!shelf)
+        shelves.set(stockDir, (shelf = { dir: stockDir, ready: [], layOut, cleared: false, isStocked: true }));
       if (shelf.isStocked) wanted.add(shelf);
       const parent = path.dirname(workspaceDir);
       let parentRemade = false;
@@ -104,7 +107,9 @@ export function createWorkspaceStock(options: { depth?: number; log?: (message: 
           // The copy is gone (another process took it, or cleared the stock): the next. Anything
           // else is no reason to fail a turn: it lays its workspace out itself.
           if (code !== "ENOENT") {
-            log(`workspace stock: could not move ${copy} into place (${(error as Error).message}); laying the workspace out`);
+            log(
+              `workspace stock: could not move ${copy} into place (${(error as Error).message}); laying the workspace out`,
+            );
             return false;
           }
         }

@@ -60,7 +60,8 @@ describe("workspaceTools", () => {
   });
 
   it("keeps only the allowlisted tools, ignoring names that are not workspace tools", () => {
-    const names = (allowlist: string[]) => workspaceTools({ workspaceDir: workspace, allowlist }).map((tool) => tool.name);
+    const names = (allowlist: string[]) =>
+      workspaceTools({ workspaceDir: workspace, allowlist }).map((tool) => tool.name);
     expect(names(["read", "grep", "glob", "ls", "mcp"])).toEqual(["read", "ls", "grep", "glob"]);
     expect(names(["mcp"])).toEqual([]);
     expect(names(["edit", "bash"])).toEqual(["edit"]);
@@ -91,7 +92,9 @@ describe("read", () => {
   it("pages with offset and limit and says where to continue", async () => {
     put("a.txt", "one\ntwo\nthree\nfour\n");
     const result = await run("read", { path: "a.txt", offset: 2, limit: 2 });
-    expect(result).toBe("     2\ttwo\n     3\tthree\n\n[truncated: showing lines 2-3; call read with offset 4 for more]");
+    expect(result).toBe(
+      "     2\ttwo\n     3\tthree\n\n[truncated: showing lines 2-3; call read with offset 4 for more]",
+    );
     expect(await run("read", { path: "a.txt", offset: 3 })).toBe("     3\tthree\n     4\tfour");
   });
 
@@ -117,7 +120,9 @@ describe("read", () => {
     put("empty.txt", "");
     put("short.txt", "a\nb\n");
     expect(await run("read", { path: "empty.txt" })).toBe("(empty.txt is empty)");
-    expect(await run("read", { path: "short.txt", offset: 9 })).toBe("(short.txt has 2 lines; offset 9 is past the end)");
+    expect(await run("read", { path: "short.txt", offset: 9 })).toBe(
+      "(short.txt has 2 lines; offset 9 is past the end)",
+    );
   });
 
   it("refuses binary files, directories and missing files without showing host paths", async () => {
@@ -161,12 +166,18 @@ describe("grep", () => {
   });
 
   it("answers file:line: text for each match, skipping binaries, node_modules and .git", async () => {
-    expect(await run("grep", { pattern: "answer" })).toBe("README.md:1: The answer is here\nsrc/deep/util.ts:1: // answer helper");
+    expect(await run("grep", { pattern: "answer" })).toBe(
+      "README.md:1: The answer is here\nsrc/deep/util.ts:1: // answer helper",
+    );
   });
 
   it("matches case-insensitively and filters by glob", async () => {
     expect(await run("grep", { pattern: "ANSWER", ignoreCase: true, glob: "*.ts" })).toBe(
-      ["src/app.ts:1: const Answer = 42;", "src/app.ts:2: export default Answer;", "src/deep/util.ts:1: // answer helper"].join("\n"),
+      [
+        "src/app.ts:1: const Answer = 42;",
+        "src/app.ts:2: export default Answer;",
+        "src/deep/util.ts:1: // answer helper",
+      ].join("\n"),
     );
     expect(await run("grep", { pattern: "answer", ignoreCase: true, glob: "deep/*.ts", path: "src" })).toBe(
       "src/deep/util.ts:1: // answer helper",
@@ -214,8 +225,12 @@ describe("glob", () => {
 
   it("says when nothing matches and refuses patterns that leave the workspace", async () => {
     expect(await run("glob", { pattern: "**/*.py" })).toBe("no files match");
-    await expect(run("glob", { pattern: "../*" })).rejects.toThrow('glob pattern "../*" must stay inside the workspace');
-    await expect(run("glob", { pattern: "/etc/*" })).rejects.toThrow('glob pattern "/etc/*" must stay inside the workspace');
+    await expect(run("glob", { pattern: "../*" })).rejects.toThrow(
+      'glob pattern "../*" must stay inside the workspace',
+    );
+    await expect(run("glob", { pattern: "/etc/*" })).rejects.toThrow(
+      'glob pattern "/etc/*" must stay inside the workspace',
+    );
   });
 
   it("caps the results with a note", async () => {
@@ -229,7 +244,9 @@ describe("glob", () => {
 
 describe("write", () => {
   it("creates parent directories and reports the bytes written", async () => {
-    expect(await run("write", { path: "new/dir/file.txt", content: "héllo" })).toBe("wrote 6 bytes to new/dir/file.txt");
+    expect(await run("write", { path: "new/dir/file.txt", content: "héllo" })).toBe(
+      "wrote 6 bytes to new/dir/file.txt",
+    );
     expect(contents("new/dir/file.txt")).toBe("héllo");
     await run("write", { path: "new/dir/file.txt", content: "replaced" });
     expect(contents("new/dir/file.txt")).toBe("replaced");
@@ -252,7 +269,9 @@ describe("edit", () => {
 
   it("refuses text that is not found, leaving the file alone", async () => {
     put("a.ts", "const a = 1;\n");
-    await expect(run("edit", { path: "a.ts", oldText: "const  a", newText: "x" })).rejects.toThrow("oldText was not found in a.ts");
+    await expect(run("edit", { path: "a.ts", oldText: "const  a", newText: "x" })).rejects.toThrow(
+      "oldText was not found in a.ts",
+    );
     expect(contents("a.ts")).toBe("const a = 1;\n");
   });
 
@@ -271,7 +290,9 @@ describe("edit", () => {
   it("refuses binary and missing files", async () => {
     put("blob.bin", Buffer.from([1, 0, 2]));
     await expect(run("edit", { path: "blob.bin", oldText: "a", newText: "b" })).rejects.toThrow("binary file");
-    await expect(run("edit", { path: "missing.ts", oldText: "a", newText: "b" })).rejects.toThrow('"missing.ts" does not exist');
+    await expect(run("edit", { path: "missing.ts", oldText: "a", newText: "b" })).rejects.toThrow(
+      '"missing.ts" does not exist',
+    );
   });
 });
 
@@ -299,7 +320,9 @@ describe("confinement", () => {
 
   it.each(pathInputs)("%s refuses a symlinked directory pointing at /etc", async (name, input) => {
     fs.symlinkSync("/etc", path.join(workspace, "etc"));
-    await expect(run(name, input("etc"))).rejects.toThrow('path "etc" resolves through a symlink to outside the workspace');
+    await expect(run(name, input("etc"))).rejects.toThrow(
+      'path "etc" resolves through a symlink to outside the workspace',
+    );
     await expect(run(name, input("etc/passwd"))).rejects.toThrow('path "etc/passwd" resolves through a symlink');
     await expect(run(name, input("etc/new/file"))).rejects.toThrow('path "etc/new/file" resolves through a symlink');
   });
@@ -313,7 +336,9 @@ describe("confinement", () => {
   it("refuses writing through a dangling symlink that would create a file outside", async () => {
     const target = path.join(outside, "created.txt");
     fs.symlinkSync(target, path.join(workspace, "dangling"));
-    await expect(run("write", { path: "dangling", content: "x" })).rejects.toThrow('path "dangling" goes through a broken symlink');
+    await expect(run("write", { path: "dangling", content: "x" })).rejects.toThrow(
+      'path "dangling" goes through a broken symlink',
+    );
     expect(fs.existsSync(target)).toBe(false);
   });
 

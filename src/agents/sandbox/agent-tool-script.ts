@@ -7,7 +7,11 @@ export async function runAgentToolScript(tool: { execute: (input: unknown, ctx: 
   try {
     const raw = process.argv[2] ?? "{}";
     const input = parseToolInput(tool as never, JSON.parse(raw));
-    const context = { toolCallId: process.env.AGENTFOLD_TOOL_CALL_ID ?? "script", workspaceDir: process.cwd(), stateRoot: process.cwd() };
+    const context = {
+      toolCallId: process.env.AGENTFOLD_TOOL_CALL_ID ?? "script",
+      workspaceDir: process.cwd(),
+      stateRoot: process.cwd(),
+    };
     const output = await tool.execute(input, context);
     process.stdout.write(JSON.stringify(output ?? null) + "\n");
   } catch (error) {

@@ -9,7 +9,11 @@ import net from "node:net";
 
 const dispatcherKey = Symbol.for("undici.globalDispatcher.1");
 
-type Dispatcher = { dispatch: (...args: unknown[]) => boolean; close: () => Promise<void>; destroy: () => Promise<void> };
+type Dispatcher = {
+  dispatch: (...args: unknown[]) => boolean;
+  close: () => Promise<void>;
+  destroy: () => Promise<void>;
+};
 
 export async function routeEgress(options: { socketPath: string; undiciPath: string }): Promise<void> {
   const relay = net.createServer((client) => {
@@ -28,7 +32,9 @@ export async function routeEgress(options: { socketPath: string; undiciPath: str
   let agent: Dispatcher | undefined;
   const real = () => {
     if (!agent) {
-      const { ProxyAgent } = createRequire(import.meta.url)(options.undiciPath) as { ProxyAgent: new (url: string) => Dispatcher };
+      const { ProxyAgent } = createRequire(import.meta.url)(options.undiciPath) as {
+        ProxyAgent: new (url: string) => Dispatcher;
+      };
       agent = new ProxyAgent(proxyUrl);
     }
     return agent;

@@ -11,9 +11,15 @@ export type EgressPolicy = { kind: "open" } | { kind: "none" } | { kind: "domain
 export function parseEgressSetting(value: string): EgressPolicy {
   const trimmed = value.trim().toLowerCase();
   if (trimmed === "open" || trimmed === "none") return { kind: trimmed };
-  const domains = trimmed.split(",").map((domain) => domain.trim()).filter(Boolean);
+  const domains = trimmed
+    .split(",")
+    .map((domain) => domain.trim())
+    .filter(Boolean);
   const bad = domains.find((domain) => !/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(domain));
-  if (domains.length === 0 || bad !== undefined) throw new Error(`expected open, none or a comma-separated list of host names${bad ? ` (not a host name: ${bad})` : ""}`);
+  if (domains.length === 0 || bad !== undefined)
+    throw new Error(
+      `expected open, none or a comma-separated list of host names${bad ? ` (not a host name: ${bad})` : ""}`,
+    );
   return { kind: "domains", domains };
 }
 
@@ -25,7 +31,10 @@ export function agentEgressPolicy(instance: EgressPolicy, declared: readonly str
   if (instance.kind === "none" || declared === undefined) return instance;
   const domains = declared.map((domain) => domain.toLowerCase());
   if (instance.kind === "open") return { kind: "domains", domains };
-  return { kind: "domains", domains: domains.filter((domain) => instance.domains.some((allowed) => coversDomain(allowed, domain))) };
+  return {
+    kind: "domains",
+    domains: domains.filter((domain) => instance.domains.some((allowed) => coversDomain(allowed, domain))),
+  };
 }
 
 /** Whether `pattern` (a name or `*.suffix`) covers `name` (a name or a pattern). */
@@ -47,14 +56,35 @@ export function isHostAllowed(policy: EgressPolicy, host: string): boolean {
 // too (egress to an IPv4 host goes over IPv4).
 const blockedV4 = new net.BlockList();
 for (const [address, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blockedV4.addSubnet(address, prefix, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  blockedV4.addSubnet(address, prefix, "ipv4");
 const blockedV6 = new net.BlockList();
 for (const [address, prefix] of [
-  ["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["100::", 64], ["2001:db8::", 32], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8],
-] as const) blockedV6.addSubnet(address, prefix, "ipv6");
+  ["::", 128],
+  ["::1", 128],
+  ["::ffff:0:0", 96],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  blockedV6.addSubnet(address, prefix, "ipv6");
 
 /** False for every address agent code must never reach, whatever the policy. */
 export function isPublicAddress(address: string): boolean {

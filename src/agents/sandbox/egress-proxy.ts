@@ -32,7 +32,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   async function addressFor(host: string): Promise<string> {
     const name = host.replace(/^\[|\]$/g, "");
     if (!isHostAllowed(options.policy, name)) {
-      throw new Refused(options.policy.kind === "none" ? "this agent has no egress" : `${name} is not in this agent's egress allowlist (hosting.egressDomains)`);
+      throw new Refused(
+        options.policy.kind === "none"
+          ? "this agent has no egress"
+          : `${name} is not in this agent's egress allowlist (hosting.egressDomains)`,
+      );
     }
     const addresses = await resolve(name).catch(() => []);
     if (addresses.length === 0) throw new Refused(`${name} does not resolve to a public address`);
@@ -70,7 +74,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
       });
-      upstream.on("error", (error) => response.headersSent ? response.destroy() : void response.writeHead(502).end(refuse(url.host, error).text));
+      upstream.on("error", (error) =>
+        response.headersSent ? response.destroy() : void response.writeHead(502).end(refuse(url.host, error).text),
+      );
       request.pipe(upstream);
     } catch (error) {
       const { status, text } = refuse(url.host, error);
@@ -91,7 +97,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         if (head.length > 0) upstream.write(head);
         upstream.pipe(client).pipe(upstream);
       });
-      upstream.on("error", (error) => client.writable ? client.end(statusLine(refuse(target, error))) : client.destroy());
+      upstream.on("error", (error) =>
+        client.writable ? client.end(statusLine(refuse(target, error))) : client.destroy(),
+      );
       client.on("close", () => upstream.destroy());
     } catch (error) {
       client.end(statusLine(refuse(target, error)));
@@ -128,7 +136,9 @@ function withoutProxyHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHt
 
 /** DNS, keeping only public addresses that are not one of this machine's own. */
 export const resolvePublic: ResolveTarget = async (host) => {
-  const own = new Set(Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((item) => item.address)));
+  const own = new Set(
+    Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((item) => item.address)),
+  );
   const found = net.isIP(host) ? [host] : (await dns.lookup(host, { all: true })).map((entry) => entry.address);
   return found.filter((address) => isPublicAddress(address) && !own.has(address));
 };

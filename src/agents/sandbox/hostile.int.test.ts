@@ -32,11 +32,15 @@ const fixture: Record<string, string> = {
   "bot/instructions.md": "Hostile agent.",
   "knowledge/faq.md": "Refunds take 5 days.",
   "bot/tools/connect.ts": tool(tryConnect),
-  "bot/tools/fetch_url.ts": tool("try { const r = await fetch(input.url); return { status: r.status, body: await r.text() }; } catch (e) { return { error: String(e.cause?.code ?? e.message) }; }"),
+  "bot/tools/fetch_url.ts": tool(
+    "try { const r = await fetch(input.url); return { status: r.status, body: await r.text() }; } catch (e) { return { error: String(e.cause?.code ?? e.message) }; }",
+  ),
   "bot/tools/kill.ts": tool("try { process.kill(input.pid, 0); return 'signalled'; } catch (e) { return e.code; }"),
   "bot/tools/read_file.ts": tool("try { return fs.readFileSync(input.path, 'utf8'); } catch (e) { return e.code; }"),
   "bot/tools/list_dir.ts": tool("try { return fs.readdirSync(input.path); } catch (e) { return e.code; }"),
-  "bot/tools/whoami.ts": tool("return { uid: process.getuid(), pid: process.pid, cwd: process.cwd(), processes: fs.readdirSync('/proc').filter((n) => /^\\d+$/.test(n)).length };"),
+  "bot/tools/whoami.ts": tool(
+    "return { uid: process.getuid(), pid: process.pid, cwd: process.cwd(), processes: fs.readdirSync('/proc').filter((n) => /^\\d+$/.test(n)).length };",
+  ),
   "bot/tools/knowledge.ts": tool("return fs.readFileSync('knowledge/faq.md', 'utf8');"),
   "bot/tools/spin.ts": tool("for (;;) {}", " timeoutMs: 3000,"),
 };
@@ -126,13 +130,19 @@ describe("a hostile tool in the sandbox", () => {
   }
 
   it("cannot reach this machine's own addresses either", async () => {
-    const own = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []).filter((item) => item.family === "IPv4");
-    for (const { address } of own) expect(await call("connect", { host: address, port: listenerPort })).not.toBe("connected");
+    const own = Object.values(os.networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .filter((item) => item.family === "IPv4");
+    for (const { address } of own)
+      expect(await call("connect", { host: address, port: listenerPort })).not.toBe("connected");
     expect(reached).toEqual([]);
   });
 
   it("reaches a listed host through the egress proxy, and nothing else", async () => {
-    expect(await call("fetch_url", { url: `http://allowed.test:${allowedPort}/` })).toEqual({ status: 200, body: `hello from allowed.test:${allowedPort}` });
+    expect(await call("fetch_url", { url: `http://allowed.test:${allowedPort}/` })).toEqual({
+      status: 200,
+      body: `hello from allowed.test:${allowedPort}`,
+    });
     // Allowed by the instance, not declared by the agent.
     expect(await call("fetch_url", { url: `http://blocked.test:${allowedPort}/` })).toHaveProperty("error");
     // A raw address is not a listed name, and loopback is never egress.
@@ -154,9 +164,14 @@ describe("a hostile tool in the sandbox", () => {
   });
 
   it("cannot list the workspaces, nor read another session's by its id", async () => {
-    if (process.getuid?.() === 0) expect(await call("list_dir", { path: path.join(agentDir, "workspaces") }, "b")).toBe("EACCES");
-    expect(await call("read_file", { path: path.join(agentDir, "workspaces", "a", "private.txt") }, "b")).toBe("ENOENT");
-    expect(await call("read_file", { path: path.join(context("a").workspaceDir, "private.txt") }, "a")).toBe("a's notes");
+    if (process.getuid?.() === 0)
+      expect(await call("list_dir", { path: path.join(agentDir, "workspaces") }, "b")).toBe("EACCES");
+    expect(await call("read_file", { path: path.join(agentDir, "workspaces", "a", "private.txt") }, "b")).toBe(
+      "ENOENT",
+    );
+    expect(await call("read_file", { path: path.join(context("a").workspaceDir, "private.txt") }, "a")).toBe(
+      "a's notes",
+    );
   });
 
   it("cannot read the data directory or the platform's files", async () => {
@@ -170,7 +185,9 @@ describe("one spinning call", () => {
   it("does not delay another session's call of the same version", async () => {
     // Two calls at once leave the version with two processes (a third call would start one).
     await Promise.all([call("knowledge", {}, "a"), call("knowledge", {}, "b")]);
-    const spinning = sandbox().call("runTool", { file: "bot/tools/spin.ts", input: {}, context: context("a") }, { timeoutMs: 3000 }).catch((error) => error);
+    const spinning = sandbox()
+      .call("runTool", { file: "bot/tools/spin.ts", input: {}, context: context("a") }, { timeoutMs: 3000 })
+      .catch((error) => error);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     expect(await call("knowledge", {}, "b")).toBe("Refunds take 5 days.");

@@ -33,7 +33,10 @@ let warned = false;
 /** The isolation the setting asks for; refuses to run agent code unisolated unless told to. */
 export function resolveIsolation(setting: "bubblewrap" | "unisolated"): SandboxIsolation {
   if (setting === "unisolated") {
-    if (!warned) console.error("agentfold: WARNING: AGENTFOLD_SANDBOX=unisolated: agent code runs WITHOUT isolation (network, processes, files). Single-user local use only.");
+    if (!warned)
+      console.error(
+        "agentfold: WARNING: AGENTFOLD_SANDBOX=unisolated: agent code runs WITHOUT isolation (network, processes, files). Single-user local use only.",
+      );
     warned = true;
     return { kind: "unisolated" };
   }
@@ -99,7 +102,15 @@ export function bubblewrapArgs(spec: IsolatedSpawn): string[] {
   args.push("--bind", spec.egressSocket, egressSocketInside);
   args.push("--chdir", spec.cwd, "--");
   if (asRoot) {
-    args.push("/usr/bin/setpriv", `--reuid=${sandboxUser.uid}`, `--regid=${sandboxUser.gid}`, "--clear-groups", "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all");
+    args.push(
+      "/usr/bin/setpriv",
+      `--reuid=${sandboxUser.uid}`,
+      `--regid=${sandboxUser.gid}`,
+      "--clear-groups",
+      "--no-new-privs",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+    );
   }
   return [...args, ...spec.command];
 }

@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 const agentDir = path.join(root, "agent");
-const spec = (index: number) => ({ versionId: `v${index + 1}`, bundlePath: bundles[index]!, projectDir: path.join(root, `v${index + 1}`, "source"), agentDir });
+const spec = (index: number) => ({
+  versionId: `v${index + 1}`,
+  bundlePath: bundles[index]!,
+  projectDir: path.join(root, `v${index + 1}`, "source"),
+  agentDir,
+});
 const context = (session: string) => ({
   toolCallId: "c1",
   session: { id: session, channel: "http", mode: "chat" as const, auth: null, purpose: "live" as const, dryRun: false },
@@ -41,9 +46,16 @@ describe("sandbox pool", () => {
     expect(pool.forVersion(spec(0))).toBe(pool.forVersion(spec(0)));
     ensureWorkspaceDir(context("ses_a").workspaceDir);
     ensureWorkspaceDir(context("ses_b").workspaceDir);
-    const first = await pool.forVersion(spec(0)).call("runTool", { file: "bot/tools/where.ts", input: {}, context: context("ses_a") });
-    const second = await pool.forVersion(spec(1)).call("runTool", { file: "bot/tools/where.ts", input: {}, context: context("ses_b") });
-    expect([first, second]).toEqual([{ ok: true, output: "v1" }, { ok: true, output: "v2" }]);
+    const first = await pool
+      .forVersion(spec(0))
+      .call("runTool", { file: "bot/tools/where.ts", input: {}, context: context("ses_a") });
+    const second = await pool
+      .forVersion(spec(1))
+      .call("runTool", { file: "bot/tools/where.ts", input: {}, context: context("ses_b") });
+    expect([first, second]).toEqual([
+      { ok: true, output: "v1" },
+      { ok: true, output: "v2" },
+    ]);
     expect(pool.size()).toBe(2);
     expect(pool.forVersion(spec(0)).pid()).not.toBe(pool.forVersion(spec(1)).pid());
     expect(fs.readFileSync(path.join(context("ses_b").workspaceDir, "v.txt"), "utf8")).toBe("v2");

@@ -26,7 +26,10 @@ export type SandboxPool = {
   size: () => number;
 };
 
-export type SandboxPoolOptions = Pick<SandboxOptions, "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog" | "onHostCall" | "resolveEgress" | "nodePermissions"> & {
+export type SandboxPoolOptions = Pick<
+  SandboxOptions,
+  "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog" | "onHostCall" | "resolveEgress" | "nodePermissions"
+> & {
   isolation?: SandboxIsolation;
   /** The instance's egress policy; AGENTFOLD_EGRESS by default. */
   egress?: EgressPolicy;
@@ -44,7 +47,8 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     forVersion(spec) {
       let sandbox = versions.get(spec.versionId);
       if (!sandbox) {
-        const policy = (async () => agentEgressPolicy(egress ?? env().AGENTFOLD_EGRESS, await declaredEgress?.(spec.versionId)))();
+        const policy = (async () =>
+          agentEgressPolicy(egress ?? env().AGENTFOLD_EGRESS, await declaredEgress?.(spec.versionId)))();
         policy.catch(() => undefined);
         sandbox = versionSandboxes(maxPerVersion, async () => {
           const writableDirs = agentWritableDirs(spec.agentDir);

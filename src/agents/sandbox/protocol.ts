@@ -43,7 +43,10 @@ export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };
   runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
   /** A tool's `needsApproval` function, for this input; a throw counts as "yes" (the safe side). */
-  needsApproval: { params: { file: string; input: unknown; context: ToolCallContext }; result: { needsApproval: boolean; error?: string } };
+  needsApproval: {
+    params: { file: string; input: unknown; context: ToolCallContext };
+    result: { needsApproval: boolean; error?: string };
+  };
   runResult: { params: { file: string; text: string; session: SessionInfo }; result: ResultOutcome };
   /** A schedule's `run` (docs/schedules.md, "What fires"), with receive / callTool / reminders as
    * host calls. */
@@ -63,11 +66,11 @@ export type SandboxMethod = keyof SandboxMethods;
  */
 export type HostCallMethod = "reminders.create" | "reminders.list" | "reminders.cancel" | "callTool" | "receive";
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
-export type HostReply = { hostReply: number; ok: true; result: unknown } | { hostReply: number; ok: false; error: string };
+export type HostReply =
+  | { hostReply: number; ok: true; result: unknown }
+  | { hostReply: number; ok: false; error: string };
 
 /** `env`: the agent's secrets, replacing those sent before (only when they changed). */
 export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown; env?: Record<string, string> };
 
-export type SandboxResponse =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: string };
+export type SandboxResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };

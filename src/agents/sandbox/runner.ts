@@ -49,7 +49,11 @@ async function describeModule(modules: ModuleLoaders, file: string): Promise<Mod
     const value = await defaultExport(modules, file);
     if (typeof value === "string") return { file, kind: "string", summary: value };
     if (Array.isArray(value)) {
-      return { file, kind: "array", items: value.map((item) => ({ kind: descriptorKindOf(item), summary: summarize(item) })) };
+      return {
+        file,
+        kind: "array",
+        items: value.map((item) => ({ kind: descriptorKindOf(item), summary: summarize(item) })),
+      };
     }
     return { file, kind: descriptorKindOf(value), summary: summarize(value) };
   } catch (error) {
@@ -57,10 +61,15 @@ async function describeModule(modules: ModuleLoaders, file: string): Promise<Mod
   }
 }
 
-async function runTool(modules: ModuleLoaders, params: { file: string; input: unknown; context: ToolCallContext }, requestId: number): Promise<ToolRunResult> {
+async function runTool(
+  modules: ModuleLoaders,
+  params: { file: string; input: unknown; context: ToolCallContext },
+  requestId: number,
+): Promise<ToolRunResult> {
   try {
     const tool = await defaultExport(modules, params.file);
-    if (descriptorKindOf(tool) !== "tool") return { ok: false, error: `${params.file} does not export defineTool(...)` };
+    if (descriptorKindOf(tool) !== "tool")
+      return { ok: false, error: `${params.file} does not export defineTool(...)` };
     const { execute } = tool as { execute: (input: unknown, ctx: unknown) => unknown };
     const input = parseToolInput(tool as never, params.input);
     const output = await execute(input, Object.freeze({ ...params.context, host: hostServices(requestId) }));
@@ -70,7 +79,10 @@ async function runTool(modules: ModuleLoaders, params: { file: string; input: un
   }
 }
 
-async function needsApproval(modules: ModuleLoaders, params: { file: string; input: unknown; context: ToolCallContext }) {
+async function needsApproval(
+  modules: ModuleLoaders,
+  params: { file: string; input: unknown; context: ToolCallContext },
+) {
   try {
     const tool = (await defaultExport(modules, params.file)) as { needsApproval?: unknown };
     const rule = tool.needsApproval;
@@ -85,18 +97,25 @@ async function needsApproval(modules: ModuleLoaders, params: { file: string; inp
 async function runSchedule(modules: ModuleLoaders, params: { file: string; appAuth: unknown }, requestId: number) {
   try {
     const schedule = (await defaultExport(modules, params.file)) as { run?: (ctx: unknown) => unknown };
-    if (descriptorKindOf(schedule) !== "schedule" || typeof schedule.run !== "function") return { ok: false as const, error: `${params.file} has no run()` };
+    if (descriptorKindOf(schedule) !== "schedule" || typeof schedule.run !== "function")
+      return { ok: false as const, error: `${params.file} has no run()` };
     const background: Promise<unknown>[] = [];
     await schedule.run(
       Object.freeze({
         appAuth: params.appAuth,
         host: hostServices(requestId),
         receive: async (channel: unknown, input: unknown) => {
-          const name = typeof channel === "string" ? channel : ((channel as { id?: string; name?: string })?.id ?? (channel as { name?: string })?.name);
+          const name =
+            typeof channel === "string"
+              ? channel
+              : ((channel as { id?: string; name?: string })?.id ?? (channel as { name?: string })?.name);
           await hostCall(requestId, "receive", { channel: name, input });
         },
         callTool: (name: string, input?: unknown) => hostCall(requestId, "callTool", { name, input: input ?? {} }),
-        waitUntil: (promise: Promise<unknown>) => void background.push(Promise.resolve(promise).catch((error) => console.error("waitUntil:", errorText(error)))),
+        waitUntil: (promise: Promise<unknown>) =>
+          void background.push(
+            Promise.resolve(promise).catch((error) => console.error("waitUntil:", errorText(error))),
+          ),
       }),
     );
     await Promise.all(background);
@@ -108,7 +127,9 @@ async function runSchedule(modules: ModuleLoaders, params: { file: string; appAu
 
 async function runHook(modules: ModuleLoaders, params: { file: string; event: { type: string }; context: unknown }) {
   try {
-    const hook = (await defaultExport(modules, params.file)) as { events?: Record<string, (e: unknown, c: unknown) => unknown> };
+    const hook = (await defaultExport(modules, params.file)) as {
+      events?: Record<string, (e: unknown, c: unknown) => unknown>;
+    };
     const handlers = [hook.events?.[params.event.type], hook.events?.["*"]].filter((h) => typeof h === "function");
     for (const handler of handlers) await handler!(params.event, params.context);
     return { ok: true as const, handled: handlers.length };
@@ -119,7 +140,8 @@ async function runHook(modules: ModuleLoaders, params: { file: string; event: { 
 
 async function runResult(modules: ModuleLoaders, params: { file: string; text: string; session: unknown }) {
   const result = await defaultExport(modules, params.file);
-  if (descriptorKindOf(result) !== "result") return { outcome: "failed" as const, message: `${params.file} does not export defineResult(...)` };
+  if (descriptorKindOf(result) !== "result")
+    return { outcome: "failed" as const, message: `${params.file} does not export defineResult(...)` };
   return runResultContract(result as never, params);
 }
 
@@ -154,13 +176,13 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
             ? await runTool(modules, params, request.id)
             : request.method === "needsApproval"
               ? await needsApproval(modules, params)
-            : request.method === "runHook"
-              ? await runHook(modules, params)
-              : request.method === "runResult"
-                ? await runResult(modules, params)
-                : request.method === "runSchedule"
-                  ? await runSchedule(modules, params, request.id)
-                  : undefined;
+              : request.method === "runHook"
+                ? await runHook(modules, params)
+                : request.method === "runResult"
+                  ? await runResult(modules, params)
+                  : request.method === "runSchedule"
+                    ? await runSchedule(modules, params, request.id)
+                    : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

@@ -14,7 +14,15 @@ import type { EgressPolicy } from "./egress-policy";
 import { startEgressProxy, type EgressProxy, type ResolveTarget } from "./egress-proxy";
 import { bubblewrapArgs, egressSocketInside, resolveIsolation, type SandboxIsolation } from "./isolation";
 import { permissionFlags } from "./node-flags";
-import type { HostCall, HostCallMethod, HostReply, SandboxMethod, SandboxMethods, SandboxRequest, SandboxResponse } from "./protocol";
+import type {
+  HostCall,
+  HostCallMethod,
+  HostReply,
+  SandboxMethod,
+  SandboxMethods,
+  SandboxRequest,
+  SandboxResponse,
+} from "./protocol";
 import { SandboxError } from "./sandbox-error";
 
 export { SandboxError, type SandboxFailure } from "./sandbox-error";
@@ -48,7 +56,12 @@ export type SandboxOptions = {
   onHostCall?: (call: { method: HostCallMethod; params: unknown; context: unknown }) => Promise<unknown>;
 };
 
-type Pending = { resolve: (value: unknown) => void; reject: (error: SandboxError) => void; timer: NodeJS.Timeout; hostContext?: unknown };
+type Pending = {
+  resolve: (value: unknown) => void;
+  reject: (error: SandboxError) => void;
+  timer: NodeJS.Timeout;
+  hostContext?: unknown;
+};
 type Running = {
   child: ChildProcess;
   /** Host pids: bwrap's init, pid 1 of the sandbox's namespace (killing it ends everything in
@@ -64,7 +77,11 @@ type Running = {
 };
 
 export type Sandbox = {
-  call: <M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], options?: CallOptions) => Promise<SandboxMethods[M]["result"]>;
+  call: <M extends SandboxMethod>(
+    method: M,
+    params: SandboxMethods[M]["params"],
+    options?: CallOptions,
+  ) => Promise<SandboxMethods[M]["result"]>;
   stop: () => Promise<void>;
   pid: () => number | undefined;
 };
@@ -94,7 +111,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       socketPath: path.join(proxyDir, "egress.sock"),
       policy: options.egress ?? { kind: "none" },
       resolve: options.resolveEgress,
-      onRefused: (target, reason) => options.onLog?.({ stream: "stderr", text: `egress to ${target} refused: ${reason}` }),
+      onRefused: (target, reason) =>
+        options.onLog?.({ stream: "stderr", text: `egress to ${target} refused: ${reason}` }),
     });
   }
 
@@ -109,7 +127,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const projectDir = path.resolve(options.projectDir ?? bundleDir);
     const readOnly = [bundleDir, projectDir, undiciDir];
     const nodeArgs = [
-      ...(options.nodePermissions === false ? [] : permissionFlags({ readableDirs: readOnly, writableDirs: options.writableDirs })),
+      ...(options.nodePermissions === false
+        ? []
+        : permissionFlags({ readableDirs: readOnly, writableDirs: options.writableDirs })),
       `--max-old-space-size=${memoryMb}`,
       "--no-warnings",
       "--enable-source-maps",
@@ -120,12 +140,27 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const childEnv = { HOME: "/tmp", TMPDIR: "/tmp", ...options.env } as Record<string, string> as NodeJS.ProcessEnv;
     const child: ChildProcess =
       isolation.kind === "bubblewrap"
-        ? spawn(isolation.bwrapPath, bubblewrapArgs({ readOnly, writable: options.writableDirs, egressSocket, cwd: projectDir, command: [process.execPath, ...nodeArgs] }), {
+        ? spawn(
+            isolation.bwrapPath,
+            bubblewrapArgs({
+              readOnly,
+              writable: options.writableDirs,
+              egressSocket,
+              cwd: projectDir,
+              command: [process.execPath, ...nodeArgs],
+            }),
+            {
+              env: childEnv,
+              stdio: ["ignore", "pipe", "pipe", "pipe", "ipc"],
+              serialization: "json",
+            },
+          )
+        : spawn(process.execPath, nodeArgs, {
+            cwd: projectDir,
             env: childEnv,
-            stdio: ["ignore", "pipe", "pipe", "pipe", "ipc"],
+            stdio: ["ignore", "pipe", "pipe", "ipc"],
             serialization: "json",
-          })
-        : spawn(process.execPath, nodeArgs, { cwd: projectDir, env: childEnv, stdio: ["ignore", "pipe", "pipe", "ipc"], serialization: "json" });
+          });
     const state: Running = { child, pending: new Map(), stderrTail: [], ready: Promise.resolve() };
     if (isolation.kind === "bubblewrap") readSandboxPid(child, (pid) => (state.initPid = pid));
     else state.nodePid = child.pid;
@@ -136,15 +171,20 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       });
     }
     state.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new SandboxError("failed_to_start", "the sandbox did not start within 10 s")), 10_000);
+      const timer = setTimeout(
+        () => reject(new SandboxError("failed_to_start", "the sandbox did not start within 10 s")),
+        10_000,
+      );
       child.once("message", () => (clearTimeout(timer), resolve()));
       child.once("exit", () => (clearTimeout(timer), reject(state.failure ?? exitFailure(state))));
     });
     state.ready.catch(() => undefined);
-    child.on("message", (message: SandboxResponse | HostCall) => ("hostCall" in message ? void serveHostCall(state, message) : settle(state, message)));
+    child.on("message", (message: SandboxResponse | HostCall) =>
+      "hostCall" in message ? void serveHostCall(state, message) : settle(state, message),
+    );
     child.once("exit", () => {
       const failure = state.failure ?? exitFailure(state);
-      for (const pending of state.pending.values()) (clearTimeout(pending.timer), pending.reject(failure));
+      for (const pending of state.pending.values()) clearTimeout(pending.timer), pending.reject(failure);
       state.pending.clear();
       clearInterval(watchdog);
       if (running === state) running = undefined;
@@ -152,7 +192,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     // The heap cap does not cover Buffers and other off-heap memory; watch the whole process.
     const watchdog = setInterval(() => {
       state.nodePid ??= state.initPid && childOf(state.initPid);
-      if (rssMb(state.nodePid) > memoryMb * 2) kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
+      if (rssMb(state.nodePid) > memoryMb * 2)
+        kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
     }, 250);
     watchdog.unref();
     return state;
@@ -161,12 +202,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   function exitFailure(state: Running): SandboxError {
     const { exitCode, signalCode } = state.child;
     if (state.stderrTail.some((line) => /heap out of memory|Reached heap limit/.test(line))) {
-      return new SandboxError("out_of_memory", `the sandbox ran out of memory (${memoryMb} MB heap cap) and was restarted`);
+      return new SandboxError(
+        "out_of_memory",
+        `the sandbox ran out of memory (${memoryMb} MB heap cap) and was restarted`,
+      );
     }
     // A process that could not start says why on its last line (bwrap's own errors too).
     const lines = state.stderrTail.map((line) => line.trim()).filter(Boolean);
     const said = lines.findLast((line) => /^(\w*Error\b|bwrap:)/.test(line)) ?? lines.at(-1);
-    return new SandboxError("crashed", `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted${said ? `: ${redactSecrets(said, secretValues)}` : ""}`);
+    return new SandboxError(
+      "crashed",
+      `the sandbox exited (${signalCode ?? `code ${exitCode}`}) and was restarted${said ? `: ${redactSecrets(said, secretValues)}` : ""}`,
+    );
   }
 
   function kill(state: Running, failure: SandboxError): void {
@@ -183,7 +230,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     try {
       if (!pending) throw new Error("host services are only available while the platform's call is running");
       if (!options.onHostCall) throw new Error(`${call.method} is not available here`);
-      reply = { hostReply: call.hostCall, ok: true, result: (await options.onHostCall({ method: call.method, params: call.params, context: pending.hostContext })) ?? null };
+      reply = {
+        hostReply: call.hostCall,
+        ok: true,
+        result:
+          (await options.onHostCall({ method: call.method, params: call.params, context: pending.hostContext })) ??
+          null,
+      };
     } catch (error) {
       reply = { hostReply: call.hostCall, ok: false, error: error instanceof Error ? error.message : String(error) };
     }
@@ -196,7 +249,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     state.pending.delete(response.id);
     clearTimeout(pending.timer);
     // What comes back is bound for events and logs: the agent's secret values never are.
-    if (response.ok) pending.resolve(secretValues.length > 0 ? redactJson(response.result, secretValues) : response.result);
+    if (response.ok)
+      pending.resolve(secretValues.length > 0 ? redactJson(response.result, secretValues) : response.result);
     else pending.reject(new SandboxError("crashed", redactSecrets(response.error, secretValues)));
     if (state.pending.size === 0) armIdle();
   }
@@ -207,7 +261,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     idleTimer.unref();
   }
 
-  async function call<M extends SandboxMethod>(method: M, params: SandboxMethods[M]["params"], callOptions: CallOptions = {}) {
+  async function call<M extends SandboxMethod>(
+    method: M,
+    params: SandboxMethods[M]["params"],
+    callOptions: CallOptions = {},
+  ) {
     const { signal } = callOptions;
     if (signal?.aborted) throw new SandboxError("aborted", "the call was cancelled");
     clearTimeout(idleTimer);
@@ -228,7 +286,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     return new Promise<SandboxMethods[M]["result"]>((resolve, reject) => {
       // A call that overruns may be stuck in a loop that blocks the process: only a kill ends it.
       const timer = setTimeout(
-        () => kill(state, new SandboxError("timeout", `the call did not finish within ${timeoutMs / 1000} s; the sandbox was restarted`)),
+        () =>
+          kill(
+            state,
+            new SandboxError(
+              "timeout",
+              `the call did not finish within ${timeoutMs / 1000} s; the sandbox was restarted`,
+            ),
+          ),
         timeoutMs,
       );
       const onAbort = () => {
@@ -241,7 +306,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       signal?.addEventListener("abort", onAbort, { once: true });
       state.pending.set(id, {
         hostContext: callOptions.hostContext,
-        resolve: (value) => (signal?.removeEventListener("abort", onAbort), resolve(value as SandboxMethods[M]["result"])),
+        resolve: (value) => (
+          signal?.removeEventListener("abort", onAbort), resolve(value as SandboxMethods[M]["result"])
+        ),
         reject: (error) => (signal?.removeEventListener("abort", onAbort), reject(error)),
         timer,
       });
@@ -284,7 +351,9 @@ function rssMb(pid: number | undefined): number {
 
 // fetch() in the sandbox is routed with the platform's own undici (egress-client.ts). Found by
 // path, not require.resolve: inside the Next.js bundle module ids replace resolved paths.
-const platformRoot = import.meta.dirname ? path.resolve(import.meta.dirname, "../../..") : /*turbopackIgnore: true*/ process.cwd();
+const platformRoot = import.meta.dirname
+  ? path.resolve(import.meta.dirname, "../../..")
+  : /*turbopackIgnore: true*/ process.cwd();
 const undiciDir = path.join(/*turbopackIgnore: true*/ platformRoot, "node_modules", "undici");
 const undiciEntry = path.join(undiciDir, "index.js");
 
@@ -294,12 +363,14 @@ function defaultIsolation(): SandboxIsolation {
   return isolationCache;
 }
 
-
 /** A JSON value with every secret value inside its strings masked (values as JSON writes them). */
 function redactJson(value: unknown, secrets: string[]): unknown {
   const json = JSON.stringify(value);
   if (json === undefined) return value;
-  const masked = redactSecrets(json, secrets.map((secret) => JSON.stringify(secret).slice(1, -1)));
+  const masked = redactSecrets(
+    json,
+    secrets.map((secret) => JSON.stringify(secret).slice(1, -1)),
+  );
   if (masked === json) return value;
   try {
     return JSON.parse(masked);

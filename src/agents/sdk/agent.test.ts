@@ -12,7 +12,13 @@ describe("defineAgent", () => {
 
   it("accepts the documented fields and adds mcp to a tools allowlist", () => {
     const agent = defineAgent({
-      model: { id: "openai:gpt-4o", params: [{ id: "effort", value: "high" }, { id: "fast", value: true }] },
+      model: {
+        id: "openai:gpt-4o",
+        params: [
+          { id: "effort", value: "high" },
+          { id: "fast", value: true },
+        ],
+      },
       name: "Triage",
       description: "Routes tickets",
       local: { cwd: "/tmp/clean", sandbox: true },
@@ -67,9 +73,9 @@ describe("defineAgent", () => {
       "defineAgent: tools[0]: must not be empty",
       "defineAgent: modle: unknown field",
     ]);
-    expect(definitionMessages(() => defineAgent({ model: { id: "x", params: [{ id: "p", value: {} }] } } as never))).toEqual([
-      "defineAgent: model.params[0].value: expected a string, number or boolean",
-    ]);
+    expect(
+      definitionMessages(() => defineAgent({ model: { id: "x", params: [{ id: "p", value: {} }] } } as never)),
+    ).toEqual(["defineAgent: model.params[0].value: expected a string, number or boolean"]);
   });
 });
 
@@ -78,7 +84,9 @@ describe("defineInstructions", () => {
     const instructions = defineInstructions({ markdown: "You triage tickets." });
     expect(descriptorKindOf(instructions)).toBe("instructions");
     expect(instructions.markdown).toBe("You triage tickets.");
-    expect(definitionMessages(() => defineInstructions({ markdown: "" }))).toEqual(["defineInstructions: markdown: must not be empty"]);
+    expect(definitionMessages(() => defineInstructions({ markdown: "" }))).toEqual([
+      "defineInstructions: markdown: must not be empty",
+    ]);
     expect(definitionMessages(() => defineInstructions("text" as never))).toEqual([
       "defineInstructions: expected a config object, got string",
     ]);

@@ -13,7 +13,11 @@ describe("defineArtifacts", () => {
 
   it("accepts kinds with descriptions and schemas", () => {
     const schema = z.object({ verdict: z.string() });
-    const registry = defineArtifacts({ kinds: { "pr-review": { description: "A reviewed PR", schema } }, agentTool: true, max: 50 });
+    const registry = defineArtifacts({
+      kinds: { "pr-review": { description: "A reviewed PR", schema } },
+      agentTool: true,
+      max: 50,
+    });
     expect(registry.kinds["pr-review"]?.schema).toBe(schema);
     expect(registry.agentTool).toBe(true);
   });
@@ -32,7 +36,12 @@ describe("defineArtifacts", () => {
 
   it("refuses a bad cap, bad kind names and schemas that are not zod", () => {
     expect(
-      definitionMessages(() => defineArtifacts({ max: 0, kinds: { "a b": { description: "x" }, ok: { description: "x", schema: {} as never } } })),
+      definitionMessages(() =>
+        defineArtifacts({
+          max: 0,
+          kinds: { "a b": { description: "x" }, ok: { description: "x", schema: {} as never } },
+        }),
+      ),
     ).toEqual([
       'defineArtifacts: kinds["a b"]: kind names are letters, digits, _ . - (at most 64)',
       "defineArtifacts: kinds.ok.schema: expected a zod schema",
@@ -49,16 +58,30 @@ describe("resolveArtifactTag", () => {
 
   it("with declared kinds: refuses others and stores the parsed data", () => {
     const registry = defineArtifacts({
-      kinds: { report: { description: "r", schema: z.object({ score: z.coerce.number(), tags: z.array(z.string()).default([]) }) } },
+      kinds: {
+        report: {
+          description: "r",
+          schema: z.object({ score: z.coerce.number(), tags: z.array(z.string()).default([]) }),
+        },
+      },
     });
-    expect(resolveArtifactTag(registry, { kind: "report", data: { score: "7" } })).toEqual({ kind: "report", data: { score: 7, tags: [] } });
+    expect(resolveArtifactTag(registry, { kind: "report", data: { score: "7" } })).toEqual({
+      kind: "report",
+      data: { score: 7, tags: [] },
+    });
     expect(resolveArtifactTag(registry, { data: { score: 1 } }).kind).toBe("report");
-    expect(() => resolveArtifactTag(registry, { kind: "memo", data: {} })).toThrow('unknown artifact kind "memo"; declared kinds: report');
-    expect(() => resolveArtifactTag(registry, { kind: "report", data: { score: "x" } })).toThrow(/^artifact data does not match kind "report": score: /);
+    expect(() => resolveArtifactTag(registry, { kind: "memo", data: {} })).toThrow(
+      'unknown artifact kind "memo"; declared kinds: report',
+    );
+    expect(() => resolveArtifactTag(registry, { kind: "report", data: { score: "x" } })).toThrow(
+      /^artifact data does not match kind "report": score: /,
+    );
   });
 
   it("needs an explicit kind when several are declared", () => {
     const registry = defineArtifacts({ kinds: { a: { description: "a" }, b: { description: "b" } } });
-    expect(() => resolveArtifactTag(registry, { data: 1 })).toThrow("unknown artifact kind undefined; declared kinds: a, b");
+    expect(() => resolveArtifactTag(registry, { data: 1 })).toThrow(
+      "unknown artifact kind undefined; declared kinds: a, b",
+    );
   });
 });

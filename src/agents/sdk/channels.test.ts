@@ -11,7 +11,12 @@ describe("route builders", () => {
     const bodySchema = z.object({ pr: z.number() });
     const route = POST("/review", { description: "Review a PR", bodySchema, handler });
     expect(route).toMatchObject({ method: "POST", path: "/review", description: "Review a PR", bodySchema, handler });
-    expect([GET, PUT, PATCH, DELETE].map((build) => build("/x", { handler }).method)).toEqual(["GET", "PUT", "PATCH", "DELETE"]);
+    expect([GET, PUT, PATCH, DELETE].map((build) => build("/x", { handler }).method)).toEqual([
+      "GET",
+      "PUT",
+      "PATCH",
+      "DELETE",
+    ]);
   });
 });
 
@@ -37,13 +42,19 @@ describe("defineChannel", () => {
     const onCompleted = async () => {};
     const channel = defineChannel({
       auth: [localDevStrict(), bearerAuth("t")],
-      routes: [POST("/review", { handler }), GET("/pending/:id", { querySchema: z.object({ all: z.string().optional() }), handler })],
+      routes: [
+        POST("/review", { handler }),
+        GET("/pending/:id", { querySchema: z.object({ all: z.string().optional() }), handler }),
+      ],
       events: { "message.completed": onCompleted },
     });
     expect(descriptorKindOf(channel)).toBe("channel");
     expect(channel.pack).toBe("custom");
     expect(channel.state).toEqual({});
-    expect(channel.routes.map((route) => `${route.method} ${route.path}`)).toEqual(["POST /review", "GET /pending/:id"]);
+    expect(channel.routes.map((route) => `${route.method} ${route.path}`)).toEqual([
+      "POST /review",
+      "GET /pending/:id",
+    ]);
     expect(channel.events?.["message.completed"]).toBe(onCompleted);
     const bearer = channel.auth?.[1];
     expect(bearer?.policy === "bearer" && bearer.token).toBe("t");
@@ -53,7 +64,9 @@ describe("defineChannel", () => {
 
   it("keeps JSON state and refuses state that is not JSON", () => {
     expect(defineChannel({ state: { seen: 0, tags: ["a"] } }).state).toEqual({ seen: 0, tags: ["a"] });
-    expect(definitionMessages(() => defineChannel({ state: "x" } as never))).toEqual(["defineChannel: state: expected a JSON object"]);
+    expect(definitionMessages(() => defineChannel({ state: "x" } as never))).toEqual([
+      "defineChannel: state: expected a JSON object",
+    ]);
   });
 
   it("refuses bad paths, GET bodies, duplicate routes and repeated parameters", () => {
@@ -76,8 +89,13 @@ describe("defineChannel", () => {
 
   it("refuses routes without handlers or with non-zod schemas", () => {
     expect(
-      definitionMessages(() => defineChannel({ routes: [{ method: "POST", path: "/x", bodySchema: { type: "object" } }] } as never)),
-    ).toEqual(["defineChannel: routes[0].bodySchema: expected a zod schema", "defineChannel: routes[0].handler: is required"]);
+      definitionMessages(() =>
+        defineChannel({ routes: [{ method: "POST", path: "/x", bodySchema: { type: "object" } }] } as never),
+      ),
+    ).toEqual([
+      "defineChannel: routes[0].bodySchema: expected a zod schema",
+      "defineChannel: routes[0].handler: is required",
+    ]);
   });
 
   it("refuses an empty or foreign auth chain, unknown event keys and a bad onStart", () => {

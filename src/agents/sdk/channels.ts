@@ -106,10 +106,7 @@ const authPolicySchema = z.custom<AuthPolicy>(isAuthPolicy, {
 
 const channelConfigSchema = z
   .strictObject({
-    auth: z
-      .array(authPolicySchema)
-      .min(1, "give at least one policy, or leave auth out to use the agent's")
-      .optional(),
+    auth: z.array(authPolicySchema).min(1, "give at least one policy, or leave auth out to use the agent's").optional(),
     state: z.record(z.string(), z.json(), { error: "expected a JSON object" }).default({}),
     routes: routesSchema.default([]),
     events: eventHandlersSchema.optional(),

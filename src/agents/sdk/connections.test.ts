@@ -5,7 +5,11 @@ import { definitionMessages } from "./test-support";
 
 describe("defineConnection", () => {
   it("accepts the remote, stdio and peer forms and records which one it is", () => {
-    const remote = defineConnection({ url: "https://mcp.linear.app/sse", headers: { authorization: "Bearer ${LINEAR_TOKEN}" }, oauth: true });
+    const remote = defineConnection({
+      url: "https://mcp.linear.app/sse",
+      headers: { authorization: "Bearer ${LINEAR_TOKEN}" },
+      oauth: true,
+    });
     expect(descriptorKindOf(remote)).toBe("connection");
     expect(remote.form).toBe("remote");
     expect(defineConnection({ command: "npx", args: ["-y", "server"], env: { KEY: "${KEY}" } }).form).toBe("stdio");
@@ -33,26 +37,26 @@ describe("defineConnection", () => {
       "defineConnection: url: expected an http(s) URL",
       "defineConnection: headers.a: malformed ${NAME} template (NAME is letters, digits and _, not starting with a digit)",
     ]);
-    expect(definitionMessages(() => defineConnection({ agent: "-bad" }))).toEqual(["defineConnection: agent: expected an agent slug"]);
+    expect(definitionMessages(() => defineConnection({ agent: "-bad" }))).toEqual([
+      "defineConnection: agent: expected an agent slug",
+    ]);
     expect(definitionMessages(() => defineConnection({ command: "npx", headers: {} } as never))).toEqual([
       "defineConnection: headers: unknown field",
     ]);
-    expect(definitionMessages(() => defineConnection({ command: "" }))).toEqual(["defineConnection: command: must not be empty"]);
+    expect(definitionMessages(() => defineConnection({ command: "" }))).toEqual([
+      "defineConnection: command: must not be empty",
+    ]);
   });
 });
 
 describe("env templates", () => {
   it("lists every variable a connection uses, once", () => {
-    expect(envTemplateNames({ url: "https://${HOST}/mcp", headers: { authorization: "Bearer ${TOKEN}", x: "${HOST}" } })).toEqual([
-      "HOST",
-      "TOKEN",
-    ]);
-    expect(envTemplateNames({ command: "${BIN}", args: ["--key=${API_KEY}"], env: { A: "${SECRET_A}" }, cwd: "${DIR}" })).toEqual([
-      "BIN",
-      "API_KEY",
-      "SECRET_A",
-      "DIR",
-    ]);
+    expect(
+      envTemplateNames({ url: "https://${HOST}/mcp", headers: { authorization: "Bearer ${TOKEN}", x: "${HOST}" } }),
+    ).toEqual(["HOST", "TOKEN"]);
+    expect(
+      envTemplateNames({ command: "${BIN}", args: ["--key=${API_KEY}"], env: { A: "${SECRET_A}" }, cwd: "${DIR}" }),
+    ).toEqual(["BIN", "API_KEY", "SECRET_A", "DIR"]);
     expect(envTemplateNames({ agent: "peer" })).toEqual([]);
   });
 

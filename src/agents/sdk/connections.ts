@@ -22,9 +22,7 @@ export type ConnectionForm = "remote" | "stdio" | "agent";
 
 export type ConnectionDescriptor = Descriptor<
   "connection",
-  | (RemoteConnection & { form: "remote" })
-  | (StdioConnection & { form: "stdio" })
-  | (PeerConnection & { form: "agent" })
+  (RemoteConnection & { form: "remote" }) | (StdioConnection & { form: "stdio" }) | (PeerConnection & { form: "agent" })
 >;
 
 const templated = z.string().superRefine((text, ctx) => {
@@ -33,10 +31,9 @@ const templated = z.string().superRefine((text, ctx) => {
 });
 
 // A url that starts with a template ("${MCP_URL}") can only be checked once it is resolved.
-const templatedUrl = templated.refine(
-  (url) => url.startsWith("${") || isHttpUrl(url.replace(/\$\{\w+\}/g, "x")),
-  { error: "expected an http(s) URL" },
-);
+const templatedUrl = templated.refine((url) => url.startsWith("${") || isHttpUrl(url.replace(/\$\{\w+\}/g, "x")), {
+  error: "expected an http(s) URL",
+});
 
 function isHttpUrl(text: string): boolean {
   try {

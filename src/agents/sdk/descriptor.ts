@@ -19,8 +19,18 @@ export type DescriptorKind =
   | "result";
 
 const descriptorKinds: ReadonlySet<string> = new Set<DescriptorKind>([
-  "agent", "instructions", "tool", "hook", "channel", "schedule", "skill", "eval", "eval-config",
-  "artifacts", "connection", "result",
+  "agent",
+  "instructions",
+  "tool",
+  "hook",
+  "channel",
+  "schedule",
+  "skill",
+  "eval",
+  "eval-config",
+  "artifacts",
+  "connection",
+  "result",
 ]);
 
 export type Descriptor<K extends DescriptorKind, C> = Readonly<C> & { readonly [descriptorKind]: K };

@@ -16,7 +16,14 @@ describe("defineEval", () => {
   });
 
   it("accepts cases with tags and iterations", () => {
-    const evalDef = defineEval({ tags: ["smoke"], iterations: 3, cases: [{ id: "checkout", test }, { id: "refund", description: "r", test }] });
+    const evalDef = defineEval({
+      tags: ["smoke"],
+      iterations: 3,
+      cases: [
+        { id: "checkout", test },
+        { id: "refund", description: "r", test },
+      ],
+    });
     expect(evalDef.cases?.map((item) => item.id)).toEqual(["checkout", "refund"]);
   });
 
@@ -42,9 +49,15 @@ describe("defineEval", () => {
   });
 
   it("refuses bad iterations, empty case lists and cases without a test", () => {
-    expect(definitionMessages(() => defineEval({ test, iterations: 0 }))).toEqual(["defineEval: iterations: must be a positive integer"]);
-    expect(definitionMessages(() => defineEval({ cases: [] }))).toEqual(["defineEval: cases: must list at least one case"]);
-    expect(definitionMessages(() => defineEval({ cases: [{ id: "a" }] } as never))).toEqual(["defineEval: cases[0].test: is required"]);
+    expect(definitionMessages(() => defineEval({ test, iterations: 0 }))).toEqual([
+      "defineEval: iterations: must be a positive integer",
+    ]);
+    expect(definitionMessages(() => defineEval({ cases: [] }))).toEqual([
+      "defineEval: cases: must list at least one case",
+    ]);
+    expect(definitionMessages(() => defineEval({ cases: [{ id: "a" }] } as never))).toEqual([
+      "defineEval: cases[0].test: is required",
+    ]);
   });
 });
 
@@ -62,7 +75,10 @@ describe("defineEvalConfig", () => {
 describe("matchers", () => {
   it("includes: substring or regex, on strings only", () => {
     expect(includes("refund").test("Your refund is on its way").pass).toBe(true);
-    expect(includes("refund").test("nothing")).toEqual({ pass: false, message: 'expected "nothing" to include "refund"' });
+    expect(includes("refund").test("nothing")).toEqual({
+      pass: false,
+      message: 'expected "nothing" to include "refund"',
+    });
     expect(includes(/order #\d+/).test("order #42 shipped").pass).toBe(true);
     expect(includes("x").test(42)).toEqual({ pass: false, message: 'expected a string that includes "x", got 42' });
   });
@@ -94,7 +110,10 @@ describe("trajectoryChecks", () => {
     const checks = trajectoryChecks(events);
     expect(checks.succeeded()).toEqual({ pass: true, message: "every turn completed" });
     expect(checks.calledTool("lookup_order").pass).toBe(true);
-    expect(checks.calledTool("refund")).toEqual({ pass: false, message: "expected a call to refund; called: lookup_order" });
+    expect(checks.calledTool("refund")).toEqual({
+      pass: false,
+      message: "expected a call to refund; called: lookup_order",
+    });
     expect(checks.notCalledTool("refund").pass).toBe(true);
     expect(checks.notCalledTool("lookup_order").pass).toBe(false);
     expect(checks.reply).toBe("Refunded.");

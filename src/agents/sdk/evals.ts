@@ -36,8 +36,7 @@ export type EvalTest = (t: EvalT) => void | Promise<void>;
 export type EvalCase = { id: string; description?: string; test: EvalTest };
 
 type EvalCommon = { description?: string; tags?: string[]; iterations?: number };
-export type EvalConfig = EvalCommon &
-  ({ test: EvalTest; cases?: undefined } | { cases: EvalCase[]; test?: undefined });
+export type EvalConfig = EvalCommon & ({ test: EvalTest; cases?: undefined } | { cases: EvalCase[]; test?: undefined });
 export type EvalDescriptor = Descriptor<"eval", EvalConfig & { tags: string[]; iterations: number }>;
 
 function caseIdProblem(id: string): string | undefined {

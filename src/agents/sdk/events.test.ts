@@ -26,7 +26,12 @@ const samples: Record<SessionEventType, Record<string, unknown>> = {
   "reasoning.completed": { text: "Thinking about it" },
   "message.appended": { delta: "Hel" },
   "message.completed": { text: "Hello" },
-  "actions.requested": { calls: [{ callId: "call_1", toolName: "lookup", args: { q: "x" } }, { callId: "call_2", toolName: "read", parentCallId: "call_0" }] },
+  "actions.requested": {
+    calls: [
+      { callId: "call_1", toolName: "lookup", args: { q: "x" } },
+      { callId: "call_2", toolName: "read", parentCallId: "call_0" },
+    ],
+  },
   "actions.completed": { callIds: ["call_1", "call_2"] },
   "action.result": { callId: "call_1", toolName: "lookup", output: { hits: [] }, isError: false, stubbed: true },
   "action.tool_retry": { callId: "call_1", toolName: "lookup", attempt: 2, error: "ECONNRESET" },

@@ -62,7 +62,11 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     cost: z.strictObject({ totalUsd: z.number().nonnegative(), model: id }).optional(),
   }),
   // [inferred] status set; a stop or preempt carries both the BDK status and July's message.
-  event("turn.failed", { message: z.string(), status: z.enum(["cancelled", "error"]).optional(), code: z.string().optional() }),
+  event("turn.failed", {
+    message: z.string(),
+    status: z.enum(["cancelled", "error"]).optional(),
+    code: z.string().optional(),
+  }),
   // [inferred] step: 0-based within the turn. attempt (≥ 2): the step's earlier attempt was cut
   // off by a crash and runs again; discard the deltas since that attempt's step.started.
   // repair: the result contract's feedback this step answers (docs/turns.md, "Result contract").

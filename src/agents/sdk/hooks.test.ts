@@ -19,7 +19,9 @@ describe("defineHook", () => {
 
   it("rejects unknown event keys and handlers that are not functions", () => {
     expect(
-      definitionMessages(() => defineHook({ events: { "turn.complete": () => {}, "message.completed": "log" } } as never)),
+      definitionMessages(() =>
+        defineHook({ events: { "turn.complete": () => {}, "message.completed": "log" } } as never),
+      ),
     ).toEqual([
       'defineHook: events["turn.complete"]: unknown event type (expected a session event type or "*")',
       'defineHook: events["message.completed"]: expected a function',
@@ -43,7 +45,13 @@ describe("defineHook typing", () => {
         },
       },
     });
-    const event = { type: "turn.completed", index: 0, sessionId: "ses_1", at: "2024-01-01T00:00:00Z", data: { usage: { inputTokens: 7, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } } } as const;
+    const event = {
+      type: "turn.completed",
+      index: 0,
+      sessionId: "ses_1",
+      at: "2024-01-01T00:00:00Z",
+      data: { usage: { inputTokens: 7, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+    } as const;
     await hook.events["turn.completed"]?.(event, {} as never);
     expect(seen).toEqual([7]);
   });

@@ -9,7 +9,14 @@ function fakeContext(purpose: "live" | "eval" = "live") {
   const kv = new Map<string, JsonValue>();
   const appended: { path: string; content: string; scope?: string }[] = [];
   const ctx = {
-    session: { id: "ses_1", channelId: "http", mode: "chat", purpose, auth: { kind: "local", id: "me" }, title: "Refunds" },
+    session: {
+      id: "ses_1",
+      channelId: "http",
+      mode: "chat",
+      purpose,
+      auth: { kind: "local", id: "me" },
+      title: "Refunds",
+    },
     host: {
       kv: {
         get: async (key: string) => kv.get(key),
@@ -17,14 +24,18 @@ function fakeContext(purpose: "live" | "eval" = "live") {
         delete: async (key: string) => void kv.delete(key),
         list: async () => [...kv.keys()],
       },
-      files: { append: async (path: string, content: string, options?: { scope?: string }) => void appended.push({ path, content, scope: options?.scope }) },
+      files: {
+        append: async (path: string, content: string, options?: { scope?: string }) =>
+          void appended.push({ path, content, scope: options?.scope }),
+      },
     },
   } as unknown as HookContext;
   return { ctx, kv, appended };
 }
 
 const at = "2024-01-01T00:00:00.000Z";
-const ev = (type: string, data: unknown, index = 0) => ({ type, index, sessionId: "ses_1", turnId: "turn_1", at, data }) as SessionEvent;
+const ev = (type: string, data: unknown, index = 0) =>
+  ({ type, index, sessionId: "ses_1", turnId: "turn_1", at, data }) as SessionEvent;
 
 async function dispatch(ctx: HookContext, events: SessionEvent[]) {
   const hook = memoryHook();
@@ -38,13 +49,22 @@ describe("memoryHook", () => {
   it("is a hook on message and turn events", () => {
     const hook = memoryHook();
     expect(descriptorKindOf(hook)).toBe("hook");
-    expect(Object.keys(hook.events).sort()).toEqual(["message.completed", "message.received", "turn.completed", "turn.failed"]);
+    expect(Object.keys(hook.events).sort()).toEqual([
+      "message.completed",
+      "message.received",
+      "turn.completed",
+      "turn.failed",
+    ]);
   });
 
   it("appends one deployment-wide journal line per finished turn and forgets the pending turn", async () => {
     const { ctx, kv, appended } = fakeContext();
     const usage = { inputTokens: 10, outputTokens: 4, cacheReadTokens: 1, cacheWriteTokens: 0, reasoningTokens: 3 };
-    await dispatch(ctx, [ev("message.received", { text: "refund 42" }), ev("message.completed", { text: "Refunded." }), ev("turn.completed", { usage })]);
+    await dispatch(ctx, [
+      ev("message.received", { text: "refund 42" }),
+      ev("message.completed", { text: "Refunded." }),
+      ev("turn.completed", { usage }),
+    ]);
     expect(appended).toHaveLength(1);
     expect(appended[0]?.path).toBe(memoryJournalPath);
     expect(appended[0]?.scope).toBe("deployment");
@@ -89,7 +109,9 @@ describe("memoryHook", () => {
 describe("memoryJournalEntry", () => {
   it("uses nulls for what it does not know", () => {
     const { ctx } = fakeContext();
-    const entry = memoryJournalEntry(ev("turn.completed", {}) as never, { session: { ...ctx.session, title: undefined } });
+    const entry = memoryJournalEntry(ev("turn.completed", {}) as never, {
+      session: { ...ctx.session, title: undefined },
+    });
     expect(entry).toMatchObject({ title: null, userMessage: null, result: null, usage: null });
   });
 });

@@ -72,8 +72,10 @@ async function journal(event: TurnEnd, ctx: HookContext): Promise<void> {
 
 /** The default memory hook. Eval sessions are left out so test runs do not become history. */
 export function memoryHook(): HookDescriptor {
-  const live = <E>(handler: (event: E, ctx: HookContext) => Promise<void>) => (event: E, ctx: HookContext) =>
-    ctx.session.purpose === "eval" ? undefined : handler(event, ctx);
+  const live =
+    <E>(handler: (event: E, ctx: HookContext) => Promise<void>) =>
+    (event: E, ctx: HookContext) =>
+      ctx.session.purpose === "eval" ? undefined : handler(event, ctx);
   return defineHook({
     events: {
       "message.received": live(async (event, ctx) => {

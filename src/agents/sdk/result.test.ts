@@ -33,11 +33,17 @@ describe("checkResultText", () => {
 
   it("parses bare or fenced JSON against the schema", () => {
     expect(checkResultText({ schema }, '{"verdict":"approve"}')).toEqual({ ok: true, value: { verdict: "approve" } });
-    expect(checkResultText({ schema }, '```json\n{"verdict":"reject"}\n```')).toEqual({ ok: true, value: { verdict: "reject" } });
+    expect(checkResultText({ schema }, '```json\n{"verdict":"reject"}\n```')).toEqual({
+      ok: true,
+      value: { verdict: "reject" },
+    });
   });
 
   it("explains what is wrong, for the repair round", () => {
-    expect(checkResultText({ schema }, "I approve")).toEqual({ ok: false, message: "the reply must be JSON matching the result schema" });
+    expect(checkResultText({ schema }, "I approve")).toEqual({
+      ok: false,
+      message: "the reply must be JSON matching the result schema",
+    });
     const mismatch = checkResultText({ schema }, '{"verdict":"maybe"}');
     expect(mismatch.ok).toBe(false);
     expect(!mismatch.ok && mismatch.message).toMatch(/^the reply does not match the result schema: verdict: /);

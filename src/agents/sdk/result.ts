@@ -48,9 +48,7 @@ const resultConfigSchema = z
     error: "give commit, schema, or both",
   });
 
-export function defineResult<S extends Schema = undefined>(
-  config: ResultConfig<S>,
-): ResultDescriptor<S> {
+export function defineResult<S extends Schema = undefined>(config: ResultConfig<S>): ResultDescriptor<S> {
   return define("result", "defineResult", resultConfigSchema, config);
 }
 

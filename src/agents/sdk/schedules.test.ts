@@ -13,9 +13,9 @@ describe("defineSchedule", () => {
   });
 
   it("requires exactly one of markdown or run", () => {
-    expect(definitionMessages(() => defineSchedule({ cron: "* * * * *", markdown: "x", run: () => {} } as never))).toEqual([
-      "defineSchedule: give exactly one of markdown or run (got both)",
-    ]);
+    expect(
+      definitionMessages(() => defineSchedule({ cron: "* * * * *", markdown: "x", run: () => {} } as never)),
+    ).toEqual(["defineSchedule: give exactly one of markdown or run (got both)"]);
     expect(definitionMessages(() => defineSchedule({ cron: "* * * * *" } as never))).toEqual([
       "defineSchedule: give exactly one of markdown or run (got neither)",
     ]);
@@ -28,11 +28,15 @@ describe("defineSchedule", () => {
     expect(definitionMessages(() => defineSchedule({ cron: "0 0 * * * *", markdown: "x" }))).toEqual([
       "defineSchedule: cron: expected 5 fields (minute hour day-of-month month day-of-week), got 6",
     ]);
-    expect(definitionMessages(() => defineSchedule({ markdown: "x" } as never))).toEqual(["defineSchedule: cron: is required"]);
+    expect(definitionMessages(() => defineSchedule({ markdown: "x" } as never))).toEqual([
+      "defineSchedule: cron: is required",
+    ]);
   });
 
   it("refuses another time zone and empty markdown", () => {
-    expect(definitionMessages(() => defineSchedule({ cron: "0 9 * * *", markdown: " ", timezone: "Europe/Paris" } as never))).toEqual([
+    expect(
+      definitionMessages(() => defineSchedule({ cron: "0 9 * * *", markdown: " ", timezone: "Europe/Paris" } as never)),
+    ).toEqual([
       "defineSchedule: markdown: must not be empty",
       "defineSchedule: timezone: schedules run in UTC; write the cron expression in UTC",
     ]);

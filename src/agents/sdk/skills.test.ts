@@ -5,7 +5,11 @@ import { definitionMessages } from "./test-support";
 
 describe("defineSkill", () => {
   it("accepts description, markdown and sibling files", () => {
-    const skill = defineSkill({ description: "Review a PR", markdown: "# Review\nRead the diff.", files: { "references/checklist.md": "- tests" } });
+    const skill = defineSkill({
+      description: "Review a PR",
+      markdown: "# Review\nRead the diff.",
+      files: { "references/checklist.md": "- tests" },
+    });
     expect(descriptorKindOf(skill)).toBe("skill");
     expect(skill.files).toEqual({ "references/checklist.md": "- tests" });
   });

@@ -5,7 +5,12 @@ import { streamControlLineSchema } from "./stream-lines";
 describe("stream control lines", () => {
   it("parses the heartbeat and error lines a stream sends", () => {
     expect(streamControlLineSchema.parse({ type: "heartbeat", at: "2026-01-01T00:00:15.000Z" }).type).toBe("heartbeat");
-    const line = { type: "error", error: "slow_reader", message: "the reader fell behind; reconnect with startIndex=7", nextIndex: 7 };
+    const line = {
+      type: "error",
+      error: "slow_reader",
+      message: "the reader fell behind; reconnect with startIndex=7",
+      nextIndex: 7,
+    };
     expect(streamControlLineSchema.parse(line)).toEqual(line);
   });
 

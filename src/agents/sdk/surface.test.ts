@@ -6,12 +6,28 @@ type Loader = () => Promise<Record<string, unknown>>;
 
 // Static imports, one per subpath, so a missing module fails here rather than in a bundle.
 const surface: [string, Loader, string[]][] = [
-  ["index", () => import("./index"), ["defineAgent", "defineInstructions", "prompt", "DefinitionError", "descriptorKind", "descriptorKindOf"]],
-  ["tools", () => import("./tools"), ["defineTool", "toolJsonSchemas", "parseToolInput", "ToolInputError", "toolResultEnvelope"]],
+  [
+    "index",
+    () => import("./index"),
+    ["defineAgent", "defineInstructions", "prompt", "DefinitionError", "descriptorKind", "descriptorKindOf"],
+  ],
+  [
+    "tools",
+    () => import("./tools"),
+    ["defineTool", "toolJsonSchemas", "parseToolInput", "ToolInputError", "toolResultEnvelope"],
+  ],
   ["hooks", () => import("./hooks"), ["defineHook"]],
-  ["channels", () => import("./channels"), ["defineChannel", "GET", "POST", "PUT", "PATCH", "DELETE", "localDevStrict", "bearerAuth", "allowAll"]],
+  [
+    "channels",
+    () => import("./channels"),
+    ["defineChannel", "GET", "POST", "PUT", "PATCH", "DELETE", "localDevStrict", "bearerAuth", "allowAll"],
+  ],
   ["channels/slack", () => import("./channels/slack"), ["slackChannel", "slackEnvNames"]],
-  ["channels/github", () => import("./channels/github"), ["githubChannel", "defaultGitHubAuth", "parseGitHubPrContinuationKey", "githubPrContinuationKey"]],
+  [
+    "channels/github",
+    () => import("./channels/github"),
+    ["githubChannel", "defaultGitHubAuth", "parseGitHubPrContinuationKey", "githubPrContinuationKey"],
+  ],
   ["schedules", () => import("./schedules"), ["defineSchedule", "cronProblem", "nextCronRun"]],
   ["skills", () => import("./skills"), ["defineSkill"]],
   ["evals", () => import("./evals"), ["defineEval", "defineEvalConfig", "includes", "matches", "trajectoryChecks"]],

@@ -52,28 +52,38 @@ describe("defineTool", () => {
   });
 
   it("rejects schemas that are neither zod nor JSON Schema", () => {
-    expect(definitionMessages(() => defineTool({ description: "d", execute, inputSchema: new Map() as never }))).toEqual([
-      "defineTool: inputSchema: expected a zod schema or a JSON Schema object",
-    ]);
-    expect(definitionMessages(() => defineTool({ description: "d", execute, outputSchema: "string" as never }))).toEqual([
-      "defineTool: outputSchema: expected a zod schema or a JSON Schema object",
-    ]);
+    expect(
+      definitionMessages(() => defineTool({ description: "d", execute, inputSchema: new Map() as never })),
+    ).toEqual(["defineTool: inputSchema: expected a zod schema or a JSON Schema object"]);
+    expect(
+      definitionMessages(() => defineTool({ description: "d", execute, outputSchema: "string" as never })),
+    ).toEqual(["defineTool: outputSchema: expected a zod schema or a JSON Schema object"]);
   });
 
   it("rejects an input schema that is not an object, or not expressible as JSON Schema", () => {
     expect(definitionMessages(() => defineTool({ description: "d", execute, inputSchema: z.string() }))).toEqual([
       'defineTool: inputSchema: must describe an object (tool input is a JSON object), got type "string"',
     ]);
-    expect(definitionMessages(() => defineTool({ description: "d", execute, inputSchema: { type: "array" } }))).toEqual([
-      'defineTool: inputSchema: must describe an object (tool input is a JSON object), got type "array"',
-    ]);
+    expect(definitionMessages(() => defineTool({ description: "d", execute, inputSchema: { type: "array" } }))).toEqual(
+      ['defineTool: inputSchema: must describe an object (tool input is a JSON object), got type "array"'],
+    );
     expect(
       definitionMessages(() => defineTool({ description: "d", execute, inputSchema: z.object({ when: z.date() }) })),
-    ).toEqual(["defineTool: inputSchema: cannot be expressed as JSON Schema (Date cannot be represented in JSON Schema)"]);
+    ).toEqual([
+      "defineTool: inputSchema: cannot be expressed as JSON Schema (Date cannot be represented in JSON Schema)",
+    ]);
   });
 
   it("rejects bad execution, effect, needsApproval, timeoutMs and unknown fields together", () => {
-    const config = { description: "d", execute, execution: "cloud", effect: "delete", needsApproval: "yes", timeoutMs: 900_001, needApproval: true };
+    const config = {
+      description: "d",
+      execute,
+      execution: "cloud",
+      effect: "delete",
+      needsApproval: "yes",
+      timeoutMs: 900_001,
+      needApproval: true,
+    };
     expect(definitionMessages(() => defineTool(config as never))).toEqual([
       'defineTool: execution: expected "server" or "agent"',
       'defineTool: effect: expected "read" or "write"',
@@ -99,8 +109,16 @@ describe("toolJsonSchemas", () => {
       execute: () => ({ hits: [] }),
     });
     const { input, output } = toolJsonSchemas(tool);
-    expect(input).toMatchObject({ type: "object", properties: { q: { type: "string" }, limit: { type: "number", default: 10 } }, required: ["q"] });
-    expect(output).toMatchObject({ type: "object", properties: { hits: { type: "array", items: { type: "string" } } }, required: ["hits"] });
+    expect(input).toMatchObject({
+      type: "object",
+      properties: { q: { type: "string" }, limit: { type: "number", default: 10 } },
+      required: ["q"],
+    });
+    expect(output).toMatchObject({
+      type: "object",
+      properties: { hits: { type: "array", items: { type: "string" } } },
+      required: ["hits"],
+    });
   });
 
   it("passes a JSON Schema through and reports absent schemas as undefined", () => {

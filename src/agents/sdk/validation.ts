@@ -41,9 +41,7 @@ export const anySchemaSchema = z.custom<z.core.$ZodType | Record<string, unknown
   { error: requiredOr("expected a zod schema or a JSON Schema object") },
 );
 
-export const nonEmptyString = z
-  .string()
-  .refine((value) => value.trim() !== "", { error: "must not be empty" });
+export const nonEmptyString = z.string().refine((value) => value.trim() !== "", { error: "must not be empty" });
 
 /** Parses a config and brands it, or throws DefinitionError naming every bad field. */
 export function define<K extends DescriptorKind, C extends object>(

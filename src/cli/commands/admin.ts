@@ -24,7 +24,11 @@ import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 
 /** A new active version replaces its agent's schedules at once, when the platform is running. */
-async function restartSchedules(db: ReturnType<typeof createDb>, config: ReturnType<typeof parseEnv>, agentId: string): Promise<void> {
+async function restartSchedules(
+  db: ReturnType<typeof createDb>,
+  config: ReturnType<typeof parseEnv>,
+  agentId: string,
+): Promise<void> {
   const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
   try {
     await startSchedulers({ db, runtime, agentIds: [agentId] });
@@ -73,7 +77,12 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
   const { db, config } = database();
   try {
     if (action === "admin:create") {
-      const result = await createAdmin({ db, email: required(options, "email"), password: required(options, "password"), teamSlug: required(options, "team") });
+      const result = await createAdmin({
+        db,
+        email: required(options, "email"),
+        password: required(options, "password"),
+        teamSlug: required(options, "team"),
+      });
       console.log(`admin ${options.email} owns team ${options.team} (user ${result.userId})`);
     } else if (action === "team:create") {
       const slug = required(options, "team");
@@ -97,20 +106,36 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
     } else if (action === "agent:allow-anonymous") {
       const slug = required(options, "slug");
       const allowAnonymous = required(options, "value") === "on";
-      const { count } = await db.agent.updateMany({ where: { slug, team: { slug: required(options, "team") } }, data: { allowAnonymous } });
+      const { count } = await db.agent.updateMany({
+        where: { slug, team: { slug: required(options, "team") } },
+        data: { allowAnonymous },
+      });
       if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
-      console.log(`${slug}: anonymous access ${allowAnonymous ? "on (demo: every caller without credentials shares one principal)" : "off"}`);
+      console.log(
+        `${slug}: anonymous access ${allowAnonymous ? "on (demo: every caller without credentials shares one principal)" : "off"}`,
+      );
     } else if (action === "agent:unattended-approvals") {
       const slug = required(options, "slug");
       const value = required(options, "value");
       if (value !== "deny" && value !== "park") throw new AppError("invalid_input", "--value must be deny or park");
-      const { count } = await db.agent.updateMany({ where: { slug, team: { slug: required(options, "team") } }, data: { unattendedApprovals: value } });
+      const { count } = await db.agent.updateMany({
+        where: { slug, team: { slug: required(options, "team") } },
+        data: { unattendedApprovals: value },
+      });
       if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
-      console.log(`${slug}: approvals in sessions with nobody to ask are ${value === "deny" ? "denied at once" : "parked until someone decides"}`);
+      console.log(
+        `${slug}: approvals in sessions with nobody to ask are ${value === "deny" ? "denied at once" : "parked until someone decides"}`,
+      );
     } else if (action === "deploy") {
       const dir = path.resolve(required(options, "dir"));
       const slug = typeof options.slug === "string" ? options.slug : path.basename(dir);
-      const version = await createAgentVersion({ db, dataDir: config.dataDir, teamId: await teamId(db, required(options, "team")), slug, archive: await tarGzOf(dir) });
+      const version = await createAgentVersion({
+        db,
+        dataDir: config.dataDir,
+        teamId: await teamId(db, required(options, "team")),
+        slug,
+        archive: await tarGzOf(dir),
+      });
       for (const diagnostic of version.diagnostics) console.log(formatDiagnostic(diagnostic));
       console.log(`${slug} version ${version.number}: ${version.status}${version.isActive ? " (active)" : ""}`);
       if (version.isActive) await restartSchedules(db, config, version.agentId);

@@ -14,14 +14,15 @@ afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 async function agentfold(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { cwd: scratch });
+    const { stdout, stderr } = await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], {
+      cwd: scratch,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
 }
-
 
 describe("agentfold init, validate, info", () => {
   it("scaffolds a folder that validates and describes itself", { timeout: 60_000 }, async () => {
@@ -63,7 +64,8 @@ describe("agentfold init, validate, info", () => {
 
   it("lists every problem of a broken folder and exits 1", { timeout: 60_000 }, async () => {
     const dir = writeFiles(path.join(scratch, "broken"), {
-      "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
+      "bot/tools/lookup.ts":
+        'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
       "bot/tools/remote.ts": 'import thing from "left-pad";\nexport default thing;\n',
       "bot/hooks/ci__audit.ts": "export default {};\n",
       "bot/skills/refunds/SKILL.md": "no frontmatter\n",
@@ -72,7 +74,9 @@ describe("agentfold init, validate, info", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("error: the root agent has no instructions: add bot/instructions.md");
     expect(result.stdout).toContain("error: bot/hooks/ci__audit.ts: hook name 'ci__audit' must not contain '__'");
-    expect(result.stdout).toContain("error: bot/skills/refunds/SKILL.md: a packaged skill needs a `description` in its frontmatter");
+    expect(result.stdout).toContain(
+      "error: bot/skills/refunds/SKILL.md: a packaged skill needs a `description` in its frontmatter",
+    );
     expect(result.stdout).toContain("cannot resolve 'left-pad' from bot/tools/remote.ts");
     // A module that fails to bundle does not hide the load-time problems of the others.
     expect(result.stdout).toContain("error: bot/tools/lookup.ts: defineTool: description: must not be empty");
@@ -82,7 +86,8 @@ describe("agentfold init, validate, info", () => {
   it("reports load-time errors of each module", { timeout: 60_000 }, async () => {
     const dir = writeFiles(path.join(scratch, "bad-defs"), {
       "bot/instructions.md": "x",
-      "bot/tools/lookup.ts": 'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
+      "bot/tools/lookup.ts":
+        'import { defineTool } from "agentfold/tools";\nexport default defineTool({ description: "", execute: async () => 1 });\n',
       "bot/tools/plain.ts": "export default { description: 'not defined with defineTool' };\n",
     });
     const result = await agentfold("validate", "--dir", dir);

@@ -16,19 +16,52 @@ function list(title: string, items: string[]): string[] {
 export type DeployedSecrets = { slug: string; missing: string[] };
 
 export function describeManifest(m: AgentManifest, deployed?: DeployedSecrets): string {
-  const secretLine = (name: string) => (deployed ? `${name}  ${deployed.missing.includes(name) ? `missing on ${deployed.slug}` : "set"}` : name);
+  const secretLine = (name: string) =>
+    deployed ? `${name}  ${deployed.missing.includes(name) ? `missing on ${deployed.slug}` : "set"}` : name;
   return [
     `${m.name}${m.description ? ` — ${m.description}` : ""}`,
-    ...list("tools", m.tools.map((t) => `${t.name}  [${t.effect}${t.needsApproval ? ", needs approval" : ""}${t.execution === "agent" ? ", agent script" : ""}]  ${t.description}`)),
-    ...list("skills", m.skills.map((s) => `${s.name}  (${s.form})  ${s.description ?? ""}`.trimEnd())),
-    ...list("subagents", m.subagents.map((s) => `${s.id}  ${s.description ?? ""}`.trimEnd())),
-    ...list("hooks", m.hooks.map((h) => `${h.name}  on ${h.events.join(", ")}`)),
-    ...list("channels", m.channels.map((c) => `${c.name}${c.routes.map((r) => `  ${r.method} /v1/channels/${c.name}${r.path}`).join("")}`)),
-    ...list("schedules", m.schedules.map((s) => `${s.name}  ${s.cron ?? "?"} UTC  (${s.mode})`)),
-    ...list("connections", m.connections.map((c) => `${c.name}  (${c.scope}${c.transport ? `, ${c.transport}` : ""})`)),
+    ...list(
+      "tools",
+      m.tools.map(
+        (t) =>
+          `${t.name}  [${t.effect}${t.needsApproval ? ", needs approval" : ""}${t.execution === "agent" ? ", agent script" : ""}]  ${t.description}`,
+      ),
+    ),
+    ...list(
+      "skills",
+      m.skills.map((s) => `${s.name}  (${s.form})  ${s.description ?? ""}`.trimEnd()),
+    ),
+    ...list(
+      "subagents",
+      m.subagents.map((s) => `${s.id}  ${s.description ?? ""}`.trimEnd()),
+    ),
+    ...list(
+      "hooks",
+      m.hooks.map((h) => `${h.name}  on ${h.events.join(", ")}`),
+    ),
+    ...list(
+      "channels",
+      m.channels.map(
+        (c) => `${c.name}${c.routes.map((r) => `  ${r.method} /v1/channels/${c.name}${r.path}`).join("")}`,
+      ),
+    ),
+    ...list(
+      "schedules",
+      m.schedules.map((s) => `${s.name}  ${s.cron ?? "?"} UTC  (${s.mode})`),
+    ),
+    ...list(
+      "connections",
+      m.connections.map((c) => `${c.name}  (${c.scope}${c.transport ? `, ${c.transport}` : ""})`),
+    ),
     ...list("secrets", (m.secretNames ?? []).map(secretLine)),
-    ...list("artifact kinds", m.artifactKinds.map((a) => `${a.kind}  ${a.description}`)),
-    ...list("evals", m.evals.map((e) => `${e.id}${e.cases.length ? `  (${e.cases.length} cases)` : ""}`)),
+    ...list(
+      "artifact kinds",
+      m.artifactKinds.map((a) => `${a.kind}  ${a.description}`),
+    ),
+    ...list(
+      "evals",
+      m.evals.map((e) => `${e.id}${e.cases.length ? `  (${e.cases.length} cases)` : ""}`),
+    ),
     ...(m.result ? [`result contract  ${m.result.file}`] : []),
     ...list("workspace seed files", m.seedFiles),
   ].join("\n");
@@ -60,8 +93,13 @@ export async function infoCommand(options: { dir: string; json: boolean; slug?: 
   const slug = options.slug ?? path.basename(path.resolve(options.dir));
   const deployed = loaded.manifest ? await deployedSecrets(slug, loaded.manifest.secretNames ?? []) : undefined;
   if (options.json) {
-    const secrets = { names: loaded.manifest?.secretNames ?? [], ...(deployed ? { deployedAs: deployed.slug, missing: deployed.missing } : {}) };
-    console.log(JSON.stringify({ ok: loaded.ok, agent: loaded.manifest, secrets, diagnostics: loaded.diagnostics }, null, 2));
+    const secrets = {
+      names: loaded.manifest?.secretNames ?? [],
+      ...(deployed ? { deployedAs: deployed.slug, missing: deployed.missing } : {}),
+    };
+    console.log(
+      JSON.stringify({ ok: loaded.ok, agent: loaded.manifest, secrets, diagnostics: loaded.diagnostics }, null, 2),
+    );
   } else {
     if (loaded.manifest) console.log(describeManifest(loaded.manifest, deployed));
     for (const diagnostic of loaded.diagnostics) console.log(formatDiagnostic(diagnostic));

@@ -28,7 +28,11 @@ export async function initCommand(options: { dir: string }): Promise<number> {
     console.error(`agentfold: ${target} is not empty; choose a new folder`);
     return 1;
   }
-  const name = path.basename(target).toLowerCase().replace(/[^a-z0-9_-]+/g, "-") || "my-agent";
+  const name =
+    path
+      .basename(target)
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-") || "my-agent";
   for (const [file, content] of Object.entries(files(name))) {
     fs.mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
     fs.writeFileSync(path.join(target, file), content);

@@ -23,7 +23,10 @@ let agent: Awaited<ReturnType<typeof createTestAgent>>;
 
 beforeAll(async () => {
   agent = await createTestAgent(db);
-  await db.agentVersion.update({ where: { id: agent.version.id }, data: { manifest: testManifest({ secretNames: ["API_KEY", "OTHER_TOKEN"] }) } });
+  await db.agentVersion.update({
+    where: { id: agent.version.id },
+    data: { manifest: testManifest({ secretNames: ["API_KEY", "OTHER_TOKEN"] }) },
+  });
 });
 afterAll(async () => {
   await db.$disconnect();
@@ -57,7 +60,11 @@ async function valuesOfVersion(): Promise<Record<string, string>> {
 
 describe("agentfold secret", () => {
   it("sets a value piped from printf, as the docs show", { timeout: 60_000 }, async () => {
-    const { stdout } = await promisify(execFile)("sh", ["-c", `printf 'v1-from-printf' | "${process.execPath}" "${bin}" secret set ${agent.agent.slug} API_KEY`], { env: cliEnv, cwd: scratch });
+    const { stdout } = await promisify(execFile)(
+      "sh",
+      ["-c", `printf 'v1-from-printf' | "${process.execPath}" "${bin}" secret set ${agent.agent.slug} API_KEY`],
+      { env: cliEnv, cwd: scratch },
+    );
     expect(stdout.trim()).toBe(`API_KEY set on ${agent.agent.slug}`);
     expect(await valuesOfVersion()).toEqual({ API_KEY: "v1-from-printf" });
   });
@@ -65,7 +72,10 @@ describe("agentfold secret", () => {
   it("rotates, lists and removes, and never prints a value", { timeout: 120_000 }, async () => {
     const slug = agent.agent.slug;
     // echo's newline is not part of the value.
-    const rotated = await agentfold(["secret", "set", slug, "API_KEY", "--team", agent.team.slug], "v2-rotated-value\n");
+    const rotated = await agentfold(
+      ["secret", "set", slug, "API_KEY", "--team", agent.team.slug],
+      "v2-rotated-value\n",
+    );
     expect(rotated).toMatchObject({ code: 0, stdout: `API_KEY rotated on ${slug}\n` });
     expect(await valuesOfVersion()).toEqual({ API_KEY: "v2-rotated-value" });
     const listed = await agentfold(["secret", "list", slug]);
@@ -75,13 +85,18 @@ describe("agentfold secret", () => {
     const json = JSON.parse((await agentfold(["secret", "list", slug, "--json"])).stdout);
     expect(json).toMatchObject({ secrets: [{ name: "API_KEY", updatedBy: "the CLI" }], missing: ["OTHER_TOKEN"] });
     for (const output of [rotated, listed]) expect(output.stdout + output.stderr).not.toContain("v2-rotated-value");
-    expect(await agentfold(["secret", "rm", slug, "API_KEY"])).toMatchObject({ code: 0, stdout: `API_KEY removed from ${slug}\n` });
+    expect(await agentfold(["secret", "rm", slug, "API_KEY"])).toMatchObject({
+      code: 0,
+      stdout: `API_KEY removed from ${slug}\n`,
+    });
     const again = await agentfold(["secret", "rm", slug, "API_KEY"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("no secret API_KEY");
   });
 
-  it("refuses a bad name, an empty value, another team and a missing name, without echoing the value", { timeout: 120_000 }, async () => {
+  it("refuses a bad name, an empty value, another team and a missing name, without echoing the value", {
+    timeout: 120_000,
+  }, async () => {
     const slug = agent.agent.slug;
     const badName = await agentfold(["secret", "set", slug, "bad-name"], "some-typed-value");
     expect(badName.code).toBe(1);
@@ -100,13 +115,18 @@ describe("secrets in info and validate", () => {
   it("lists the names a folder expects, and which are missing where it is deployed", { timeout: 120_000 }, async () => {
     const dir = writeFiles(path.join(scratch, "folder"), {
       "bot/instructions.md": "Help.",
-      "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["API_KEY", "OTHER_TOKEN"] } });\n',
+      "bot/agent.ts":
+        'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["API_KEY", "OTHER_TOKEN"] } });\n',
     });
     await agentfold(["secret", "set", agent.agent.slug, "API_KEY"], "info-never-shows-this");
     const info = await agentfold(["info", "--dir", dir, "--slug", agent.agent.slug]);
     expect(info.stdout).toContain(`secrets (2)\n  API_KEY  set\n  OTHER_TOKEN  missing on ${agent.agent.slug}`);
     const json = JSON.parse((await agentfold(["info", "--dir", dir, "--slug", agent.agent.slug, "--json"])).stdout);
-    expect(json.secrets).toEqual({ names: ["API_KEY", "OTHER_TOKEN"], deployedAs: agent.agent.slug, missing: ["OTHER_TOKEN"] });
+    expect(json.secrets).toEqual({
+      names: ["API_KEY", "OTHER_TOKEN"],
+      deployedAs: agent.agent.slug,
+      missing: ["OTHER_TOKEN"],
+    });
     // Not deployed under that name: the names alone.
     const undeployed = JSON.parse((await agentfold(["info", "--dir", dir, "--json"])).stdout);
     expect(undeployed.secrets).toEqual({ names: ["API_KEY", "OTHER_TOKEN"] });

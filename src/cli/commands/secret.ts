@@ -25,7 +25,11 @@ export async function secretCommand(command: SecretCommand, stdin: NodeJS.ReadSt
       return 0;
     }
     const name = command.name;
-    if (!name) throw new AppError("invalid_input", `secret ${command.verb} needs a name: agentfold secret ${command.verb} ${command.slug} NAME`);
+    if (!name)
+      throw new AppError(
+        "invalid_input",
+        `secret ${command.verb} needs a name: agentfold secret ${command.verb} ${command.slug} NAME`,
+      );
     if (command.verb === "rm") {
       await removeSecret({ db, agentId, name });
       console.log(`${name} removed from ${command.slug}`);
@@ -41,9 +45,14 @@ export async function secretCommand(command: SecretCommand, stdin: NodeJS.ReadSt
 }
 
 function describeSecrets(slug: string, listed: Awaited<ReturnType<typeof listSecrets>>): string {
-  const lines = listed.secrets.map((s) => `  ${s.name}  set ${s.updatedAt}${s.updatedBy ? ` by ${s.updatedBy}` : ""}${s.isDeclared ? "" : "  (not expected by the active version)"}`);
+  const lines = listed.secrets.map(
+    (s) =>
+      `  ${s.name}  set ${s.updatedAt}${s.updatedBy ? ` by ${s.updatedBy}` : ""}${s.isDeclared ? "" : "  (not expected by the active version)"}`,
+  );
   return [
-    listed.secrets.length ? `${slug}: ${listed.secrets.length} secret${listed.secrets.length === 1 ? "" : "s"}` : `${slug}: no secrets`,
+    listed.secrets.length
+      ? `${slug}: ${listed.secrets.length} secret${listed.secrets.length === 1 ? "" : "s"}`
+      : `${slug}: no secrets`,
     ...lines,
     ...(listed.missing.length ? [`missing (expected by the active version): ${listed.missing.join(", ")}`] : []),
   ].join("\n");
@@ -55,7 +64,9 @@ async function readValue(stdin: NodeJS.ReadStream, name: string): Promise<string
   if (stdin.isTTY) return readHiddenLine(stdin, name);
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 function readHiddenLine(stdin: NodeJS.ReadStream, name: string): Promise<string> {

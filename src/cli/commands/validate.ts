@@ -23,7 +23,10 @@ export async function validateCommand(options: { dir: string }): Promise<number>
   const warnings = loaded.diagnostics.length - errors;
   const name = loaded.manifest?.name ?? path.basename(path.resolve(options.dir));
   const secrets = loaded.manifest?.secretNames ?? [];
-  if (secrets.length > 0) console.log(`secrets expected: ${secrets.join(", ")} (set them with agentfold secret set, the dashboard or the API)`);
+  if (secrets.length > 0)
+    console.log(
+      `secrets expected: ${secrets.join(", ")} (set them with agentfold secret set, the dashboard or the API)`,
+    );
   console.log(`${name}: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
   return errors > 0 ? 1 : 0;
 }

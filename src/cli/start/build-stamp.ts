@@ -29,7 +29,11 @@ export function sourceHash(root: string): string {
   for (const file of inputs.flatMap((input) => listFiles(root, input))) {
     // Tests beside the code do not change the build.
     if (/\.test\.tsx?$/.test(file)) continue;
-    hash.update(file).update("\0").update(fs.readFileSync(path.join(root, file))).update("\0");
+    hash
+      .update(file)
+      .update("\0")
+      .update(fs.readFileSync(path.join(root, file)))
+      .update("\0");
   }
   return hash.digest("hex");
 }

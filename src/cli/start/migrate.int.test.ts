@@ -14,7 +14,7 @@ describe("applyMigrations", () => {
       expect(rows.map((row) => row.table_name)).toEqual(
         expect.arrayContaining(["Account", "Membership", "Team", "User", "auth_sessions", "verification_tokens"]),
       );
-      const roles = await client.query("select unnest(enum_range(null::\"Role\"))::text as role");
+      const roles = await client.query('select unnest(enum_range(null::"Role"))::text as role');
       expect(roles.rows.map((row) => row.role)).toEqual(["owner", "admin", "member", "viewer"]);
     } finally {
       await client.end();
@@ -22,6 +22,8 @@ describe("applyMigrations", () => {
   });
 
   it("reports a failure with Prisma's own explanation", async () => {
-    await expect(applyMigrations("postgresql://nobody:x@127.0.0.1:9/none")).rejects.toThrow(/Migrations failed[\s\S]+Can't reach database server/);
+    await expect(applyMigrations("postgresql://nobody:x@127.0.0.1:9/none")).rejects.toThrow(
+      /Migrations failed[\s\S]+Can't reach database server/,
+    );
   });
 });

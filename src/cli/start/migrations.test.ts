@@ -8,12 +8,15 @@ import { describe, expect, it } from "vitest";
 import { projectRoot } from "./project";
 
 const migrationsDir = path.join(projectRoot, "prisma", "migrations");
-const migrations = fs.readdirSync(migrationsDir).filter((name) => fs.existsSync(path.join(migrationsDir, name, "migration.sql")));
+const migrations = fs
+  .readdirSync(migrationsDir)
+  .filter((name) => fs.existsSync(path.join(migrationsDir, name, "migration.sql")));
 
 describe("migrations", () => {
   it.each(migrations)("%s: survives Prisma's statement splitting", (name) => {
     const sql = fs.readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8");
-    for (const comment of sql.split("\n").filter((line) => line.trim().startsWith("--"))) expect(comment).not.toContain(";");
+    for (const comment of sql.split("\n").filter((line) => line.trim().startsWith("--")))
+      expect(comment).not.toContain(";");
     const bodies = sql.split("$$").filter((_, i) => i % 2 === 1);
     for (const body of bodies) {
       expect(body).not.toContain(";");

@@ -7,9 +7,7 @@ export class PortInUseError extends Error {
     readonly component: string,
     readonly variable: string,
   ) {
-    super(
-      `Port ${port} (${component}) is already in use. Stop whatever holds it, or set ${variable} to another port.`,
-    );
+    super(`Port ${port} (${component}) is already in use. Stop whatever holds it, or set ${variable} to another port.`);
     this.name = "PortInUseError";
   }
 }

@@ -94,7 +94,9 @@ export function embeddedDatabaseUrl(dataDir: string, port: number, database = "a
   if (!fs.existsSync(passwordFile(dataDir))) return undefined;
   const password = fs.readFileSync(passwordFile(dataDir), "utf8").trim();
   const socket = socketDir(dataDir, port);
-  const server = socket ? `localhost:${port}/${database}?host=${encodeURIComponent(socket)}` : `127.0.0.1:${port}/${database}`;
+  const server = socket
+    ? `localhost:${port}/${database}?host=${encodeURIComponent(socket)}`
+    : `127.0.0.1:${port}/${database}`;
   return `postgresql://postgres:${encodeURIComponent(password)}@${server}`;
 }
 

@@ -87,7 +87,12 @@ describe("agentfold start with external Postgres and Restate", () => {
 
     const workerPid = printedPid(output, "worker");
     process.kill(workerPid, "SIGKILL");
-    await supervisor.waitForOutput(new RegExp(`worker \\(pid ${workerPid}\\) killed by SIGKILL after [\\d.]+ (ms|s|min); restart 1 of 5 within 60 s, in 250 ms`), 5_000);
+    await supervisor.waitForOutput(
+      new RegExp(
+        `worker \\(pid ${workerPid}\\) killed by SIGKILL after [\\d.]+ (ms|s|min); restart 1 of 5 within 60 s, in 250 ms`,
+      ),
+      5_000,
+    );
     const downtime = await waitForHealthy(baseUrl!, 10_000);
     expect(downtime).toBeLessThan(10_000);
     const [, newPid] = await supervisor.waitForOutput(/worker restarted \(pid (\d+)\), ready after/, 1_000);
@@ -100,7 +105,9 @@ describe("agentfold start with external Postgres and Restate", () => {
 });
 
 describe("agentfold start on embedded defaults", () => {
-  it("runs everything itself, stops it all on SIGINT, and keeps the data for the next start", { timeout: stackTimeout }, async () => {
+  it("runs everything itself, stops it all on SIGINT, and keeps the data for the next start", {
+    timeout: stackTimeout,
+  }, async () => {
     const dir = dataDir();
     const ports = await freeStackPorts();
     const env = { ...ports, AGENTFOLD_DATA_DIR: dir };
@@ -153,7 +160,11 @@ describe("agentfold start refuses bad configuration", () => {
 
   it("names the variable when an external Restate comes without the keys it signs with", async () => {
     const dir = dataDir();
-    const supervisor = start({ AGENTFOLD_DATA_DIR: dir, RESTATE_INGRESS_URL: inject("restateIngressUrl"), RESTATE_ADMIN_URL: inject("restateAdminUrl") });
+    const supervisor = start({
+      AGENTFOLD_DATA_DIR: dir,
+      RESTATE_INGRESS_URL: inject("restateIngressUrl"),
+      RESTATE_ADMIN_URL: inject("restateAdminUrl"),
+    });
     expect(await supervisor.exited).toBe(1);
     expect(supervisor.output()).toContain("RESTATE_IDENTITY_KEYS: an external Restate needs the public key(s)");
     // Refused before anything started.
@@ -185,7 +196,12 @@ const restartLimit = 4;
 
 type Stack = { supervisor: SupervisorProcess; baseUrl: string; dir: string; token: string };
 
-async function request(stack: Stack, method: string, route: string, body?: unknown): Promise<{ status: number; text: string }> {
+async function request(
+  stack: Stack,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${stack.baseUrl}${route}`, {
     method,
     headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
@@ -197,19 +213,32 @@ async function request(stack: Stack, method: string, route: string, body?: unkno
 async function sessionLog(stack: Stack, sessionId: string): Promise<SessionEvent[]> {
   const { status, text } = await request(stack, "GET", `/kill/v1/session/${sessionId}/events`);
   if (status !== 200) throw new Error(`events: ${status} ${text}`);
-  return text.split("\n").filter((line) => line.trim()).map((line) => sessionEventSchema.parse(JSON.parse(line)));
+  return text
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => sessionEventSchema.parse(JSON.parse(line)));
 }
 
 /** Polls the log (the web may answer 5xx while a part is down) until `isDone`, within the bound. */
-async function waitForLog(stack: Stack, sessionId: string, what: string, isDone: (log: SessionEvent[]) => boolean): Promise<SessionEvent[]> {
+async function waitForLog(
+  stack: Stack,
+  sessionId: string,
+  what: string,
+  isDone: (log: SessionEvent[]) => boolean,
+): Promise<SessionEvent[]> {
   let log: SessionEvent[] = [];
-  await waitFor(what, async () => isDone((log = await sessionLog(stack, sessionId))), { timeoutMs: turnBoundMs, intervalMs: 50 });
+  await waitFor(what, async () => isDone((log = await sessionLog(stack, sessionId))), {
+    timeoutMs: turnBoundMs,
+    intervalMs: 50,
+  });
   return log;
 }
 
 const turnEnded = (turnId: string) => (log: SessionEvent[]) =>
-  log.some((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed")) && log.at(-1)?.type === "session.waiting";
-const toolAnswered = (turnId: string) => (log: SessionEvent[]) => log.some((e) => e.turnId === turnId && e.type === "action.result");
+  log.some((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed")) &&
+  log.at(-1)?.type === "session.waiting";
+const toolAnswered = (turnId: string) => (log: SessionEvent[]) =>
+  log.some((e) => e.turnId === turnId && e.type === "action.result");
 
 const oncePerTurn = ["message.received", "turn.started", "turn.completed", "turn.failed", "session.waiting"];
 
@@ -228,7 +257,10 @@ function expectWholeLog(log: SessionEvent[], turnIds: string[]): void {
   expect([...once].filter(([, n]) => n > 1)).toEqual([]);
   for (const turnId of turnIds) {
     const ended = log.filter((e) => e.turnId === turnId && (e.type === "turn.completed" || e.type === "turn.failed"));
-    expect(ended.map((e) => e.type), turnId).toEqual(["turn.completed"]);
+    expect(
+      ended.map((e) => e.type),
+      turnId,
+    ).toEqual(["turn.completed"]);
     const replies = log.flatMap((e) => (e.turnId === turnId && e.type === "message.completed" ? [e.data.text] : []));
     expect(replies.at(-1), turnId).toContain("The lookup tool returned");
   }
@@ -242,10 +274,16 @@ async function waitForPartDown(stack: Stack, part: "database" | "engine"): Promi
 /** Waits for /v1/health to name `part` as down, then for all to be up again. */
 async function expectDownThenUp(stack: Stack, part: "database" | "engine"): Promise<void> {
   await waitForPartDown(stack, part);
-  await waitFor("health to be 200 again", async () => {
-    const { status, body } = await health(stack.baseUrl);
-    return status === 200 && JSON.stringify(body.parts) === JSON.stringify({ database: "up", engine: "up", worker: "up" });
-  }, { timeoutMs: 30_000 });
+  await waitFor(
+    "health to be 200 again",
+    async () => {
+      const { status, body } = await health(stack.baseUrl);
+      return (
+        status === 200 && JSON.stringify(body.parts) === JSON.stringify({ database: "up", engine: "up", worker: "up" })
+      );
+    },
+    { timeoutMs: 30_000 },
+  );
 }
 
 const turnIdOf = (log: SessionEvent[], nth: number) => log.filter((e) => e.type === "message.received")[nth]!.turnId!;
@@ -264,12 +302,28 @@ describe("agentfold start keeps its parts running", () => {
     const [, baseUrl] = await supervisor.waitForOutput(readyLine, readyTimeout);
     const cli = stackCli(dir, ports);
     await cli("team", "create", "--team", "kill");
-    await cli("deploy", "--dir", writeFiles(path.join(dir, "kill-agent"), lookupAgent), "--team", "kill", "--slug", "kill");
-    stack = { supervisor, baseUrl: baseUrl!, dir, token: await cli("token", "create", "--team", "kill", "--actions", "*", "--name", "kill") };
+    await cli(
+      "deploy",
+      "--dir",
+      writeFiles(path.join(dir, "kill-agent"), lookupAgent),
+      "--team",
+      "kill",
+      "--slug",
+      "kill",
+    );
+    stack = {
+      supervisor,
+      baseUrl: baseUrl!,
+      dir,
+      token: await cli("token", "create", "--team", "kill", "--actions", "*", "--name", "kill"),
+    };
   }, stackTimeout);
 
   async function followUp(orderId: string): Promise<string> {
-    const { status, text } = await request(stack, "POST", `/kill/v1/session/${sessionId}`, { continuationToken, message: slowTurn(orderId) });
+    const { status, text } = await request(stack, "POST", `/kill/v1/session/${sessionId}`, {
+      continuationToken,
+      message: slowTurn(orderId),
+    });
     expect(status, text).toBe(200);
     continuationToken = JSON.parse(text).continuationToken;
     const log = await sessionLog(stack, sessionId);
@@ -296,7 +350,10 @@ describe("agentfold start keeps its parts running", () => {
     await waitForLog(stack, sessionId, "the tool's result", toolAnswered(turnId));
     const pid = currentPid(stack.supervisor.output(), "restate");
     process.kill(pid, "SIGKILL");
-    await stack.supervisor.waitForOutput(new RegExp(`restate \\(pid ${pid}\\) killed by SIGKILL after .*; restart 1 of ${restartLimit} within 60 s`), 5_000);
+    await stack.supervisor.waitForOutput(
+      new RegExp(`restate \\(pid ${pid}\\) killed by SIGKILL after .*; restart 1 of ${restartLimit} within 60 s`),
+      5_000,
+    );
     await expectDownThenUp(stack, "engine");
     await waitForEnd(turnId);
     expectWholeLog(await sessionLog(stack, sessionId), turnIds);
@@ -305,8 +362,12 @@ describe("agentfold start keeps its parts running", () => {
     expectWholeLog(await sessionLog(stack, sessionId), turnIds);
   });
 
-  it("stops the stack, naming the part and its last output, when a part keeps dying", { timeout: 120_000 }, async () => {
-    const pids = (["postgres", "restate", "worker", "web"] as const).map((part) => currentPid(stack.supervisor.output(), part));
+  it("stops the stack, naming the part and its last output, when a part keeps dying", {
+    timeout: 120_000,
+  }, async () => {
+    const pids = (["postgres", "restate", "worker", "web"] as const).map((part) =>
+      currentPid(stack.supervisor.output(), part),
+    );
     // A setting Postgres does not know: every restart fails at once, as a broken config would.
     fs.appendFileSync(path.join(stack.dir, "postgres", "postgresql.conf"), "\nshared_bufers = 1\n");
     process.kill(pids[0]!, "SIGKILL");
@@ -314,10 +375,19 @@ describe("agentfold start keeps its parts running", () => {
     expect(await stack.supervisor.exited).toBe(1);
     const output = stack.supervisor.output();
     const gaveUp = `it died ${restartLimit + 1} times within 60 s, more than the ${restartLimit} restarts allowed`;
-    expect(output).toMatch(new RegExp(`postgres \\(pid \\d+\\) exited with code 1 after [\\d.]+ (ms|s): ${gaveUp} \\(AGENTFOLD_RESTART_LIMIT\\); stopping Agentfold`));
+    expect(output).toMatch(
+      new RegExp(
+        `postgres \\(pid \\d+\\) exited with code 1 after [\\d.]+ (ms|s): ${gaveUp} \\(AGENTFOLD_RESTART_LIMIT\\); stopping Agentfold`,
+      ),
+    );
     expect(output).toContain(`last output of postgres (all of it in ${path.join(stack.dir, "logs", "postgres.log")}):`);
     expect(output).toMatch(/agentfold: {3}.*unrecognized configuration parameter "shared_bufers"/);
-    expect([...output.matchAll(/^agentfold: stopping (\w+)$/gm)].map((m) => m[1])).toEqual(["web", "worker", "restate", "postgres"]);
+    expect([...output.matchAll(/^agentfold: stopping (\w+)$/gm)].map((m) => m[1])).toEqual([
+      "web",
+      "worker",
+      "restate",
+      "postgres",
+    ]);
     for (const pid of pids) expect(isProcessAlive(pid), `pid ${pid} still running`).toBe(false);
   });
 
@@ -325,7 +395,10 @@ describe("agentfold start keeps its parts running", () => {
     await waitForLog(stack, sessionId, "the tool's result", toolAnswered(turnId));
     const pid = currentPid(stack.supervisor.output(), "postgres");
     process.kill(pid, "SIGKILL");
-    await stack.supervisor.waitForOutput(new RegExp(`postgres \\(pid ${pid}\\) killed by SIGKILL after .*; restart \\d of ${restartLimit} within 60 s`), 5_000);
+    await stack.supervisor.waitForOutput(
+      new RegExp(`postgres \\(pid ${pid}\\) killed by SIGKILL after .*; restart \\d of ${restartLimit} within 60 s`),
+      5_000,
+    );
     await expectDownThenUp(stack, "database");
     await waitForEnd(turnId);
   }
@@ -334,4 +407,3 @@ describe("agentfold start keeps its parts running", () => {
     await waitForLog(stack, sessionId, `turn ${turnId} to end`, turnEnded(turnId));
   }
 });
-

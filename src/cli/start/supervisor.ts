@@ -23,12 +23,27 @@ async function assertPortsFree(config: Env): Promise<void> {
     { port: config.WORKER_PORT, host: config.AGENTFOLD_HOST, component: "worker", variable: "WORKER_PORT" },
   ];
   if (!config.isExternalDatabase) {
-    checks.push({ port: config.POSTGRES_PORT, host: "127.0.0.1", component: "embedded Postgres", variable: "POSTGRES_PORT" });
+    checks.push({
+      port: config.POSTGRES_PORT,
+      host: "127.0.0.1",
+      component: "embedded Postgres",
+      variable: "POSTGRES_PORT",
+    });
   }
   if (!config.isExternalRestate) {
     checks.push(
-      { port: config.RESTATE_INGRESS_PORT, host: "127.0.0.1", component: "Restate ingress", variable: "RESTATE_INGRESS_PORT" },
-      { port: config.RESTATE_ADMIN_PORT, host: "127.0.0.1", component: "Restate admin", variable: "RESTATE_ADMIN_PORT" },
+      {
+        port: config.RESTATE_INGRESS_PORT,
+        host: "127.0.0.1",
+        component: "Restate ingress",
+        variable: "RESTATE_INGRESS_PORT",
+      },
+      {
+        port: config.RESTATE_ADMIN_PORT,
+        host: "127.0.0.1",
+        component: "Restate admin",
+        variable: "RESTATE_ADMIN_PORT",
+      },
       { port: config.RESTATE_NODE_PORT, host: "127.0.0.1", component: "Restate node", variable: "RESTATE_NODE_PORT" },
     );
   }
@@ -78,7 +93,9 @@ export async function startSupervisor(
       started.push({ name: "postgres", stop: postgres.stop });
       databaseUrl = postgres.url;
       const pid = postgres.supervised.current().pid;
-      lines.push(`postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (pid ${pid}, data in ${config.dataDir}/postgres)`);
+      lines.push(
+        `postgres  embedded  127.0.0.1:${config.POSTGRES_PORT}  (pid ${pid}, data in ${config.dataDir}/postgres)`,
+      );
     }
     log(`migrations: ${await applyMigrations(databaseUrl)}`);
 
@@ -88,7 +105,11 @@ export async function startSupervisor(
     } else {
       const restate = await startEmbeddedRestate({
         dataDir: config.dataDir,
-        ports: { ingress: config.RESTATE_INGRESS_PORT, admin: config.RESTATE_ADMIN_PORT, node: config.RESTATE_NODE_PORT },
+        ports: {
+          ingress: config.RESTATE_INGRESS_PORT,
+          admin: config.RESTATE_ADMIN_PORT,
+          node: config.RESTATE_NODE_PORT,
+        },
         log,
         supervision,
       });

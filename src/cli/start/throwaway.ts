@@ -15,10 +15,7 @@ export type ThrowawayStack = {
   stop: () => Promise<void>;
 };
 
-export async function startThrowawayStack(options: {
-  withRestate: boolean;
-  log?: Log;
-}): Promise<ThrowawayStack> {
+export async function startThrowawayStack(options: { withRestate: boolean; log?: Log }): Promise<ThrowawayStack> {
   const log = options.log ?? (() => undefined);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-"));
   const stoppers: (() => Promise<void>)[] = [];

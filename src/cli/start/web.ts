@@ -28,9 +28,7 @@ export async function buildWebIfNeeded(log: Log, env: NodeJS.ProcessEnv): Promis
       });
     }
     child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`next build failed (exit code ${code})`)),
-    );
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed (exit code ${code})`))));
   });
   writeBuildStamp(projectRoot, hash);
   log(`web: build finished in ${Math.round((Date.now() - startedAt) / 1000)} s`);
@@ -55,7 +53,11 @@ export async function startWeb(options: {
       // Without NEXTAUTH_URL, NextAuth builds its callback URLs from the Host header it is
       // reached by, so the dashboard works at 127.0.0.1, localhost or a LAN name alike.
       env: {
-        ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", AGENTFOLD_WEB_HOST: host, AGENTFOLD_WEB_PORT: String(port),
+        ...env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        NODE_ENV: "production",
+        AGENTFOLD_WEB_HOST: host,
+        AGENTFOLD_WEB_PORT: String(port),
         ...(env.NEXTAUTH_URL ? {} : { AUTH_TRUST_HOST: "1" }),
       },
     },

@@ -32,7 +32,11 @@ export function SignInForm() {
     const form = new FormData(event.currentTarget);
     setBusy(true);
     setError(null);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+    const result = await signIn("credentials", {
+      email: form.get("email"),
+      password: form.get("password"),
+      redirect: false,
+    });
     setBusy(false);
     if (result?.ok) {
       router.push(next.startsWith("/") ? next : "/");
@@ -58,7 +62,13 @@ export function SignInForm() {
           <Input name="email" type="email" autoComplete="email" required autoFocus data-testid="signin-email" />
         </Field>
         <Field label="Password">
-          <Input name="password" type="password" autoComplete="current-password" required data-testid="signin-password" />
+          <Input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            data-testid="signin-password"
+          />
         </Field>
         {error ? <ErrorNote testId="signin-error">{error}</ErrorNote> : null}
         <Button type="submit" className="w-full" disabled={isBusy} data-testid="signin-submit">
@@ -66,7 +76,12 @@ export function SignInForm() {
         </Button>
       </form>
       {status.data?.providers.map((provider) => (
-        <Button key={provider.id} variant="secondary" className="w-full" onClick={() => signIn(provider.id, { callbackUrl: next })}>
+        <Button
+          key={provider.id}
+          variant="secondary"
+          className="w-full"
+          onClick={() => signIn(provider.id, { callbackUrl: next })}
+        >
           Continue with {provider.name}
         </Button>
       ))}

@@ -15,9 +15,14 @@ export function SignUpForm() {
   const router = useRouter();
   const inviteToken = useSearchParams().get("invite") ?? undefined;
   const status = useQuery(trpc.auth.status.queryOptions());
-  const invite = useQuery({ ...trpc.teams.inviteInfo.queryOptions({ token: inviteToken ?? "" }), enabled: Boolean(inviteToken) });
+  const invite = useQuery({
+    ...trpc.teams.inviteInfo.queryOptions({ token: inviteToken ?? "" }),
+    enabled: Boolean(inviteToken),
+  });
   const signUp = useMutation(trpc.auth.signUp.mutationOptions());
-  const accept = useMutation(trpc.teams.acceptInvite.mutationOptions({ onSuccess: (joined) => router.push(`/teams/${joined.teamSlug}/agents`) }));
+  const accept = useMutation(
+    trpc.teams.acceptInvite.mutationOptions({ onSuccess: (joined) => router.push(`/teams/${joined.teamSlug}/agents`) }),
+  );
   const [error, setError] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -27,7 +32,13 @@ export function SignUpForm() {
     const email = String(form.get("email") ?? "");
     const password = String(form.get("password") ?? "");
     try {
-      await signUp.mutateAsync({ email, password, name: String(form.get("name") ?? "") || undefined, teamName: String(form.get("teamName") ?? "") || undefined, inviteToken });
+      await signUp.mutateAsync({
+        email,
+        password,
+        name: String(form.get("name") ?? "") || undefined,
+        teamName: String(form.get("teamName") ?? "") || undefined,
+        inviteToken,
+      });
     } catch (failure) {
       setError(errorMessage(failure));
       return;
@@ -41,15 +52,22 @@ export function SignUpForm() {
     router.refresh();
   }
 
-  if (status.isPending || (inviteToken && invite.isPending)) return <AuthCard title="Create an account">Loading…</AuthCard>;
+  if (status.isPending || (inviteToken && invite.isPending))
+    return <AuthCard title="Create an account">Loading…</AuthCard>;
   const isFirst = status.data?.isEmpty === true;
   const openInvite = invite.data?.isOpen ? invite.data : undefined;
   if (!isFirst && !openInvite) {
     return (
       <AuthCard title="Create an account">
         <ErrorNote testId="signup-closed">
-          {inviteToken ? "This invite link is not valid any more (used, revoked or expired)." : "Accounts are created from invite links."} Ask a team admin
-          for a new invite, or <Link className="underline" href="/signin">sign in</Link> if you have an account.
+          {inviteToken
+            ? "This invite link is not valid any more (used, revoked or expired)."
+            : "Accounts are created from invite links."}{" "}
+          Ask a team admin for a new invite, or{" "}
+          <Link className="underline" href="/signin">
+            sign in
+          </Link>{" "}
+          if you have an account.
         </ErrorNote>
       </AuthCard>
     );
@@ -58,7 +76,12 @@ export function SignUpForm() {
     return (
       <AuthCard title={`Join ${openInvite.teamName}`} subtitle={`You are invited as ${openInvite.role}.`}>
         {accept.error ? <ErrorNote>{errorMessage(accept.error)}</ErrorNote> : null}
-        <Button className="w-full" disabled={accept.isPending} onClick={() => accept.mutate({ token: inviteToken! })} data-testid="accept-invite">
+        <Button
+          className="w-full"
+          disabled={accept.isPending}
+          onClick={() => accept.mutate({ token: inviteToken! })}
+          data-testid="accept-invite"
+        >
           Join {openInvite.teamName}
         </Button>
       </AuthCard>
@@ -67,17 +90,35 @@ export function SignUpForm() {
   return (
     <AuthCard
       title={isFirst ? "Create the first account" : `Join ${openInvite!.teamName}`}
-      subtitle={isFirst ? "It becomes the instance admin and the owner of your first team." : `You are invited as ${openInvite!.role}.`}
+      subtitle={
+        isFirst
+          ? "It becomes the instance admin and the owner of your first team."
+          : `You are invited as ${openInvite!.role}.`
+      }
     >
       <form onSubmit={submit} className="space-y-4" aria-label="Create an account">
         <Field label="Name">
           <Input name="name" autoComplete="name" data-testid="signup-name" />
         </Field>
         <Field label="Email">
-          <Input name="email" type="email" autoComplete="email" required defaultValue={openInvite?.email ?? ""} data-testid="signup-email" />
+          <Input
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={openInvite?.email ?? ""}
+            data-testid="signup-email"
+          />
         </Field>
         <Field label="Password" hint="At least 10 characters.">
-          <Input name="password" type="password" autoComplete="new-password" required minLength={10} data-testid="signup-password" />
+          <Input
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            data-testid="signup-password"
+          />
         </Field>
         {isFirst ? (
           <Field label="Team name" hint="You can add more teams later.">
@@ -90,7 +131,13 @@ export function SignUpForm() {
         </Button>
       </form>
       <p className="text-sm text-zinc-500">
-        Have an account? <Link className="underline" href={inviteToken ? `/signin?next=${encodeURIComponent(`/signup?invite=${inviteToken}`)}` : "/signin"}>Sign in</Link>
+        Have an account?{" "}
+        <Link
+          className="underline"
+          href={inviteToken ? `/signin?next=${encodeURIComponent(`/signup?invite=${inviteToken}`)}` : "/signin"}
+        >
+          Sign in
+        </Link>
       </p>
     </AuthCard>
   );

@@ -29,8 +29,16 @@ function SurfaceGroup({ title, items }: { title: string; items: SurfaceItem[] })
           {items.map((item) => (
             <li key={item.name} className="text-sm">
               <code className="font-mono font-medium">{item.name}</code>
-              {item.effect ? <Badge className="ml-1.5" tone={item.effect === "write" ? "warn" : "neutral"}>{item.effect}</Badge> : null}
-              {item.needsApproval ? <Badge className="ml-1" tone="info">approval</Badge> : null}
+              {item.effect ? (
+                <Badge className="ml-1.5" tone={item.effect === "write" ? "warn" : "neutral"}>
+                  {item.effect}
+                </Badge>
+              ) : null}
+              {item.needsApproval ? (
+                <Badge className="ml-1" tone="info">
+                  approval
+                </Badge>
+              ) : null}
               {item.description ? <span className="ml-1.5 text-zinc-500">{item.description}</span> : null}
             </li>
           ))}
@@ -45,7 +53,9 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
   const queryClient = useQueryClient();
   const team = useTeam(teamSlug);
   const agent = useQuery(trpc.agents.get.queryOptions({ teamSlug, slug }));
-  const activate = useMutation(trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+  const activate = useMutation(
+    trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }),
+  );
   const canDeploy = team !== undefined && isAtLeast(team.role, "admin");
   if (agent.error) return <ErrorNote>{errorMessage(agent.error)}</ErrorNote>;
   if (!agent.data) return <p className="text-sm text-zinc-500">Loading…</p>;
@@ -54,15 +64,25 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight" data-testid="agent-title">{agent.data.name}</h1>
+          <h1 className="text-2xl font-semibold tracking-tight" data-testid="agent-title">
+            {agent.data.name}
+          </h1>
           <p className="font-mono text-sm text-zinc-500">/{slug}</p>
         </div>
-        <Link href={`/${slug}/playground`} className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500">
+        <Link
+          href={`/${slug}/playground`}
+          className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+        >
           Open playground
         </Link>
       </div>
       <Card aria-label="Surface" data-testid="surface">
-        <h2 className="font-semibold">Surface {surface?.model ? <span className="ml-2 text-sm font-normal text-zinc-500">model {surface.model}</span> : null}</h2>
+        <h2 className="font-semibold">
+          Surface{" "}
+          {surface?.model ? (
+            <span className="ml-2 text-sm font-normal text-zinc-500">model {surface.model}</span>
+          ) : null}
+        </h2>
         {surface ? (
           <div className="mt-4 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
             <SurfaceGroup title="Tools" items={surface.tools} />
@@ -81,7 +101,11 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
       <Card aria-label="Versions">
         <h2 className="font-semibold">Versions</h2>
-        {activate.error ? <div className="mt-2"><ErrorNote>{errorMessage(activate.error)}</ErrorNote></div> : null}
+        {activate.error ? (
+          <div className="mt-2">
+            <ErrorNote>{errorMessage(activate.error)}</ErrorNote>
+          </div>
+        ) : null}
         <ol className="mt-3 divide-y divide-zinc-100 dark:divide-zinc-800" data-testid="versions">
           {versions.map((version) => (
             <li key={version.id} className="py-3" data-testid={`version-${version.number}`}>
@@ -93,15 +117,25 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
                   by {version.createdBy} · {new Date(version.createdAt).toLocaleString()} · {version.fileCount} files
                 </span>
                 {canDeploy && !version.isActive && version.status === "ready" ? (
-                  <Button size="sm" variant="secondary" className="ml-auto" disabled={activate.isPending} onClick={() => activate.mutate({ teamSlug, slug, number: version.number })}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    className="ml-auto"
+                    disabled={activate.isPending}
+                    onClick={() => activate.mutate({ teamSlug, slug, number: version.number })}
+                  >
                     {versions.find((v) => v.isActive && v.number > version.number) ? "Roll back to this" : "Activate"}
                   </Button>
                 ) : null}
               </div>
               {version.diagnostics.length > 0 ? (
                 <details className="mt-2">
-                  <summary className="cursor-pointer text-sm text-zinc-600 dark:text-zinc-400">{version.diagnostics.length} diagnostics</summary>
-                  <div className="mt-2"><DiagnosticsList diagnostics={version.diagnostics} /></div>
+                  <summary className="cursor-pointer text-sm text-zinc-600 dark:text-zinc-400">
+                    {version.diagnostics.length} diagnostics
+                  </summary>
+                  <div className="mt-2">
+                    <DiagnosticsList diagnostics={version.diagnostics} />
+                  </div>
                 </details>
               ) : null}
             </li>

@@ -23,7 +23,9 @@ export function AgentsPage({ teamSlug }: { teamSlug: string }) {
       {agents.error ? <ErrorNote>{errorMessage(agents.error)}</ErrorNote> : null}
       {agents.data?.length === 0 ? (
         <EmptyState title="No agents yet">
-          {canDeploy ? "Upload an agent folder above, or deploy one with `agentfold deploy --dir ./my-agent`." : "Ask a team admin to upload one."}
+          {canDeploy
+            ? "Upload an agent folder above, or deploy one with `agentfold deploy --dir ./my-agent`."
+            : "Ask a team admin to upload one."}
         </EmptyState>
       ) : null}
       <ul className="grid gap-4 sm:grid-cols-2" data-testid="agent-list">
@@ -37,17 +39,32 @@ export function AgentsPage({ teamSlug }: { teamSlug: string }) {
                   </Link>
                   <p className="font-mono text-xs text-zinc-500">/{agent.slug}</p>
                 </div>
-                {agent.status === "active" ? <Badge tone="good">v{agent.activeVersion} active</Badge> : <Badge tone="warn">no active version</Badge>}
+                {agent.status === "active" ? (
+                  <Badge tone="good">v{agent.activeVersion} active</Badge>
+                ) : (
+                  <Badge tone="warn">no active version</Badge>
+                )}
               </div>
-              {agent.description ? <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{agent.description}</p> : null}
+              {agent.description ? (
+                <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{agent.description}</p>
+              ) : null}
               <p className="mt-3 text-xs text-zinc-500">
-                {surfaceLabels.filter((label) => agent.surface[label] > 0).map((label) => `${agent.surface[label]} ${label}`).join(" · ") || "no tools or skills"}
+                {surfaceLabels
+                  .filter((label) => agent.surface[label] > 0)
+                  .map((label) => `${agent.surface[label]} ${label}`)
+                  .join(" · ") || "no tools or skills"}
               </p>
               <div className="mt-4 flex gap-3 text-sm">
-                <Link className="font-medium text-indigo-600 hover:underline dark:text-indigo-400" href={`/${agent.slug}/playground`}>
+                <Link
+                  className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+                  href={`/${agent.slug}/playground`}
+                >
                   Open playground
                 </Link>
-                <Link className="text-zinc-600 hover:underline dark:text-zinc-400" href={`/teams/${teamSlug}/agents/${agent.slug}`}>
+                <Link
+                  className="text-zinc-600 hover:underline dark:text-zinc-400"
+                  href={`/teams/${teamSlug}/agents/${agent.slug}`}
+                >
                   Versions ({agent.versionCount})
                 </Link>
               </div>

@@ -15,7 +15,11 @@ import { ageOf } from "./age-of";
 function decide(item: { agentSlug: string; sessionId: string; callId: string }, decision: "approve" | "deny") {
   // The sign-in cookie is the credential: no token.
   const client = createApiClient(item.agentSlug, "");
-  return client.json("POST", `/session/${encodeURIComponent(item.sessionId)}/approvals/${encodeURIComponent(item.callId)}`, { body: { decision } });
+  return client.json(
+    "POST",
+    `/session/${encodeURIComponent(item.sessionId)}/approvals/${encodeURIComponent(item.callId)}`,
+    { body: { decision } },
+  );
 }
 
 export function ApprovalsPage({ teamSlug }: { teamSlug: string }) {
@@ -45,20 +49,43 @@ export function ApprovalsPage({ teamSlug }: { teamSlug: string }) {
       {error ? <ErrorNote testId="approval-error">{error}</ErrorNote> : null}
       <section aria-label="Waiting for a decision" className="space-y-3" data-testid="approvals-pending">
         <h2 className="font-semibold">Waiting for a decision</h2>
-        {inbox.data?.pending.length === 0 ? <EmptyState title="Nothing is waiting">Tool calls that need a person's approval appear here.</EmptyState> : null}
+        {inbox.data?.pending.length === 0 ? (
+          <EmptyState title="Nothing is waiting">Tool calls that need a person's approval appear here.</EmptyState>
+        ) : null}
         {inbox.data?.pending.map((item) => (
           <Card key={`${item.sessionId}/${item.callId}`} data-testid="approval-pending">
             <div className="flex flex-wrap items-center gap-3">
               <code className="font-mono font-medium">{item.toolName}</code>
               <span className="text-sm text-zinc-500">
-                {item.agentName} · <Link className="underline" href={`/${item.agentSlug}/playground?sessionId=${item.sessionId}`}>{item.sessionTitle ?? item.sessionId}</Link> · asked by {principalLabel(item.requestedBy)} · {ageOf(item.createdAt)} ago
+                {item.agentName} ·{" "}
+                <Link className="underline" href={`/${item.agentSlug}/playground?sessionId=${item.sessionId}`}>
+                  {item.sessionTitle ?? item.sessionId}
+                </Link>{" "}
+                · asked by {principalLabel(item.requestedBy)} · {ageOf(item.createdAt)} ago
               </span>
               <div className="ml-auto flex gap-2">
-                <Button size="sm" disabled={busy === item.callId} onClick={() => act(item, "approve")} data-testid="inbox-approve">Approve</Button>
-                <Button size="sm" variant="danger" disabled={busy === item.callId} onClick={() => act(item, "deny")} data-testid="inbox-deny">Deny</Button>
+                <Button
+                  size="sm"
+                  disabled={busy === item.callId}
+                  onClick={() => act(item, "approve")}
+                  data-testid="inbox-approve"
+                >
+                  Approve
+                </Button>
+                <Button
+                  size="sm"
+                  variant="danger"
+                  disabled={busy === item.callId}
+                  onClick={() => act(item, "deny")}
+                  data-testid="inbox-deny"
+                >
+                  Deny
+                </Button>
               </div>
             </div>
-            <pre className="mt-3 overflow-x-auto rounded bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800">{JSON.stringify(item.args, null, 2)}</pre>
+            <pre className="mt-3 overflow-x-auto rounded bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800">
+              {JSON.stringify(item.args, null, 2)}
+            </pre>
           </Card>
         ))}
       </section>
@@ -67,12 +94,20 @@ export function ApprovalsPage({ teamSlug }: { teamSlug: string }) {
         {inbox.data?.decided.length === 0 ? <p className="text-sm text-zinc-500">No decisions yet.</p> : null}
         <ul className="divide-y divide-zinc-100 dark:divide-zinc-800" data-testid="approvals-history">
           {inbox.data?.decided.map((item) => (
-            <li key={`${item.sessionId}/${item.callId}`} className="flex flex-wrap items-center gap-3 py-2 text-sm" data-testid="approval-decided-row">
+            <li
+              key={`${item.sessionId}/${item.callId}`}
+              className="flex flex-wrap items-center gap-3 py-2 text-sm"
+              data-testid="approval-decided-row"
+            >
               <Badge tone={item.status === "approved" ? "good" : "bad"}>{item.status}</Badge>
               <code className="font-mono">{item.toolName}</code>
               <span className="text-zinc-500">{item.agentName}</span>
-              <span data-testid="approval-approver">by {item.decidedBy ? principalLabel(item.decidedBy) : (item.reason ?? "the platform")}</span>
-              {item.decidedAt ? <span className="text-xs text-zinc-500">{new Date(item.decidedAt).toLocaleString()}</span> : null}
+              <span data-testid="approval-approver">
+                by {item.decidedBy ? principalLabel(item.decidedBy) : (item.reason ?? "the platform")}
+              </span>
+              {item.decidedAt ? (
+                <span className="text-xs text-zinc-500">{new Date(item.decidedAt).toLocaleString()}</span>
+              ) : null}
             </li>
           ))}
         </ul>

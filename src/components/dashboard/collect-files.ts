@@ -7,7 +7,13 @@ export type Picked = { archive: Blob; suggestedSlug: string; description: string
 const archivePattern = /\.(zip|tar\.gz|tgz)$/i;
 
 function slugFrom(name: string): string {
-  return name.replace(archivePattern, "").toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || "my-agent";
+  return (
+    name
+      .replace(archivePattern, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "my-agent"
+  );
 }
 
 /** Files from a folder picker: paths start with the folder's own name, which is dropped. */
@@ -19,11 +25,16 @@ export async function fromFolderFiles(files: File[]): Promise<Picked> {
     if (path && isUploadable(path)) entries.push({ path, bytes: new Uint8Array(await file.arrayBuffer()) });
   }
   if (entries.length === 0) throw new Error("that folder has no files to upload");
-  return { archive: await tarGzOf(entries), suggestedSlug: slugFrom(root), description: `${root}/ (${entries.length} files)` };
+  return {
+    archive: await tarGzOf(entries),
+    suggestedSlug: slugFrom(root),
+    description: `${root}/ (${entries.length} files)`,
+  };
 }
 
 export function fromArchiveFile(file: File): Picked {
-  if (!archivePattern.test(file.name)) throw new Error(`${file.name} is not a .zip or .tar.gz; drop an archive or a folder`);
+  if (!archivePattern.test(file.name))
+    throw new Error(`${file.name} is not a .zip or .tar.gz; drop an archive or a folder`);
   return { archive: file, suggestedSlug: slugFrom(file.name), description: file.name };
 }
 
@@ -32,7 +43,11 @@ export async function fromDrop(transfer: DataTransfer): Promise<Picked> {
   const entry = transfer.items[0]?.webkitGetAsEntry?.();
   if (entry?.isDirectory) {
     const files = await readDirectory(entry as FileSystemDirectoryEntry, "");
-    return { ...(await packed(files)), suggestedSlug: slugFrom(entry.name), description: `${entry.name}/ (${files.length} files)` };
+    return {
+      ...(await packed(files)),
+      suggestedSlug: slugFrom(entry.name),
+      description: `${entry.name}/ (${files.length} files)`,
+    };
   }
   const file = transfer.files[0];
   if (!file) throw new Error("nothing was dropped; drop a .zip, a .tar.gz or a folder");

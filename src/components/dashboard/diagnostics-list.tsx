@@ -3,7 +3,8 @@ import { Badge } from "@/components/ui/badge";
 
 /** Validation findings, one per line: level, file, message. */
 export function DiagnosticsList({ diagnostics }: { diagnostics: Diagnostic[] }) {
-  if (diagnostics.length === 0) return <p className="text-sm text-emerald-700 dark:text-emerald-400">No problems found.</p>;
+  if (diagnostics.length === 0)
+    return <p className="text-sm text-emerald-700 dark:text-emerald-400">No problems found.</p>;
   return (
     <ul className="space-y-1.5" data-testid="diagnostics">
       {diagnostics.map((d, i) => (

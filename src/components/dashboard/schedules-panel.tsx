@@ -24,11 +24,19 @@ export function SchedulesPanel({ slug, canManage }: { slug: string; canManage: b
   // The sign-in cookie is the credential: no token.
   const client = useMemo(() => createApiClient(slug, ""), [slug]);
   const key = ["schedules", slug];
-  const schedules = useQuery({ queryKey: key, queryFn: () => client.json<{ schedules: Schedule[] }>("GET", "/schedules").then((b) => b.schedules), refetchInterval: 10_000 });
+  const schedules = useQuery({
+    queryKey: key,
+    queryFn: () => client.json<{ schedules: Schedule[] }>("GET", "/schedules").then((b) => b.schedules),
+    refetchInterval: 10_000,
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
-  const runNow = useMutation({ mutationFn: (name: string) => client.json("POST", `/dev/schedules/${encodeURIComponent(name)}`), onSettled: refresh });
+  const runNow = useMutation({
+    mutationFn: (name: string) => client.json("POST", `/dev/schedules/${encodeURIComponent(name)}`),
+    onSettled: refresh,
+  });
   const setPaused = useMutation({
-    mutationFn: ({ name, paused }: { name: string; paused: boolean }) => client.json("PATCH", `/schedules/${encodeURIComponent(name)}`, { body: { paused } }),
+    mutationFn: ({ name, paused }: { name: string; paused: boolean }) =>
+      client.json("PATCH", `/schedules/${encodeURIComponent(name)}`, { body: { paused } }),
     onSettled: refresh,
   });
   if (!schedules.data || schedules.data.length === 0) return null;
@@ -36,10 +44,18 @@ export function SchedulesPanel({ slug, canManage }: { slug: string; canManage: b
   return (
     <Card aria-label="Schedules" data-testid="schedules">
       <h2 className="font-semibold">Schedules</h2>
-      {error ? <div className="mt-2"><ErrorNote>{errorMessage(error)}</ErrorNote></div> : null}
+      {error ? (
+        <div className="mt-2">
+          <ErrorNote>{errorMessage(error)}</ErrorNote>
+        </div>
+      ) : null}
       <ul className="mt-3 divide-y divide-zinc-100 dark:divide-zinc-800">
         {schedules.data.map((schedule) => (
-          <li key={schedule.name} className="flex flex-wrap items-center gap-3 py-3 text-sm" data-testid={`schedule-${schedule.name}`}>
+          <li
+            key={schedule.name}
+            className="flex flex-wrap items-center gap-3 py-3 text-sm"
+            data-testid={`schedule-${schedule.name}`}
+          >
             <code className="font-mono font-medium">{schedule.name}</code>
             {schedule.cron ? <code className="font-mono text-xs text-zinc-500">{schedule.cron}</code> : null}
             {schedule.paused ? <Badge tone="warn">paused</Badge> : null}
@@ -47,7 +63,9 @@ export function SchedulesPanel({ slug, canManage }: { slug: string; canManage: b
               next {schedule.paused || !schedule.nextRunAt ? "—" : new Date(schedule.nextRunAt).toLocaleString()} · last{" "}
               {schedule.lastRun ? (
                 schedule.lastRun.sessionId ? (
-                  <Link className="underline" href={`/${slug}/playground?sessionId=${schedule.lastRun.sessionId}`}>{new Date(schedule.lastRun.firedAt).toLocaleString()}</Link>
+                  <Link className="underline" href={`/${slug}/playground?sessionId=${schedule.lastRun.sessionId}`}>
+                    {new Date(schedule.lastRun.firedAt).toLocaleString()}
+                  </Link>
                 ) : (
                   new Date(schedule.lastRun.firedAt).toLocaleString()
                 )
@@ -57,8 +75,20 @@ export function SchedulesPanel({ slug, canManage }: { slug: string; canManage: b
             </span>
             {canManage ? (
               <span className="ml-auto flex gap-2">
-                <Button size="sm" variant="secondary" disabled={runNow.isPending} onClick={() => runNow.mutate(schedule.name)}>Run now</Button>
-                <Button size="sm" variant="ghost" disabled={setPaused.isPending} onClick={() => setPaused.mutate({ name: schedule.name, paused: !schedule.paused })}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  disabled={runNow.isPending}
+                  onClick={() => runNow.mutate(schedule.name)}
+                >
+                  Run now
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  disabled={setPaused.isPending}
+                  onClick={() => setPaused.mutate({ name: schedule.name, paused: !schedule.paused })}
+                >
                   {schedule.paused ? "Resume" : "Pause"}
                 </Button>
               </span>

@@ -52,15 +52,32 @@ export function SecretsPanel({ teamSlug, slug }: { teamSlug: string; slug: strin
     <Card aria-label="Secrets" data-testid="secrets">
       <h2 className="font-semibold">Secrets</h2>
       <p className="mt-1 text-sm text-zinc-500">
-        Given to the agent&apos;s sandbox as environment variables (read <code className="font-mono">process.env.NAME</code> inside a tool or hook). Values are encrypted and never shown again.
+        Given to the agent&apos;s sandbox as environment variables (read{" "}
+        <code className="font-mono">process.env.NAME</code> inside a tool or hook). Values are encrypted and never shown
+        again.
       </p>
-      {secrets.error ? <div className="mt-2"><ErrorNote>{errorMessage(secrets.error)}</ErrorNote></div> : null}
+      {secrets.error ? (
+        <div className="mt-2">
+          <ErrorNote>{errorMessage(secrets.error)}</ErrorNote>
+        </div>
+      ) : null}
       {data && data.missing.length > 0 ? (
-        <div role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200" data-testid="secrets-missing">
+        <div
+          role="status"
+          className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+          data-testid="secrets-missing"
+        >
           The active version expects {data.missing.length === 1 ? "a secret that is" : "secrets that are"} not set:
           <span className="ml-1 inline-flex flex-wrap gap-1.5">
             {data.missing.map((missing) => (
-              <button key={missing} type="button" className="rounded bg-amber-100 px-1.5 font-mono font-medium hover:bg-amber-200 dark:bg-amber-900" onClick={() => pick(missing)} data-testid={`secret-missing-${missing}`} title={`Set ${missing}`}>
+              <button
+                key={missing}
+                type="button"
+                className="rounded bg-amber-100 px-1.5 font-mono font-medium hover:bg-amber-200 dark:bg-amber-900"
+                onClick={() => pick(missing)}
+                data-testid={`secret-missing-${missing}`}
+                title={`Set ${missing}`}
+              >
                 {missing}
               </button>
             ))}
@@ -70,15 +87,24 @@ export function SecretsPanel({ teamSlug, slug }: { teamSlug: string; slug: strin
       {data && data.secrets.length > 0 ? (
         <ul className="mt-3 divide-y divide-zinc-100 dark:divide-zinc-800" data-testid="secret-list">
           {data.secrets.map((secret) => (
-            <li key={secret.name} className="flex flex-wrap items-center gap-3 py-2 text-sm" data-testid={`secret-${secret.name}`}>
+            <li
+              key={secret.name}
+              className="flex flex-wrap items-center gap-3 py-2 text-sm"
+              data-testid={`secret-${secret.name}`}
+            >
               <code className="font-mono font-medium">{secret.name}</code>
               {secret.isDeclared ? null : <Badge tone="neutral">not used by the active version</Badge>}
               <span className="text-zinc-500" data-testid="secret-changed">
-                changed {new Date(secret.updatedAt).toLocaleString()}{secret.updatedBy ? ` by ${secret.updatedBy}` : ""}
+                changed {new Date(secret.updatedAt).toLocaleString()}
+                {secret.updatedBy ? ` by ${secret.updatedBy}` : ""}
               </span>
               <span className="ml-auto flex gap-2">
-                <Button size="sm" variant="secondary" onClick={() => pick(secret.name)} data-testid="secret-rotate">Rotate</Button>
-                <Button size="sm" variant="ghost" onClick={() => setRemoving(secret.name)} data-testid="secret-remove">Remove</Button>
+                <Button size="sm" variant="secondary" onClick={() => pick(secret.name)} data-testid="secret-rotate">
+                  Rotate
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => setRemoving(secret.name)} data-testid="secret-remove">
+                  Remove
+                </Button>
               </span>
             </li>
           ))}
@@ -86,28 +112,68 @@ export function SecretsPanel({ teamSlug, slug }: { teamSlug: string; slug: strin
       ) : data ? (
         <p className="mt-3 text-sm text-zinc-400">No secrets set.</p>
       ) : null}
-      <form ref={form} onSubmit={submit} className="mt-4 grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end" aria-label="Set a secret">
+      <form
+        ref={form}
+        onSubmit={submit}
+        className="mt-4 grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end"
+        aria-label="Set a secret"
+      >
         <Field label="Name">
-          <Input name="name" required value={name} onChange={(event) => setName(event.target.value)} placeholder="API_KEY" pattern="[A-Za-z_][A-Za-z0-9_]*" title="letters, digits and _, not starting with a digit" autoComplete="off" spellCheck={false} className="font-mono" list="secret-names" data-testid="secret-name" />
+          <Input
+            name="name"
+            required
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            placeholder="API_KEY"
+            pattern="[A-Za-z_][A-Za-z0-9_]*"
+            title="letters, digits and _, not starting with a digit"
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+            list="secret-names"
+            data-testid="secret-name"
+          />
         </Field>
         <datalist id="secret-names">
-          {data?.declared.map((declared) => <option key={declared} value={declared} />)}
+          {data?.declared.map((declared) => (
+            <option key={declared} value={declared} />
+          ))}
         </datalist>
         <Field label="Value">
           <Input name="value" type="password" required autoComplete="new-password" data-testid="secret-value" />
         </Field>
-        <Button type="submit" disabled={save.isPending} data-testid="secret-save">Save secret</Button>
+        <Button type="submit" disabled={save.isPending} data-testid="secret-save">
+          Save secret
+        </Button>
       </form>
-      {save.error ? <div className="mt-2"><ErrorNote testId="secret-error">{errorMessage(save.error)}</ErrorNote></div> : null}
-      {saved && !save.error ? <p role="status" className="mt-2 text-sm text-emerald-700 dark:text-emerald-400" data-testid="secret-saved">{saved}</p> : null}
+      {save.error ? (
+        <div className="mt-2">
+          <ErrorNote testId="secret-error">{errorMessage(save.error)}</ErrorNote>
+        </div>
+      ) : null}
+      {saved && !save.error ? (
+        <p role="status" className="mt-2 text-sm text-emerald-700 dark:text-emerald-400" data-testid="secret-saved">
+          {saved}
+        </p>
+      ) : null}
       <Dialog open={removing !== null} onClose={() => setRemoving(null)} title="Remove this secret?">
         <p className="text-sm">
-          Remove <code className="font-mono font-medium">{removing}</code>? Sandboxes started from now on will not have it; the value cannot be recovered.
+          Remove <code className="font-mono font-medium">{removing}</code>? Sandboxes started from now on will not have
+          it; the value cannot be recovered.
         </p>
         {remove.error ? <ErrorNote>{errorMessage(remove.error)}</ErrorNote> : null}
         <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setRemoving(null)}>Cancel</Button>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => void confirmRemove()} data-testid="secret-remove-confirm">Remove</Button>
+          <Button variant="secondary" onClick={() => setRemoving(null)}>
+            Cancel
+          </Button>
+          <Button
+            variant="danger"
+            disabled={remove.isPending}
+            onClick={() => void confirmRemove()}
+            data-testid="secret-remove-confirm"
+          >
+            Remove
+          </Button>
         </div>
       </Dialog>
     </Card>

@@ -12,7 +12,9 @@ async function entriesOf(tar: Uint8Array): Promise<Record<string, string>> {
     stream.on("data", (chunk) => void chunks.push(chunk as Buffer));
     stream.on("end", () => ((out[header.name] = Buffer.concat(chunks).toString("utf8")), next()));
   });
-  const done = new Promise<void>((resolve, reject) => (reader.on("finish", () => resolve()), reader.on("error", reject)));
+  const done = new Promise<void>(
+    (resolve, reject) => (reader.on("finish", () => resolve()), reader.on("error", reject)),
+  );
   Readable.from([Buffer.from(tar)]).pipe(reader);
   await done;
   return out;
@@ -23,12 +25,14 @@ const text = (value: string) => new TextEncoder().encode(value);
 describe("the browser's tar packer", () => {
   it("writes archives a standard reader extracts, long paths included", async () => {
     const deep = `bot/${"nested/".repeat(20)}tool.ts`;
-    const entries = await entriesOf(tarOf([
-      { path: "bot/agent.ts", bytes: text("export default {}\n") },
-      { path: "bot/instructions.md", bytes: text("x".repeat(1500)) },
-      { path: deep, bytes: text("deep") },
-      { path: "empty.txt", bytes: new Uint8Array() },
-    ]));
+    const entries = await entriesOf(
+      tarOf([
+        { path: "bot/agent.ts", bytes: text("export default {}\n") },
+        { path: "bot/instructions.md", bytes: text("x".repeat(1500)) },
+        { path: deep, bytes: text("deep") },
+        { path: "empty.txt", bytes: new Uint8Array() },
+      ]),
+    );
     expect(entries["bot/agent.ts"]).toBe("export default {}\n");
     expect(entries["bot/instructions.md"]).toHaveLength(1500);
     expect(entries[deep]).toBe("deep");

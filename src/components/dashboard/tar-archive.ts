@@ -68,5 +68,7 @@ export async function tarGzOf(files: ArchiveFile[]): Promise<Blob> {
 
 /** Folders an upload never needs: dependencies, VCS data, build output. */
 export function isUploadable(path: string): boolean {
-  return !path.split("/").some((part) => part === "node_modules" || part === ".git" || part === ".next" || part === ".DS_Store");
+  return !path
+    .split("/")
+    .some((part) => part === "node_modules" || part === ".git" || part === ".next" || part === ".DS_Store");
 }

@@ -23,7 +23,9 @@ export function UploadAgent({ teamSlug, fixedSlug }: { teamSlug: string; fixedSl
   const [uploaded, setUploaded] = useState<UploadedVersion | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [isOver, setOver] = useState(false);
-  const activate = useMutation(trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }));
+  const activate = useMutation(
+    trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }),
+  );
 
   async function choose(load: () => Promise<Picked> | Picked) {
     setError(null);
@@ -119,20 +121,38 @@ export function UploadAgent({ teamSlug, fixedSlug }: { teamSlug: string; fixedSl
       ) : null}
       {progress !== null ? (
         <div className="mt-4" aria-live="polite">
-          <progress className="h-2 w-full accent-indigo-600" max={1} value={progress} aria-label="Upload progress" data-testid="upload-progress" />
-          <p className="mt-1 text-xs text-zinc-500">{progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : "Validating the agent…"}</p>
+          <progress
+            className="h-2 w-full accent-indigo-600"
+            max={1}
+            value={progress}
+            aria-label="Upload progress"
+            data-testid="upload-progress"
+          />
+          <p className="mt-1 text-xs text-zinc-500">
+            {progress < 1 ? `Uploading… ${Math.round(progress * 100)}%` : "Validating the agent…"}
+          </p>
         </div>
       ) : null}
-      {error ? <div className="mt-4"><ErrorNote testId="upload-error">{error}</ErrorNote></div> : null}
+      {error ? (
+        <div className="mt-4">
+          <ErrorNote testId="upload-error">{error}</ErrorNote>
+        </div>
+      ) : null}
       {uploaded ? (
         <div className="mt-4 space-y-3" data-testid="upload-result" data-status={uploaded.status}>
           <p className="text-sm font-medium">
-            {uploaded.slug} version {uploaded.number}: {uploaded.status === "ready" ? "valid" : "has errors and cannot be activated"} ({uploaded.fileCount} files)
+            {uploaded.slug} version {uploaded.number}:{" "}
+            {uploaded.status === "ready" ? "valid" : "has errors and cannot be activated"} ({uploaded.fileCount} files)
           </p>
           <DiagnosticsList diagnostics={uploaded.diagnostics} />
           {uploaded.status === "ready" ? (
             <Button
-              onClick={() => activate.mutate({ teamSlug, slug: uploaded.slug, number: uploaded.number }, { onSuccess: () => setUploaded({ ...uploaded, isActive: true }) })}
+              onClick={() =>
+                activate.mutate(
+                  { teamSlug, slug: uploaded.slug, number: uploaded.number },
+                  { onSuccess: () => setUploaded({ ...uploaded, isActive: true }) },
+                )
+              }
               disabled={uploaded.isActive || activate.isPending}
               data-testid="activate-uploaded"
             >

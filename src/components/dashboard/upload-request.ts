@@ -1,7 +1,14 @@
 // Sends an agent archive with upload progress (fetch cannot report it; XMLHttpRequest can).
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 
-export type UploadedVersion = { number: number; status: "ready" | "invalid"; isActive: boolean; diagnostics: Diagnostic[]; fileCount: number; slug: string };
+export type UploadedVersion = {
+  number: number;
+  status: "ready" | "invalid";
+  isActive: boolean;
+  diagnostics: Diagnostic[];
+  fileCount: number;
+  slug: string;
+};
 
 export function uploadArchive(options: {
   slug: string;
@@ -12,7 +19,10 @@ export function uploadArchive(options: {
   const { slug, teamSlug, archive, onProgress } = options;
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open("POST", `/v1/agents/${encodeURIComponent(slug)}/versions?team=${encodeURIComponent(teamSlug)}&activate=false`);
+    request.open(
+      "POST",
+      `/v1/agents/${encodeURIComponent(slug)}/versions?team=${encodeURIComponent(teamSlug)}&activate=false`,
+    );
     request.setRequestHeader("content-type", "application/octet-stream");
     request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     request.onload = () => {
@@ -25,7 +35,8 @@ export function uploadArchive(options: {
       if (request.status === 200 && body.version) resolve(body.version);
       else reject(new Error(body.message ?? `the upload failed (HTTP ${request.status}); try again`));
     };
-    request.onerror = () => reject(new Error("the upload could not reach the server; check the connection and try again"));
+    request.onerror = () =>
+      reject(new Error("the upload could not reach the server; check the connection and try again"));
     request.send(archive);
   });
 }

@@ -28,18 +28,33 @@ describe("createApiClient", () => {
 
   it("turns the wire error into an ApiError whose message says what to do", async () => {
     stubFetch(Response.json({ ok: false, error: "unauthorized", message: "missing credentials" }, { status: 401 }));
-    const error = await createApiClient("desk", "").json("GET", "/session").catch((caught: unknown) => caught);
+    const error = await createApiClient("desk", "")
+      .json("GET", "/session")
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 401, code: "unauthorized", message: "missing credentials. Sign in, or paste a token in the token field." });
+    expect(error).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      message: "missing credentials. Sign in, or paste a token in the token field.",
+    });
   });
 
   it("explains a response that is not the wire format by its status", async () => {
     stubFetch(new Response("<html>Bad gateway</html>", { status: 502 }));
-    await expect(createApiClient("desk", "").json("GET", "/info")).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/answered 502/) });
+    await expect(createApiClient("desk", "").json("GET", "/info")).rejects.toMatchObject({
+      status: 502,
+      message: expect.stringMatching(/answered 502/),
+    });
   });
 
   it("says the server could not be reached when fetch itself fails", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
-    await expect(createApiClient("desk", "").json("GET", "/info")).rejects.toMatchObject({ status: 0, code: "network" });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))),
+    );
+    await expect(createApiClient("desk", "").json("GET", "/info")).rejects.toMatchObject({
+      status: 0,
+      code: "network",
+    });
   });
 });

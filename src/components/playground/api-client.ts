@@ -15,7 +15,11 @@ export class ApiError extends Error {
 }
 
 export type ApiClient = {
-  json<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, options?: { body?: unknown; signal?: AbortSignal }): Promise<T>;
+  json<T>(
+    method: "GET" | "POST" | "PATCH" | "DELETE",
+    path: string,
+    options?: { body?: unknown; signal?: AbortSignal },
+  ): Promise<T>;
   /** Opens an NDJSON response; the caller reads the body. Errors before the first byte throw. */
   stream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>>;
 };
@@ -29,14 +33,22 @@ export function createApiClient(slug: string, token: string): ApiClient {
       response = await fetch(base + path, {
         method,
         credentials: "same-origin",
-        headers: headers(init.body === undefined ? { accept: init.accept } : { accept: init.accept, "content-type": "application/json" }),
+        headers: headers(
+          init.body === undefined
+            ? { accept: init.accept }
+            : { accept: init.accept, "content-type": "application/json" },
+        ),
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal: init.signal,
         cache: "no-store",
       });
     } catch (error) {
       if (init.signal?.aborted) throw error;
-      throw new ApiError(0, "network", "Could not reach the server. Check your connection; the playground retries streams on its own.");
+      throw new ApiError(
+        0,
+        "network",
+        "Could not reach the server. Check your connection; the playground retries streams on its own.",
+      );
     }
     if (!response.ok) throw await toApiError(response);
     return response;
@@ -48,7 +60,8 @@ export function createApiClient(slug: string, token: string): ApiClient {
     },
     async stream(path, signal) {
       const response = await send("GET", path, { signal, accept: "application/x-ndjson" });
-      if (!response.body) throw new ApiError(0, "network", "The server sent no stream body. Reload the page to try again.");
+      if (!response.body)
+        throw new ApiError(0, "network", "The server sent no stream body. Reload the page to try again.");
       return response.body;
     },
   };

@@ -43,7 +43,10 @@ export function Composer({ isTurnActive, isDisabled, disabledReason, onSend, onS
     }
   };
   return (
-    <form onSubmit={send} className="space-y-1 border-t border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+    <form
+      onSubmit={send}
+      className="space-y-1 border-t border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
+    >
       <div className="flex items-end gap-2">
         <Textarea
           data-testid="composer"
@@ -58,7 +61,13 @@ export function Composer({ isTurnActive, isDisabled, disabledReason, onSend, onS
           className="min-h-[2.75rem] flex-1 resize-y"
         />
         {isTurnActive ? (
-          <Button data-testid="stop" variant="danger" disabled={isStopping} onClick={stop} aria-label="Stop the running turn">
+          <Button
+            data-testid="stop"
+            variant="danger"
+            disabled={isStopping}
+            onClick={stop}
+            aria-label="Stop the running turn"
+          >
             {isStopping ? "Stopping…" : "Stop"}
           </Button>
         ) : null}

@@ -57,9 +57,16 @@ async function follow(client: ApiClient, options: { stopAfter?: number } = {}) {
 
 describe("followSessionStream", () => {
   it("reconnects from the last index + 1 after a dropped connection, missing and repeating nothing", async () => {
-    const { client, paths } = scriptedClient([() => body([line(0), line(1)], "error"), () => body([line(2), line(3)], "close")]);
+    const { client, paths } = scriptedClient([
+      () => body([line(0), line(1)], "error"),
+      () => body([line(2), line(3)], "close"),
+    ]);
     const { events, statuses } = await follow(client, { stopAfter: 3 });
-    expect(paths).toEqual(["/session/ses_1/stream?startIndex=0", "/session/ses_1/stream?startIndex=2", "/session/ses_1/stream?startIndex=4"]);
+    expect(paths).toEqual([
+      "/session/ses_1/stream?startIndex=0",
+      "/session/ses_1/stream?startIndex=2",
+      "/session/ses_1/stream?startIndex=4",
+    ]);
     expect(events.map((event) => event.index)).toEqual([0, 1, 2, 3]);
     expect(statuses.slice(0, 3)).toEqual(["connecting", "live", "reconnecting"]);
   });
@@ -95,7 +102,10 @@ describe("followSessionStream", () => {
   });
 
   it("reconnects at once after a slow_reader line", async () => {
-    const { client, paths } = scriptedClient([() => body([line(0), '{"type":"error","error":"slow_reader","nextIndex":1}\n'], "close"), () => body([line(1)], "close")]);
+    const { client, paths } = scriptedClient([
+      () => body([line(0), '{"type":"error","error":"slow_reader","nextIndex":1}\n'], "close"),
+      () => body([line(1)], "close"),
+    ]);
     const { events, waits } = await follow(client, { stopAfter: 1 });
     expect(paths.slice(0, 2)).toEqual(["/session/ses_1/stream?startIndex=0", "/session/ses_1/stream?startIndex=1"]);
     expect(events.map((event) => event.index)).toEqual([0, 1]);

@@ -19,7 +19,12 @@ export type FollowHooks = {
 };
 
 /** Runs until aborted (or a task session's stream ends for good, or access is refused). */
-export async function followSessionStream(client: ApiClient, sessionId: string, signal: AbortSignal, hooks: FollowHooks) {
+export async function followSessionStream(
+  client: ApiClient,
+  sessionId: string,
+  signal: AbortSignal,
+  hooks: FollowHooks,
+) {
   const wait = hooks.sleep ?? sleep;
   let failures = 0;
   let isTaskDone = false;
@@ -47,7 +52,11 @@ export async function followSessionStream(client: ApiClient, sessionId: string, 
         hooks.setStatus("failed");
         return hooks.setError(error.message);
       }
-      hooks.setError(error instanceof Error ? `The event stream dropped (${error.message}); reconnecting…` : "The event stream dropped; reconnecting…");
+      hooks.setError(
+        error instanceof Error
+          ? `The event stream dropped (${error.message}); reconnecting…`
+          : "The event stream dropped; reconnecting…",
+      );
     }
     failures = received ? 1 : failures + 1;
     await wait(Math.min(maxBackoffMs, 250 * 2 ** failures) * (0.75 + Math.random() / 2), signal);

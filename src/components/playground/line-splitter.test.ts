@@ -5,7 +5,7 @@ describe("createLineSplitter", () => {
   it("returns whole lines and keeps a partial line for the next chunk", () => {
     const splitter = createLineSplitter();
     expect(splitter.push('{"a":1}\n{"b"')).toEqual(['{"a":1}']);
-    expect(splitter.push(':2}\n')).toEqual(['{"b":2}']);
+    expect(splitter.push(":2}\n")).toEqual(['{"b":2}']);
     expect(splitter.flush()).toEqual([]);
   });
 

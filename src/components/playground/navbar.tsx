@@ -13,10 +13,24 @@ type NavbarProps = {
   toolbar?: ReactNode;
 };
 
-export function Navbar({ agentName, token, onTokenChange, isRawOpen, onToggleRaw, onToggleSessions, toolbar }: NavbarProps) {
+export function Navbar({
+  agentName,
+  token,
+  onTokenChange,
+  isRawOpen,
+  onToggleRaw,
+  onToggleSessions,
+  toolbar,
+}: NavbarProps) {
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-zinc-200 bg-white px-4 py-2 dark:border-zinc-800 dark:bg-zinc-900">
-      <Button variant="ghost" size="sm" className="md:hidden" aria-label="Show or hide the sessions list" onClick={onToggleSessions}>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="md:hidden"
+        aria-label="Show or hide the sessions list"
+        onClick={onToggleSessions}
+      >
         Sessions
       </Button>
       <Link href="/" className="text-sm font-semibold text-indigo-600 hover:underline dark:text-indigo-400">

@@ -75,17 +75,43 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
         onToggleSessions={() => setIsSessionsOpen((open) => !open)}
         toolbar={toolbar}
       />
-      <div className={cn("grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[16rem_1fr]", isRawOpen && "lg:grid-cols-[16rem_1fr_26rem]")}>
-        <aside className={cn("min-h-0 border-r border-zinc-200 bg-white md:block dark:border-zinc-800 dark:bg-zinc-900", isSessionsOpen ? "block" : "hidden")}>
-          <SessionList client={client} selectedId={sessionId} refreshKey={listRefresh} onOpen={openSession} onNewChat={() => openSession(undefined)} />
+      <div
+        className={cn(
+          "grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[16rem_1fr]",
+          isRawOpen && "lg:grid-cols-[16rem_1fr_26rem]",
+        )}
+      >
+        <aside
+          className={cn(
+            "min-h-0 border-r border-zinc-200 bg-white md:block dark:border-zinc-800 dark:bg-zinc-900",
+            isSessionsOpen ? "block" : "hidden",
+          )}
+        >
+          <SessionList
+            client={client}
+            selectedId={sessionId}
+            refreshKey={listRefresh}
+            onOpen={openSession}
+            onNewChat={() => openSession(undefined)}
+          />
         </aside>
         <main className="flex min-h-0 flex-col">
-          {sessionId ? <SessionHeader sessionId={sessionId} info={stream.transcript.session} status={stream.status} /> : null}
-          {sessionId ? <PendingReminders client={client} sessionId={sessionId} version={`${Object.keys(stream.transcript.turns).length}:${isActive}`} /> : null}
+          {sessionId ? (
+            <SessionHeader sessionId={sessionId} info={stream.transcript.session} status={stream.status} />
+          ) : null}
+          {sessionId ? (
+            <PendingReminders
+              client={client}
+              sessionId={sessionId}
+              version={`${Object.keys(stream.transcript.turns).length}:${isActive}`}
+            />
+          ) : null}
           <div ref={scroller.ref} onScroll={scroller.onScroll} className="min-h-0 flex-1 overflow-y-auto p-4">
             <div className="mx-auto max-w-3xl space-y-3">
               {stream.error ? <ErrorNote testId="stream-error">{stream.error}</ErrorNote> : null}
-              {sessionId && stream.events.length === 0 && !stream.error ? <p className="text-sm text-zinc-500">Loading {sessionId}…</p> : null}
+              {sessionId && stream.events.length === 0 && !stream.error ? (
+                <p className="text-sm text-zinc-500">Loading {sessionId}…</p>
+              ) : null}
               {!sessionId ? <NewChatHint /> : null}
               <TranscriptView transcript={stream.transcript} onDecide={actions.decide} />
             </div>
@@ -119,7 +145,11 @@ function NewChatHint() {
   return (
     <EmptyState title="Start a conversation">
       Type a message below and press Enter, or open a session from the list. With the offline model, directives such as{" "}
-      <code>[delay 5s]</code> or <code>[call lookup_order {"{"}&quot;orderId&quot;:&quot;A-1001&quot;{"}"}]</code> show streaming and tool calls.
+      <code>[delay 5s]</code> or{" "}
+      <code>
+        [call lookup_order {"{"}&quot;orderId&quot;:&quot;A-1001&quot;{"}"}]
+      </code>{" "}
+      show streaming and tool calls.
     </EmptyState>
   );
 }

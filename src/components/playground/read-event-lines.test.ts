@@ -3,7 +3,14 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { readEventLines } from "./read-event-lines";
 
 const event = (index: number, delta: string) =>
-  JSON.stringify({ type: "message.appended", index, sessionId: "ses_1", turnId: "t1", at: "2026-01-01T00:00:00.000Z", data: { delta } });
+  JSON.stringify({
+    type: "message.appended",
+    index,
+    sessionId: "ses_1",
+    turnId: "t1",
+    at: "2026-01-01T00:00:00.000Z",
+    data: { delta },
+  });
 
 function body(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -24,13 +31,20 @@ async function read(chunks: string[]) {
 describe("readEventLines", () => {
   it("parses events split across chunks and skips heartbeats", async () => {
     const line = event(0, "a");
-    const { outcome, indexes } = await read([line.slice(0, 10), line.slice(10) + "\n", '{"type":"heartbeat","at":"2026-01-01T00:00:15Z"}\n', event(1, "b")]);
+    const { outcome, indexes } = await read([
+      line.slice(0, 10),
+      line.slice(10) + "\n",
+      '{"type":"heartbeat","at":"2026-01-01T00:00:15Z"}\n',
+      event(1, "b"),
+    ]);
     expect(outcome).toBe("ended");
     expect(indexes).toEqual([0, 1]);
   });
 
   it("stops at a slow_reader error line, keeping the events before it", async () => {
-    const { outcome, indexes } = await read([`${event(0, "a")}\n{"type":"error","error":"slow_reader","nextIndex":1}\n${event(1, "b")}\n`]);
+    const { outcome, indexes } = await read([
+      `${event(0, "a")}\n{"type":"error","error":"slow_reader","nextIndex":1}\n${event(1, "b")}\n`,
+    ]);
     expect(outcome).toBe("slow_reader");
     expect(indexes).toEqual([0]);
   });

@@ -6,14 +6,19 @@ import { createLineSplitter } from "./line-splitter";
 
 export type ReadOutcome = "ended" | "slow_reader";
 
-export async function readEventLines(body: ReadableStream<Uint8Array>, onEvents: (events: SessionEvent[]) => void): Promise<ReadOutcome> {
+export async function readEventLines(
+  body: ReadableStream<Uint8Array>,
+  onEvents: (events: SessionEvent[]) => void,
+): Promise<ReadOutcome> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const splitter = createLineSplitter();
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      const lines = done ? [...splitter.push(decoder.decode()), ...splitter.flush()] : splitter.push(decoder.decode(value, { stream: true }));
+      const lines = done
+        ? [...splitter.push(decoder.decode()), ...splitter.flush()]
+        : splitter.push(decoder.decode(value, { stream: true }));
       const events: SessionEvent[] = [];
       for (const line of lines) {
         const parsed = parseLine(line);

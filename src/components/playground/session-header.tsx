@@ -12,10 +12,21 @@ const streamLabel: Record<StreamStatus, { text: string; tone: "good" | "warn" | 
 };
 
 /** Which session is open, what kind it is, and whether its stream is connected. */
-export function SessionHeader({ sessionId, info, status }: { sessionId: string; info?: SessionInfo; status: StreamStatus }) {
+export function SessionHeader({
+  sessionId,
+  info,
+  status,
+}: {
+  sessionId: string;
+  info?: SessionInfo;
+  status: StreamStatus;
+}) {
   const stream = streamLabel[status];
   return (
-    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800" data-testid="session-header">
+    <div
+      className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800"
+      data-testid="session-header"
+    >
       <span className="min-w-0 truncate font-medium">{info?.title || "Untitled session"}</span>
       <code className="text-xs text-zinc-500 select-all">{sessionId}</code>
       {info?.mode === "task" ? <Badge tone="info">task</Badge> : null}

@@ -48,7 +48,9 @@ export function SessionList({ client, selectedId, refreshKey, onOpen, onNewChat 
         ))}
         {sessions && sessions.length === 0 ? (
           <li className="px-2 py-4 text-sm text-zinc-500">
-            {query ? "No session matches. Search by title or by an id like ses_…" : "No sessions yet. Send a message to start one."}
+            {query
+              ? "No session matches. Search by title or by an id like ses_…"
+              : "No sessions yet. Send a message to start one."}
           </li>
         ) : null}
         {hasMore ? (
@@ -63,7 +65,15 @@ export function SessionList({ client, selectedId, refreshKey, onOpen, onNewChat 
   );
 }
 
-function SessionRow({ session, isSelected, onOpen }: { session: SessionSummary; isSelected: boolean; onOpen: (id: string) => void }) {
+function SessionRow({
+  session,
+  isSelected,
+  onOpen,
+}: {
+  session: SessionSummary;
+  isSelected: boolean;
+  onOpen: (id: string) => void;
+}) {
   return (
     <li>
       <button

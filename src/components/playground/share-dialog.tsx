@@ -25,7 +25,13 @@ export function ShareButton({ slug }: { slug: string }) {
 
   async function share() {
     const created = await create
-      .mutateAsync({ teamSlug: team!.teamSlug, name: `share ${slug}`, actions: ["sessions:write", "sessions:read", "agents:read"], agentSlugs: [slug], expiresInDays: Number(days) })
+      .mutateAsync({
+        teamSlug: team!.teamSlug,
+        name: `share ${slug}`,
+        actions: ["sessions:write", "sessions:read", "agents:read"],
+        agentSlugs: [slug],
+        expiresInDays: Number(days),
+      })
       .catch(() => null);
     if (created) setLink(`${window.location.origin}/${slug}/playground#${tokenFragment}${created.token}`);
   }
@@ -37,7 +43,8 @@ export function ShareButton({ slug }: { slug: string }) {
       </Button>
       <Dialog open={isOpen} onClose={() => setOpen(false)} title={`Share ${slug}`}>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Creates a token of {team.teamName} that may only chat with <code className="font-mono">{slug}</code>, read its own sessions and see the agent. Revoke it under Tokens at any time.
+          Creates a token of {team.teamName} that may only chat with <code className="font-mono">{slug}</code>, read its
+          own sessions and see the agent. Revoke it under Tokens at any time.
         </p>
         <Field label="Link expires">
           <Select value={days} onChange={(event) => setDays(event.target.value)} data-testid="share-expires">
@@ -49,11 +56,18 @@ export function ShareButton({ slug }: { slug: string }) {
         {create.error ? <ErrorNote>{errorMessage(create.error)}</ErrorNote> : null}
         {link ? (
           <div className="flex items-center gap-2">
-            <code className="flex-1 break-all rounded bg-zinc-100 px-2 py-1.5 font-mono text-xs dark:bg-zinc-800" data-testid="share-link">{link}</code>
+            <code
+              className="flex-1 break-all rounded bg-zinc-100 px-2 py-1.5 font-mono text-xs dark:bg-zinc-800"
+              data-testid="share-link"
+            >
+              {link}
+            </code>
             <CopyButton text={link} />
           </div>
         ) : (
-          <Button onClick={share} disabled={create.isPending} data-testid="share-create">Create link</Button>
+          <Button onClick={share} disabled={create.isPending} data-testid="share-create">
+            Create link
+          </Button>
         )}
       </Dialog>
     </>

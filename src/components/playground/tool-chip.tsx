@@ -6,7 +6,13 @@ import { JsonBlock } from "./json-block";
 import type { ToolCall, ToolState } from "./transcript";
 import { formatDuration } from "./transcript-view-model";
 
-const stateLabel: Record<ToolState, string> = { running: "running", done: "done", error: "error", stubbed: "stubbed", cancelled: "cancelled" };
+const stateLabel: Record<ToolState, string> = {
+  running: "running",
+  done: "done",
+  error: "error",
+  stubbed: "stubbed",
+  cancelled: "cancelled",
+};
 const stateTone = { running: "info", done: "good", error: "bad", stubbed: "warn", cancelled: "neutral" } as const;
 
 type ToolChipProps = { call: ToolCall; calls: Record<string, ToolCall>; onDecide: Decide };
@@ -28,12 +34,18 @@ export function ToolChip({ call, calls, onDecide }: ToolChipProps) {
     >
       <details>
         <summary className="flex cursor-pointer flex-wrap items-center gap-2">
-          <span className={cn("font-mono font-medium", call.state === "error" && "text-rose-700 dark:text-rose-300")}>{call.toolName}</span>
+          <span className={cn("font-mono font-medium", call.state === "error" && "text-rose-700 dark:text-rose-300")}>
+            {call.toolName}
+          </span>
           {call.subagent ? <span className="text-xs text-zinc-500">→ {call.subagent.name}</span> : null}
           <Badge tone={isParked ? "warn" : stateTone[call.state]}>{state}</Badge>
           {call.state === "stubbed" ? <span className="text-xs text-zinc-500">dry run: not executed</span> : null}
-          {call.durationMs !== undefined ? <span className="text-xs text-zinc-500">{formatDuration(call.durationMs)}</span> : null}
-          {call.retries.length ? <span className="text-xs text-amber-700 dark:text-amber-300">retried {call.retries.length}×</span> : null}
+          {call.durationMs !== undefined ? (
+            <span className="text-xs text-zinc-500">{formatDuration(call.durationMs)}</span>
+          ) : null}
+          {call.retries.length ? (
+            <span className="text-xs text-amber-700 dark:text-amber-300">retried {call.retries.length}×</span>
+          ) : null}
         </summary>
         <div className="mt-2 space-y-2">
           <JsonBlock label="Arguments" value={call.args ?? {}} />
@@ -43,18 +55,25 @@ export function ToolChip({ call, calls, onDecide }: ToolChipProps) {
             </p>
           ))}
           {call.subagent ? <SubagentDetails call={call} /> : null}
-          {hasOwnOutput(call) ? <JsonBlock label={call.state === "error" ? "Error" : "Output"} value={call.output ?? null} /> : null}
+          {hasOwnOutput(call) ? (
+            <JsonBlock label={call.state === "error" ? "Error" : "Output"} value={call.output ?? null} />
+          ) : null}
         </div>
       </details>
       {call.children.length ? (
-        <div className="mt-2 space-y-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-700" aria-label={`Calls made by ${call.subagent?.name ?? "the subagent"}`}>
+        <div
+          className="mt-2 space-y-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-700"
+          aria-label={`Calls made by ${call.subagent?.name ?? "the subagent"}`}
+        >
           {call.children.map((childId) => {
             const child = calls[childId];
             return child ? <ToolChip key={childId} call={child} calls={calls} onDecide={onDecide} /> : null;
           })}
         </div>
       ) : null}
-      {isParked && call.approval ? <ApprovalPending callId={call.callId} toolName={call.toolName} approval={call.approval} onDecide={onDecide} /> : null}
+      {isParked && call.approval ? (
+        <ApprovalPending callId={call.callId} toolName={call.toolName} approval={call.approval} onDecide={onDecide} />
+      ) : null}
       {call.approval && call.approval.status !== "pending" ? <ApprovalDecided approval={call.approval} /> : null}
     </div>
   );
@@ -71,10 +90,13 @@ function SubagentDetails({ call }: { call: ToolCall }) {
   return (
     <div className="space-y-1 text-xs">
       <p>
-        Subagent <span className="font-mono">{run.name}</span>, {call.subagentSteps} step{call.subagentSteps === 1 ? "" : "s"}
+        Subagent <span className="font-mono">{run.name}</span>, {call.subagentSteps} step
+        {call.subagentSteps === 1 ? "" : "s"}
       </p>
       <JsonBlock label="Prompt" value={run.prompt} />
-      {run.result !== undefined ? <JsonBlock label={run.isError ? "Subagent error" : "Subagent result"} value={run.result} /> : null}
+      {run.result !== undefined ? (
+        <JsonBlock label={run.isError ? "Subagent error" : "Subagent result"} value={run.result} />
+      ) : null}
     </div>
   );
 }

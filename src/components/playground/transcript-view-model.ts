@@ -13,7 +13,8 @@ export function transcriptBlocks(t: Transcript): TranscriptBlock[] {
   t.items.forEach((item, position) => {
     blocks.push({ kind: "item", item });
     const turn = item.turnId ? t.turns[item.turnId] : undefined;
-    if (turn && lastPosition.get(turn.turnId) === position) blocks.push({ kind: "turn", key: `turn-${turn.turnId}`, turn });
+    if (turn && lastPosition.get(turn.turnId) === position)
+      blocks.push({ kind: "turn", key: `turn-${turn.turnId}`, turn });
   });
   for (const turn of Object.values(t.turns)) {
     if (!lastPosition.has(turn.turnId)) blocks.push({ kind: "turn", key: `turn-${turn.turnId}`, turn });

@@ -25,8 +25,13 @@ function Item({ item, transcript, onDecide }: { item: TranscriptItem; transcript
   switch (item.kind) {
     case "user":
       return (
-        <div data-testid="message-user" className="ml-auto w-fit max-w-[85%] rounded-2xl bg-indigo-600 px-4 py-2 text-sm whitespace-pre-wrap text-white">
-          {item.isNudge ? <span className="mb-1 block text-xs text-indigo-200">Steered into the running turn</span> : null}
+        <div
+          data-testid="message-user"
+          className="ml-auto w-fit max-w-[85%] rounded-2xl bg-indigo-600 px-4 py-2 text-sm whitespace-pre-wrap text-white"
+        >
+          {item.isNudge ? (
+            <span className="mb-1 block text-xs text-indigo-200">Steered into the running turn</span>
+          ) : null}
           {item.text || "(a follow-up without text)"}
         </div>
       );
@@ -43,8 +48,12 @@ function Item({ item, transcript, onDecide }: { item: TranscriptItem; transcript
     case "reasoning":
       return (
         <details data-testid="reasoning" open={!item.isComplete} className="max-w-[85%] text-sm text-zinc-500">
-          <summary className="cursor-pointer text-xs font-medium">{item.isComplete ? "Reasoning" : "Reasoning…"}</summary>
-          <p className="mt-1 border-l-2 border-zinc-200 pl-3 whitespace-pre-wrap italic dark:border-zinc-700">{item.text}</p>
+          <summary className="cursor-pointer text-xs font-medium">
+            {item.isComplete ? "Reasoning" : "Reasoning…"}
+          </summary>
+          <p className="mt-1 border-l-2 border-zinc-200 pl-3 whitespace-pre-wrap italic dark:border-zinc-700">
+            {item.text}
+          </p>
         </details>
       );
     case "tool": {

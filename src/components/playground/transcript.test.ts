@@ -10,24 +10,32 @@ function log(turnId = "turn_1") {
     const index = events.length;
     const at = new Date(Date.UTC(2026, 0, 1) + (options.atMs ?? index * 1000)).toISOString();
     const turn = options.turnId === null ? undefined : (options.turnId ?? turnId);
-    events.push(sessionEventSchema.parse({ type, index, sessionId: "ses_test", ...(turn ? { turnId: turn } : {}), at, data }));
+    events.push(
+      sessionEventSchema.parse({ type, index, sessionId: "ses_test", ...(turn ? { turnId: turn } : {}), at, data }),
+    );
     return add;
   };
   return { add, events };
 }
 
-const texts = (t: Transcript, kind: string) => t.items.filter((item) => item.kind === kind).map((item) => ("text" in item ? item.text : ""));
+const texts = (t: Transcript, kind: string) =>
+  t.items.filter((item) => item.kind === kind).map((item) => ("text" in item ? item.text : ""));
 
 describe("messages", () => {
   it("shows the user's message and the streamed reply, replaced by the completed text", () => {
     const { add, events } = log();
-    add("message.received", { text: "Hello there" })("turn.started", {})("step.started", { step: 0 })
-      ("message.appended", { delta: "You said" })("message.appended", { delta: ": hi" });
+    add("message.received", { text: "Hello there" })("turn.started", {})("step.started", { step: 0 })(
+      "message.appended",
+      { delta: "You said" },
+    )("message.appended", { delta: ": hi" });
     const streaming = buildTranscript(events);
     expect(texts(streaming, "user")).toEqual(["Hello there"]);
     expect(streaming.items.at(-1)).toMatchObject({ kind: "assistant", text: "You said: hi", isComplete: false });
 
-    add("step.completed", { step: 0, durationMs: 5 })("message.completed", { text: "You said: hello." })("turn.completed", {});
+    add("step.completed", { step: 0, durationMs: 5 })("message.completed", { text: "You said: hello." })(
+      "turn.completed",
+      {},
+    );
     const done = buildTranscript(events);
     expect(texts(done, "assistant")).toEqual(["You said: hello."]);
     expect(done.items.at(-1)).toMatchObject({ isComplete: true });
@@ -35,7 +43,9 @@ describe("messages", () => {
 
   it("ignores an event it has already seen, alone or in a replayed batch", () => {
     const { add, events } = log();
-    add("message.received", { text: "Hi" })("turn.started", {})("step.started", { step: 0 })("message.appended", { delta: "abc" });
+    add("message.received", { text: "Hi" })("turn.started", {})("step.started", { step: 0 })("message.appended", {
+      delta: "abc",
+    });
     const once = buildTranscript(events);
     expect(applyEvent(once, events[3]!)).toBe(once);
     const replayed = applyEvents(once, events);
@@ -63,11 +73,19 @@ describe("messages", () => {
 
   it("keeps each step's text apart and replaces only the final step's with message.completed", () => {
     const { add, events } = log();
-    add("message.received", { text: "[call lookup_order {}]" })("turn.started", {})("step.started", { step: 0 })
-      ("message.appended", { delta: "Calling lookup_order." })("actions.requested", { calls: [{ callId: "c1", toolName: "lookup_order", args: {} }] })
-      ("action.result", { callId: "c1", toolName: "lookup_order", output: { found: true }, isError: false })("actions.completed", { callIds: ["c1"] })
-      ("step.completed", { step: 0, durationMs: 1 })("step.started", { step: 1 })("message.appended", { delta: "The lookup" })
-      ("message.completed", { text: "The lookup_order tool returned: {}." });
+    add("message.received", { text: "[call lookup_order {}]" })("turn.started", {})("step.started", { step: 0 })(
+      "message.appended",
+      { delta: "Calling lookup_order." },
+    )("actions.requested", { calls: [{ callId: "c1", toolName: "lookup_order", args: {} }] })("action.result", {
+      callId: "c1",
+      toolName: "lookup_order",
+      output: { found: true },
+      isError: false,
+    })("actions.completed", { callIds: ["c1"] })("step.completed", { step: 0, durationMs: 1 })("step.started", {
+      step: 1,
+    })("message.appended", { delta: "The lookup" })("message.completed", {
+      text: "The lookup_order tool returned: {}.",
+    });
     const t = buildTranscript(events);
     expect(t.items.map((item) => item.kind)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(texts(t, "assistant")).toEqual(["Calling lookup_order.", "The lookup_order tool returned: {}."]);
@@ -75,7 +93,9 @@ describe("messages", () => {
 
   it("adds the completed text when the final step streamed none", () => {
     const { add, events } = log();
-    add("message.received", { text: "hi" })("turn.started", {})("step.started", { step: 0 })("message.completed", { text: "Done." });
+    add("message.received", { text: "hi" })("turn.started", {})("step.started", { step: 0 })("message.completed", {
+      text: "Done.",
+    });
     expect(texts(buildTranscript(events), "assistant")).toEqual(["Done."]);
   });
 });
@@ -83,9 +103,14 @@ describe("messages", () => {
 describe("reasoning", () => {
   it("streams reasoning into its own item and settles it with the completed text", () => {
     const { add, events } = log();
-    add("message.received", { text: "hi" })("turn.started", {})("step.started", { step: 0 })
-      ("reasoning.appended", { delta: "The user " })("reasoning.appended", { delta: "wrote" });
-    expect(buildTranscript(events).items.at(-1)).toMatchObject({ kind: "reasoning", text: "The user wrote", isComplete: false });
+    add("message.received", { text: "hi" })("turn.started", {})("step.started", { step: 0 })("reasoning.appended", {
+      delta: "The user ",
+    })("reasoning.appended", { delta: "wrote" });
+    expect(buildTranscript(events).items.at(-1)).toMatchObject({
+      kind: "reasoning",
+      text: "The user wrote",
+      isComplete: false,
+    });
     add("reasoning.completed", { text: "The user wrote 1 word." })("message.appended", { delta: "Hi" });
     const t = buildTranscript(events);
     expect(t.items.map((item) => item.kind)).toEqual(["user", "reasoning", "assistant"]);
@@ -96,9 +121,11 @@ describe("reasoning", () => {
 describe("a step that runs again after a crash (attempt ≥ 2)", () => {
   it("drops the cut-off attempt's deltas and keeps the rerun's", () => {
     const { add, events } = log();
-    add("message.received", { text: "hi" })("turn.started", {})("step.started", { step: 0 })
-      ("reasoning.appended", { delta: "Thinking" })("message.appended", { delta: "You sa" })
-      ("step.started", { step: 0, attempt: 2 })("reasoning.appended", { delta: "Thinking again" })("message.appended", { delta: "You said hi" });
+    add("message.received", { text: "hi" })("turn.started", {})("step.started", { step: 0 })("reasoning.appended", {
+      delta: "Thinking",
+    })("message.appended", { delta: "You sa" })("step.started", { step: 0, attempt: 2 })("reasoning.appended", {
+      delta: "Thinking again",
+    })("message.appended", { delta: "You said hi" });
     const t = buildTranscript(events);
     expect(texts(t, "assistant")).toEqual(["You said hi"]);
     expect(texts(t, "reasoning")).toEqual(["Thinking again"]);
@@ -107,11 +134,16 @@ describe("a step that runs again after a crash (attempt ≥ 2)", () => {
 
   it("keeps earlier steps' text and the re-requested tool call once", () => {
     const { add, events } = log();
-    add("message.received", { text: "x" })("turn.started", {})("step.started", { step: 0 })("message.appended", { delta: "Step one." })
-      ("step.completed", { step: 0, durationMs: 1 })("step.started", { step: 1 })("message.appended", { delta: "Calling" })
-      ("actions.requested", { calls: [{ callId: "c1", toolName: "lookup_order" }] })
-      ("step.started", { step: 1, attempt: 2 })("message.appended", { delta: "Calling lookup_order." })
-      ("actions.requested", { calls: [{ callId: "c1", toolName: "lookup_order" }] });
+    add("message.received", { text: "x" })("turn.started", {})("step.started", { step: 0 })("message.appended", {
+      delta: "Step one.",
+    })("step.completed", { step: 0, durationMs: 1 })("step.started", { step: 1 })("message.appended", {
+      delta: "Calling",
+    })("actions.requested", { calls: [{ callId: "c1", toolName: "lookup_order" }] })("step.started", {
+      step: 1,
+      attempt: 2,
+    })("message.appended", { delta: "Calling lookup_order." })("actions.requested", {
+      calls: [{ callId: "c1", toolName: "lookup_order" }],
+    });
     const t = buildTranscript(events);
     expect(texts(t, "assistant")).toEqual(["Step one.", "Calling lookup_order."]);
     expect(t.items.filter((item) => item.kind === "tool")).toHaveLength(1);
@@ -120,33 +152,55 @@ describe("a step that runs again after a crash (attempt ≥ 2)", () => {
 
 describe("tool calls", () => {
   const request = (add: ReturnType<typeof log>["add"]) =>
-    add("message.received", { text: "go" })("turn.started", {})("step.started", { step: 0 })
-      ("actions.requested", { calls: [{ callId: "c1", toolName: "lookup_order", args: { orderId: "A-1001" } }, { callId: "c2", toolName: "draft_reply", args: { points: ["x"] } }] });
+    add("message.received", { text: "go" })("turn.started", {})("step.started", { step: 0 })("actions.requested", {
+      calls: [
+        { callId: "c1", toolName: "lookup_order", args: { orderId: "A-1001" } },
+        { callId: "c2", toolName: "draft_reply", args: { points: ["x"] } },
+      ],
+    });
 
   it("runs, then is done with its output and the time between request and result", () => {
     const { add, events } = log();
     request(add);
-    expect(buildTranscript(events).calls.c1).toMatchObject({ state: "running", toolName: "lookup_order", args: { orderId: "A-1001" } });
-    add("action.result", { callId: "c1", toolName: "lookup_order", output: { found: true }, isError: false }, { atMs: 3000 + 2500 });
+    expect(buildTranscript(events).calls.c1).toMatchObject({
+      state: "running",
+      toolName: "lookup_order",
+      args: { orderId: "A-1001" },
+    });
+    add(
+      "action.result",
+      { callId: "c1", toolName: "lookup_order", output: { found: true }, isError: false },
+      { atMs: 3000 + 2500 },
+    );
     const call = buildTranscript(events).calls.c1!;
     expect(call).toMatchObject({ state: "done", output: { found: true }, durationMs: 2500 });
   });
 
   it("shows errors, stubbed writes and retries", () => {
     const { add, events } = log();
-    request(add)("action.tool_retry", { callId: "c1", toolName: "lookup_order", attempt: 2, error: "ECONNRESET" })
-      ("action.result", { callId: "c1", toolName: "lookup_order", output: "no order A-1001", isError: true })
-      ("action.result", { callId: "c2", toolName: "draft_reply", output: null, isError: false, stubbed: true });
+    request(add)("action.tool_retry", { callId: "c1", toolName: "lookup_order", attempt: 2, error: "ECONNRESET" })(
+      "action.result",
+      { callId: "c1", toolName: "lookup_order", output: "no order A-1001", isError: true },
+    )("action.result", { callId: "c2", toolName: "draft_reply", output: null, isError: false, stubbed: true });
     const t = buildTranscript(events);
-    expect(t.calls.c1).toMatchObject({ state: "error", output: "no order A-1001", retries: [{ attempt: 2, error: "ECONNRESET" }] });
+    expect(t.calls.c1).toMatchObject({
+      state: "error",
+      output: "no order A-1001",
+      retries: [{ attempt: 2, error: "ECONNRESET" }],
+    });
     expect(t.calls.c2!.state).toBe("stubbed");
-    expect(t.items.filter((item) => item.kind === "tool").map((item) => item.kind === "tool" && item.callId)).toEqual(["c1", "c2"]);
+    expect(t.items.filter((item) => item.kind === "tool").map((item) => item.kind === "tool" && item.callId)).toEqual([
+      "c1",
+      "c2",
+    ]);
   });
 
   it("marks calls left without a result as cancelled when the turn is stopped", () => {
     const { add, events } = log();
-    request(add)("action.result", { callId: "c1", toolName: "lookup_order", output: {}, isError: false })
-      ("turn.failed", { message: "turn interrupted", status: "cancelled" });
+    request(add)("action.result", { callId: "c1", toolName: "lookup_order", output: {}, isError: false })(
+      "turn.failed",
+      { message: "turn interrupted", status: "cancelled" },
+    );
     const t = buildTranscript(events);
     expect(t.calls.c1!.state).toBe("done");
     expect(t.calls.c2!.state).toBe("cancelled");
@@ -155,17 +209,25 @@ describe("tool calls", () => {
 
   it("nests a subagent's steps and calls under the call that started it", () => {
     const { add, events } = log();
-    add("message.received", { text: "[subagent escalation calm them]" })("turn.started", {})("step.started", { step: 0 })
-      ("actions.requested", { calls: [{ callId: "task1", toolName: "task", args: { subagent: "escalation", prompt: "calm them" } }] })
-      ("subagent.called", { callId: "task1", subagent: "escalation", prompt: "calm them" })
-      ("step.started", { step: 0, parentCallId: "task1" })
-      ("actions.requested", { calls: [{ callId: "sub1", toolName: "lookup_order", args: {}, parentCallId: "task1" }] })
-      ("action.result", { callId: "sub1", toolName: "lookup_order", output: {}, isError: false })
-      ("step.completed", { step: 0, durationMs: 3, parentCallId: "task1" })
-      ("subagent.completed", { callId: "task1", subagent: "escalation", result: "A human will reply." })
-      ("action.result", { callId: "task1", toolName: "task", output: "A human will reply.", isError: false });
+    add("message.received", { text: "[subagent escalation calm them]" })("turn.started", {})("step.started", {
+      step: 0,
+    })("actions.requested", {
+      calls: [{ callId: "task1", toolName: "task", args: { subagent: "escalation", prompt: "calm them" } }],
+    })("subagent.called", { callId: "task1", subagent: "escalation", prompt: "calm them" })("step.started", {
+      step: 0,
+      parentCallId: "task1",
+    })("actions.requested", { calls: [{ callId: "sub1", toolName: "lookup_order", args: {}, parentCallId: "task1" }] })(
+      "action.result",
+      { callId: "sub1", toolName: "lookup_order", output: {}, isError: false },
+    )("step.completed", { step: 0, durationMs: 3, parentCallId: "task1" })("subagent.completed", {
+      callId: "task1",
+      subagent: "escalation",
+      result: "A human will reply.",
+    })("action.result", { callId: "task1", toolName: "task", output: "A human will reply.", isError: false });
     const t = buildTranscript(events);
-    expect(t.items.filter((item) => item.kind === "tool").map((item) => item.kind === "tool" && item.callId)).toEqual(["task1"]);
+    expect(t.items.filter((item) => item.kind === "tool").map((item) => item.kind === "tool" && item.callId)).toEqual([
+      "task1",
+    ]);
     expect(t.calls.task1).toMatchObject({
       children: ["sub1"],
       subagentSteps: 1,
@@ -180,9 +242,14 @@ describe("approvals", () => {
   const owner = { kind: "app" as const, id: "token:1", attributes: { name: "owner", teamId: "t1" } };
   const parked = () => {
     const { add, events } = log();
-    add("message.received", { text: "refund" })("turn.started", {})("step.started", { step: 0 })
-      ("actions.requested", { calls: [{ callId: "r1", toolName: "issue_refund", args: { orderId: "A-1", reason: "broken" } }] })
-      ("action.approval_requested", { callId: "r1", toolName: "issue_refund", args: { orderId: "A-1", reason: "broken" }, requestedBy: owner });
+    add("message.received", { text: "refund" })("turn.started", {})("step.started", { step: 0 })("actions.requested", {
+      calls: [{ callId: "r1", toolName: "issue_refund", args: { orderId: "A-1", reason: "broken" } }],
+    })("action.approval_requested", {
+      callId: "r1",
+      toolName: "issue_refund",
+      args: { orderId: "A-1", reason: "broken" },
+      requestedBy: owner,
+    });
     return { add, events };
   };
 
@@ -195,17 +262,27 @@ describe("approvals", () => {
 
   it("records the decision, who made it and when, then the tool result", () => {
     const { add, events } = parked();
-    add("action.approval_resolved", { callId: "r1", decision: "approved", approvedBy: owner })
-      ("action.result", { callId: "r1", toolName: "issue_refund", output: { refunded: "A-1" }, isError: false });
+    add("action.approval_resolved", { callId: "r1", decision: "approved", approvedBy: owner })("action.result", {
+      callId: "r1",
+      toolName: "issue_refund",
+      output: { refunded: "A-1" },
+      isError: false,
+    });
     const t = buildTranscript(events);
     expect(pendingApprovals(t)).toEqual([]);
-    expect(t.calls.r1).toMatchObject({ state: "done", approval: { status: "approved", approvedBy: owner, decidedAt: events[5]!.at } });
+    expect(t.calls.r1).toMatchObject({
+      state: "done",
+      approval: { status: "approved", approvedBy: owner, decidedAt: events[5]!.at },
+    });
     expect(principalLabel(t.calls.r1!.approval!.approvedBy)).toBe("owner");
   });
 
   it("shows a denial with its reason and no pending buttons after the turn is stopped", () => {
     const { add, events } = parked();
-    add("action.approval_resolved", { callId: "r1", decision: "denied", reason: "cancelled" })("turn.failed", { message: "turn interrupted", status: "cancelled" });
+    add("action.approval_resolved", { callId: "r1", decision: "denied", reason: "cancelled" })("turn.failed", {
+      message: "turn interrupted",
+      status: "cancelled",
+    });
     const t = buildTranscript(events);
     expect(t.calls.r1!.approval).toMatchObject({ status: "denied", reason: "cancelled" });
     expect(pendingApprovals(t)).toEqual([]);
@@ -239,9 +316,17 @@ describe("turn status", () => {
 
   it("places each turn's status after that turn's last item", () => {
     const { add, events } = log();
-    add("session.started", { channelId: "http", mode: "chat", purpose: "live" }, { turnId: null })
-      ("message.received", { text: "one" })("turn.started", {})("step.started", { step: 0 })("message.completed", { text: "A" })("turn.completed", {})
-      ("message.received", { text: "two" }, { turnId: "turn_2" })("turn.started", {}, { turnId: "turn_2" });
+    add(
+      "session.started",
+      { channelId: "http", mode: "chat", purpose: "live" },
+      { turnId: null },
+    )("message.received", { text: "one" })("turn.started", {})("step.started", { step: 0 })("message.completed", {
+      text: "A",
+    })("turn.completed", {})("message.received", { text: "two" }, { turnId: "turn_2" })(
+      "turn.started",
+      {},
+      { turnId: "turn_2" },
+    );
     const blocks = transcriptBlocks(buildTranscript(events));
     expect(blocks.map((block) => (block.kind === "turn" ? `turn:${block.turn.turnId}` : block.item.kind))).toEqual([
       "user",
@@ -255,7 +340,11 @@ describe("turn status", () => {
 
 it("knows a task session and a dry run from session.started", () => {
   const { add, events } = log();
-  add("session.started", { channelId: "http", mode: "task", purpose: "live", dryRun: true, title: "Nightly" }, { turnId: null });
+  add(
+    "session.started",
+    { channelId: "http", mode: "task", purpose: "live", dryRun: true, title: "Nightly" },
+    { turnId: null },
+  );
   expect(buildTranscript(events).session).toEqual({ mode: "task", dryRun: true, title: "Nightly" });
 });
 

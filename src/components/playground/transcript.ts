@@ -24,9 +24,23 @@ function fold(t: Transcript, e: SessionEvent): Transcript {
     case "session.started":
       return { ...t, session: { mode: e.data.mode, dryRun: e.data.dryRun ?? false, title: e.data.title } };
     case "message.received":
-      return push(close(t), { kind: "user", key: `user-${e.index}`, turnId: e.turnId, text: e.data.text, at: e.at, isNudge: false });
+      return push(close(t), {
+        kind: "user",
+        key: `user-${e.index}`,
+        turnId: e.turnId,
+        text: e.data.text,
+        at: e.at,
+        isNudge: false,
+      });
     case "nudge.delivered":
-      return push(close(t), { kind: "user", key: `user-${e.index}`, turnId: e.turnId, text: e.data.text ?? "", at: e.at, isNudge: true });
+      return push(close(t), {
+        kind: "user",
+        key: `user-${e.index}`,
+        turnId: e.turnId,
+        text: e.data.text ?? "",
+        at: e.at,
+        isNudge: true,
+      });
     case "turn.queued":
       return setTurn(t, e.turnId, { state: "queued", position: e.data.position });
     case "turn.started":
@@ -79,11 +93,19 @@ function fold(t: Transcript, e: SessionEvent): Transcript {
         },
       }));
     case "subagent.called":
-      return updateCall(t, e, e.data.callId, "task", (call) => ({ ...call, subagent: { name: e.data.subagent, prompt: e.data.prompt } }));
+      return updateCall(t, e, e.data.callId, "task", (call) => ({
+        ...call,
+        subagent: { name: e.data.subagent, prompt: e.data.prompt },
+      }));
     case "subagent.completed":
       return updateCall(t, e, e.data.callId, "task", (call) => ({
         ...call,
-        subagent: { name: e.data.subagent, prompt: call.subagent?.prompt ?? "", result: e.data.result, isError: e.data.isError },
+        subagent: {
+          name: e.data.subagent,
+          prompt: call.subagent?.prompt ?? "",
+          result: e.data.result,
+          isError: e.data.isError,
+        },
       }));
     default:
       // The rest of the session lifecycle, agent binding and artifacts show in the raw pane only.
@@ -120,7 +142,9 @@ function startStep(t: Transcript, e: SessionEventOf<"step.started">): Transcript
   const parentCallId = e.data.parentCallId;
   if (parentCallId) {
     const parent = t.calls[parentCallId];
-    return parent ? { ...t, calls: { ...t.calls, [parentCallId]: { ...parent, subagentSteps: parent.subagentSteps + 1 } } } : t;
+    return parent
+      ? { ...t, calls: { ...t.calls, [parentCallId]: { ...parent, subagentSteps: parent.subagentSteps + 1 } } }
+      : t;
   }
   const turnKey = e.turnId ?? "";
   let items = t.items;
@@ -129,7 +153,9 @@ function startStep(t: Transcript, e: SessionEventOf<"step.started">): Transcript
     // The step's earlier attempt was cut off by a crash and runs again from the start: its text
     // and reasoning deltas will stream anew, so the partial ones go. Tool calls stay, keyed by id:
     // the rerun requests them again with the same ids.
-    items = items.filter((item, position) => position < mark || item.turnId !== e.turnId || item.kind === "tool" || item.kind === "user");
+    items = items.filter(
+      (item, position) => position < mark || item.turnId !== e.turnId || item.kind === "tool" || item.kind === "user",
+    );
   }
   return { ...close(t), items, stepStarts: { ...t.stepStarts, [turnKey]: items.length } };
 }
@@ -152,24 +178,47 @@ function completeReasoning(t: Transcript, e: SessionEventOf<"reasoning.completed
   const position = t.openReasoning ? findFromEnd(t.items, (item) => item.key === t.openReasoning) : -1;
   if (position < 0) {
     if (!e.data.text) return t;
-    return push(t, { kind: "reasoning", key: `reasoning-${e.index}`, turnId: e.turnId, text: e.data.text, isComplete: true });
+    return push(t, {
+      kind: "reasoning",
+      key: `reasoning-${e.index}`,
+      turnId: e.turnId,
+      text: e.data.text,
+      isComplete: true,
+    });
   }
   const items = [...t.items];
-  items[position] = { ...(items[position] as Extract<TranscriptItem, { kind: "reasoning" }>), text: e.data.text, isComplete: true };
+  items[position] = {
+    ...(items[position] as Extract<TranscriptItem, { kind: "reasoning" }>),
+    text: e.data.text,
+    isComplete: true,
+  };
   return { ...t, items, openReasoning: undefined };
 }
 
 /** The final step's text replaces what its deltas built; earlier steps' text stays as it was. */
 function completeMessage(t: Transcript, e: SessionEventOf<"message.completed">): Transcript {
   const stepStart = t.stepStarts[e.turnId ?? ""] ?? 0;
-  const position = findFromEnd(t.items, (item, at) => at >= stepStart && item.kind === "assistant" && item.turnId === e.turnId);
+  const position = findFromEnd(
+    t.items,
+    (item, at) => at >= stepStart && item.kind === "assistant" && item.turnId === e.turnId,
+  );
   const closed = close(t);
   if (position < 0) {
     if (!e.data.text) return closed;
-    return push(closed, { kind: "assistant", key: `assistant-${e.index}`, turnId: e.turnId, text: e.data.text, isComplete: true });
+    return push(closed, {
+      kind: "assistant",
+      key: `assistant-${e.index}`,
+      turnId: e.turnId,
+      text: e.data.text,
+      isComplete: true,
+    });
   }
   const items = [...closed.items];
-  items[position] = { ...(items[position] as Extract<TranscriptItem, { kind: "assistant" }>), text: e.data.text, isComplete: true };
+  items[position] = {
+    ...(items[position] as Extract<TranscriptItem, { kind: "assistant" }>),
+    text: e.data.text,
+    isComplete: true,
+  };
   return { ...closed, items };
 }
 
@@ -187,11 +236,17 @@ function requestCalls(t: Transcript, e: SessionEventOf<"actions.requested">): Tr
 /** A subagent's call goes under the call that started the subagent; any other is top level. */
 function attach(t: Transcript, call: ToolCall, index: number): Transcript {
   const parent = call.parentCallId ? t.calls[call.parentCallId] : undefined;
-  if (parent) return { ...t, calls: { ...t.calls, [parent.callId]: { ...parent, children: [...parent.children, call.callId] } } };
+  if (parent)
+    return { ...t, calls: { ...t.calls, [parent.callId]: { ...parent, children: [...parent.children, call.callId] } } };
   return push(t, { kind: "tool", key: `tool-${call.callId}-${index}`, turnId: call.turnId, callId: call.callId });
 }
 
-function newCall(e: SessionEvent, callId: string, toolName: string, request?: { args?: unknown; parentCallId?: string }): ToolCall {
+function newCall(
+  e: SessionEvent,
+  callId: string,
+  toolName: string,
+  request?: { args?: unknown; parentCallId?: string },
+): ToolCall {
   return {
     callId,
     toolName,
@@ -207,7 +262,13 @@ function newCall(e: SessionEvent, callId: string, toolName: string, request?: { 
 }
 
 /** Updates a call; one this client never saw requested (a log cut short) is added as it comes. */
-function updateCall(t: Transcript, e: SessionEvent, callId: string, toolName: string | undefined, update: (call: ToolCall) => ToolCall): Transcript {
+function updateCall(
+  t: Transcript,
+  e: SessionEvent,
+  callId: string,
+  toolName: string | undefined,
+  update: (call: ToolCall) => ToolCall,
+): Transcript {
   const existing = t.calls[callId];
   if (existing) return { ...t, calls: { ...t.calls, [callId]: update(existing) } };
   const call = update(newCall(e, callId, toolName ?? "tool"));

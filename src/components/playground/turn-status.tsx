@@ -16,13 +16,18 @@ export function TurnStatusLine({ turn, isAwaitingApproval }: { turn: TurnStatus;
         turn.state === "cancelled" && "text-amber-700 dark:text-amber-300",
       )}
     >
-      {isAwaitingApproval && turn.state === "running" ? "Waiting for a decision: approve or deny the parked call above." : describe(turn)}
+      {isAwaitingApproval && turn.state === "running"
+        ? "Waiting for a decision: approve or deny the parked call above."
+        : describe(turn)}
     </p>
   );
 }
 
 function describe(turn: TurnStatus): string {
-  const took = turn.startedAt && turn.endedAt ? ` in ${formatDuration(Date.parse(turn.endedAt) - Date.parse(turn.startedAt))}` : "";
+  const took =
+    turn.startedAt && turn.endedAt
+      ? ` in ${formatDuration(Date.parse(turn.endedAt) - Date.parse(turn.startedAt))}`
+      : "";
   switch (turn.state) {
     case "queued":
       return `Queued, position ${turn.position ?? 1}: it starts when a running turn of this agent finishes.`;

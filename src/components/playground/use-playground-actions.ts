@@ -6,13 +6,19 @@ import { ApiError, type ApiClient } from "./api-client";
 import { clearContinuationToken, readContinuationToken, saveContinuationToken } from "./continuation-store";
 import type { FollowUpSent, SessionStarted } from "./types";
 
-type Options = { client: ApiClient; slug: string; sessionId?: string; onStarted: (sessionId: string) => void; onChanged: () => void };
+type Options = {
+  client: ApiClient;
+  slug: string;
+  sessionId?: string;
+  onStarted: (sessionId: string) => void;
+  onChanged: () => void;
+};
 
 export function usePlaygroundActions({ client, slug, sessionId, onStarted, onChanged }: Options) {
   const [error, setError] = useState<string>();
   // An error belongs to the session it happened in.
   useEffect(() => setError(undefined), [sessionId]);
-  const run = useCallback(async <T,>(work: () => Promise<T>): Promise<T | undefined> => {
+  const run = useCallback(async <T>(work: () => Promise<T>): Promise<T | undefined> => {
     setError(undefined);
     try {
       return await work();
@@ -26,7 +32,9 @@ export function usePlaygroundActions({ client, slug, sessionId, onStarted, onCha
     async (message: string): Promise<boolean> => {
       const done = await run(async () => {
         if (!sessionId) {
-          const started = await client.json<SessionStarted>("POST", "/session", { body: { message, title: titleOf(message) } });
+          const started = await client.json<SessionStarted>("POST", "/session", {
+            body: { message, title: titleOf(message) },
+          });
           saveContinuationToken(slug, started.sessionId, started.continuationToken);
           onStarted(started.sessionId);
           return true;
@@ -34,13 +42,15 @@ export function usePlaygroundActions({ client, slug, sessionId, onStarted, onCha
         const path = `/session/${encodeURIComponent(sessionId)}`;
         // No token in this tab: the owner takes the session over (another client's token goes stale).
         const continuationToken =
-          readContinuationToken(slug, sessionId) ?? (await client.json<{ continuationToken: string }>("POST", `${path}/resume`)).continuationToken;
+          readContinuationToken(slug, sessionId) ??
+          (await client.json<{ continuationToken: string }>("POST", `${path}/resume`)).continuationToken;
         try {
           const sent = await client.json<FollowUpSent>("POST", path, { body: { continuationToken, message } });
           saveContinuationToken(slug, sessionId, sent.continuationToken);
         } catch (failure) {
           // Continued elsewhere since: the next send here resumes it.
-          if (failure instanceof ApiError && failure.code === "stale_continuation_token") clearContinuationToken(slug, sessionId);
+          if (failure instanceof ApiError && failure.code === "stale_continuation_token")
+            clearContinuationToken(slug, sessionId);
           throw failure;
         }
         return true;
@@ -60,7 +70,11 @@ export function usePlaygroundActions({ client, slug, sessionId, onStarted, onCha
   const decide = useCallback(
     async (callId: string, decision: "approve" | "deny") => {
       if (!sessionId) return;
-      await run(() => client.json("POST", `/session/${encodeURIComponent(sessionId)}/approvals/${encodeURIComponent(callId)}`, { body: { decision } }));
+      await run(() =>
+        client.json("POST", `/session/${encodeURIComponent(sessionId)}/approvals/${encodeURIComponent(callId)}`, {
+          body: { decision },
+        }),
+      );
     },
     [client, sessionId, run],
   );

@@ -42,7 +42,10 @@ export function useSessionList(client: ApiClient, query: string, refreshKey: num
     if (!nextCursor) return;
     try {
       const answer = await client.json<SessionList>("GET", listPath(query, nextCursor));
-      setSessions((current) => [...(current ?? []), ...answer.sessions.filter((s) => !current?.some((c) => c.id === s.id))]);
+      setSessions((current) => [
+        ...(current ?? []),
+        ...answer.sessions.filter((s) => !current?.some((c) => c.id === s.id)),
+      ]);
       setNextCursor(answer.nextCursor);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));

@@ -58,7 +58,9 @@ export function AppShell({ teamSlug: pageTeam, children }: { teamSlug?: string; 
                     aria-current={section === item.path ? "page" : undefined}
                     className={cn(
                       "rounded-md px-2.5 py-1.5",
-                      section === item.path ? "bg-zinc-100 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100",
+                      section === item.path
+                        ? "bg-zinc-100 font-medium dark:bg-zinc-800"
+                        : "text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100",
                     )}
                   >
                     {item.label}
@@ -71,7 +73,12 @@ export function AppShell({ teamSlug: pageTeam, children }: { teamSlug?: string; 
             {me.data?.isInstanceAdmin ? <NewTeamButton /> : null}
             <span data-testid="signed-in-as">{me.data?.name ?? me.data?.email}</span>
           </span>
-          <button type="button" onClick={() => signOut({ callbackUrl: "/signin" })} className=" text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100" data-testid="sign-out">
+          <button
+            type="button"
+            onClick={() => signOut({ callbackUrl: "/signin" })}
+            className=" text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+            data-testid="sign-out"
+          >
             Sign out
           </button>
         </nav>

@@ -37,7 +37,9 @@ export function NewTeamButton() {
             <Input name="name" required maxLength={80} data-testid="new-team-name" />
           </Field>
           {create.error ? <ErrorNote>{errorMessage(create.error)}</ErrorNote> : null}
-          <Button type="submit" disabled={create.isPending}>Create team</Button>
+          <Button type="submit" disabled={create.isPending}>
+            Create team
+          </Button>
         </form>
       </Dialog>
     </>

@@ -10,7 +10,10 @@ export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
 export function DataProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: (count, error) => count < 2 && !isClientError(error) } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { staleTime: 5_000, retry: (count, error) => count < 2 && !isClientError(error) } },
+      }),
   );
   const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc" })] }));
   return (

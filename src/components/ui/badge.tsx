@@ -9,6 +9,20 @@ const tones = {
   info: "bg-indigo-50 text-indigo-700 dark:bg-indigo-950 dark:text-indigo-300",
 } as const;
 
-export function Badge({ tone = "neutral", children, className }: { tone?: keyof typeof tones; children: ReactNode; className?: string }) {
-  return <span className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", tones[tone], className)}>{children}</span>;
+export function Badge({
+  tone = "neutral",
+  children,
+  className,
+}: {
+  tone?: keyof typeof tones;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <span
+      className={cn("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium", tones[tone], className)}
+    >
+      {children}
+    </span>
+  );
 }

@@ -4,7 +4,10 @@ import { cn } from "./cn";
 export function Card({ className, ...props }: HTMLAttributes<HTMLElement>) {
   return (
     <section
-      className={cn("rounded-xl border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900", className)}
+      className={cn(
+        "rounded-xl border border-zinc-200 bg-white p-5 shadow-sm dark:border-zinc-800 dark:bg-zinc-900",
+        className,
+      )}
       {...props}
     />
   );
@@ -23,7 +26,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 /** An error a person can act on: what happened, and what to do. */
 export function ErrorNote({ children, testId }: { children: ReactNode; testId?: string }) {
   return (
-    <p role="alert" data-testid={testId} className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 dark:bg-rose-950 dark:text-rose-300">
+    <p
+      role="alert"
+      data-testid={testId}
+      className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 dark:bg-rose-950 dark:text-rose-300"
+    >
       {children}
     </p>
   );

@@ -2,7 +2,17 @@
 import { useEffect, useRef, type ReactNode } from "react";
 
 /** A modal on the native <dialog>: focus is trapped and Escape closes it, for free. */
-export function Dialog({ open, onClose, title, children }: { open: boolean; onClose: () => void; title: string; children: ReactNode }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -19,7 +29,12 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
     >
       <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3 dark:border-zinc-800">
         <h2 className="font-semibold">{title}</h2>
-        <button type="button" aria-label="Close" onClick={onClose} className="rounded px-2 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100">
+        <button
+          type="button"
+          aria-label="Close"
+          onClick={onClose}
+          className="rounded px-2 text-zinc-500 hover:text-zinc-900 dark:hover:text-zinc-100"
+        >
           ×
         </button>
       </div>

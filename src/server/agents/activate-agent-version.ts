@@ -19,12 +19,21 @@ export async function activateAgentVersion(options: {
     select: { id: true, agentId: true, status: true, manifest: true },
   });
   if (!version) throw new AppError("not_found", `agent '${slug}' has no version ${versionNumber}`);
-  if (version.status !== "ready") throw new AppError("conflict", `version ${versionNumber} of '${slug}' has validation errors and cannot be activated`);
+  if (version.status !== "ready")
+    throw new AppError(
+      "conflict",
+      `version ${versionNumber} of '${slug}' has validation errors and cannot be activated`,
+    );
   const manifest = version.manifest as AgentManifest | null;
   await db.agent.update({
     where: { id: version.agentId },
-    data: { activeVersionId: version.id, ...(manifest ? { name: manifest.name, description: manifest.description ?? null } : {}) },
+    data: {
+      activeVersionId: version.id,
+      ...(manifest ? { name: manifest.name, description: manifest.description ?? null } : {}),
+    },
   });
   forgetCredentials();
-  return toVersionSummary(await db.agentVersion.findUniqueOrThrow({ where: { id: version.id }, select: versionSelect }));
+  return toVersionSummary(
+    await db.agentVersion.findUniqueOrThrow({ where: { id: version.id }, select: versionSelect }),
+  );
 }

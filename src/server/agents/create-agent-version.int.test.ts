@@ -60,8 +60,14 @@ describe("uploaded agent versions", () => {
     const { "bot/instructions.md": _, ...broken } = valid;
     const version = await upload(slug, broken);
     expect(version).toMatchObject({ number: 2, status: "invalid", isActive: false });
-    expect(version.diagnostics).toContainEqual({ level: "error", message: "the root agent has no instructions: add bot/instructions.md" });
-    const agent = await db.agent.findUniqueOrThrow({ where: { slug }, select: { activeVersion: { select: { number: true } } } });
+    expect(version.diagnostics).toContainEqual({
+      level: "error",
+      message: "the root agent has no instructions: add bot/instructions.md",
+    });
+    const agent = await db.agent.findUniqueOrThrow({
+      where: { slug },
+      select: { activeVersion: { select: { number: true } } },
+    });
     expect(agent.activeVersion?.number).toBe(1);
   });
 
@@ -74,9 +80,18 @@ describe("uploaded agent versions", () => {
   });
 
   it("keeps a folder with an impossible markdown cron invalid, naming the file and croner's reason", async () => {
-    const version = await upload(`cron-${suffix}`, { ...valid, "bot/schedules/nightly.md": '---\ncron: "61 25 * * *"\n---\nSummarise.' });
+    const version = await upload(`cron-${suffix}`, {
+      ...valid,
+      "bot/schedules/nightly.md": '---\ncron: "61 25 * * *"\n---\nSummarise.',
+    });
     expect(version.status).toBe("invalid");
-    expect(version.diagnostics).toContainEqual(expect.objectContaining({ level: "error", file: "bot/schedules/nightly.md", message: expect.stringContaining("Invalid value for minute: 61") }));
+    expect(version.diagnostics).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        file: "bot/schedules/nightly.md",
+        message: expect.stringContaining("Invalid value for minute: 61"),
+      }),
+    );
   });
 
   it("switches versions atomically and rolls back to an old one", async () => {
@@ -84,7 +99,9 @@ describe("uploaded agent versions", () => {
     expect(third).toMatchObject({ number: 3, isActive: true });
     const rolledBack = await activateAgentVersion({ db, teamId, slug, versionNumber: 1 });
     expect(rolledBack).toMatchObject({ number: 1, isActive: true });
-    await expect(activateAgentVersion({ db, teamId, slug, versionNumber: 2 })).rejects.toMatchObject({ code: "conflict" });
+    await expect(activateAgentVersion({ db, teamId, slug, versionNumber: 2 })).rejects.toMatchObject({
+      code: "conflict",
+    });
   });
 
   it("rejects an unsafe archive with 422 and writes nothing", async () => {
@@ -101,18 +118,52 @@ describe("uploaded agent versions", () => {
   });
 
   it("marks a version invalid when a peer connection names an agent not on this instance", async () => {
-    const peer = (target: string) => `import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ agent: ${JSON.stringify(target)} });`;
-    const missing = await upload(`peer-${suffix}`, { ...valid, "bot/mcp-connections/helper.ts": peer("nowhere-agent") });
+    const peer = (target: string) =>
+      `import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ agent: ${JSON.stringify(target)} });`;
+    const missing = await upload(`peer-${suffix}`, {
+      ...valid,
+      "bot/mcp-connections/helper.ts": peer("nowhere-agent"),
+    });
     expect(missing.status).toBe("invalid");
-    expect(missing.diagnostics).toContainEqual({ level: "error", file: "bot/mcp-connections/helper.ts", message: "peer agent 'nowhere-agent' is not on this instance" });
+    expect(missing.diagnostics).toContainEqual({
+      level: "error",
+      file: "bot/mcp-connections/helper.ts",
+      message: "peer agent 'nowhere-agent' is not on this instance",
+    });
     const present = await upload(`peer2-${suffix}`, { ...valid, "bot/mcp-connections/helper.ts": peer(slug) });
     expect(present.status).toBe("ready");
   });
 
   const unsafe: [string, () => Promise<Buffer>, RegExp][] = [
-    ["a symlink", () => tarGzOf([{ name: "bot/instructions.md", content: "x" }, { name: "bot/link", type: "symlink", linkname: "/etc/passwd" }]), /symlink/],
-    ["an archive bomb", () => zipOf([{ name: "bot/instructions.md", content: "x" }, { name: "bot/zeros.txt", content: Buffer.alloc(20 * 1024 * 1024) }]), /compression ratio over 100:1/],
-    ["an archive that expands past 50 MiB", () => zipOf(Array.from({ length: 40 }, (_, i) => ({ name: `bot/data/${i}.txt`, content: crypto.randomBytes(1024 * 1024).toString("base64") }))), /expands to more than 50 MiB/],
+    [
+      "a symlink",
+      () =>
+        tarGzOf([
+          { name: "bot/instructions.md", content: "x" },
+          { name: "bot/link", type: "symlink", linkname: "/etc/passwd" },
+        ]),
+      /symlink/,
+    ],
+    [
+      "an archive bomb",
+      () =>
+        zipOf([
+          { name: "bot/instructions.md", content: "x" },
+          { name: "bot/zeros.txt", content: Buffer.alloc(20 * 1024 * 1024) },
+        ]),
+      /compression ratio over 100:1/,
+    ],
+    [
+      "an archive that expands past 50 MiB",
+      () =>
+        zipOf(
+          Array.from({ length: 40 }, (_, i) => ({
+            name: `bot/data/${i}.txt`,
+            content: crypto.randomBytes(1024 * 1024).toString("base64"),
+          })),
+        ),
+      /expands to more than 50 MiB/,
+    ],
     ["something that is not an archive", async () => Buffer.from("#!/bin/sh\necho hi\n"), /unsupported archive format/],
   ];
   for (const [what, build, message] of unsafe) {
@@ -137,12 +188,21 @@ describe("uploaded agent versions", () => {
   it("keeps slugs unique ignoring case, in any team, down to the database", async () => {
     const first = `Weather-${suffix}`;
     await upload(first, valid);
-    for (const [twin, team] of [[first.toLowerCase(), teamId], [first.toUpperCase(), otherTeamId]] as const) {
+    for (const [twin, team] of [
+      [first.toLowerCase(), teamId],
+      [first.toUpperCase(), otherTeamId],
+    ] as const) {
       const refused = await upload(twin, valid, team).catch((error: AppError) => error);
-      expect(refused).toMatchObject({ code: "conflict", status: 409, message: `the slug '${twin}' is taken by the agent '${first}' (slugs are unique ignoring case)` });
+      expect(refused).toMatchObject({
+        code: "conflict",
+        status: 409,
+        message: `the slug '${twin}' is taken by the agent '${first}' (slugs are unique ignoring case)`,
+      });
     }
     expect(await db.agent.count({ where: { slug: { equals: first, mode: "insensitive" } } })).toBe(1);
     // Two uploads that both passed the check race to the index: the second insert fails.
-    await expect(db.agent.create({ data: { teamId, slug: first.toLowerCase(), name: "twin" } })).rejects.toMatchObject({ code: "P2002" });
+    await expect(db.agent.create({ data: { teamId, slug: first.toLowerCase(), name: "twin" } })).rejects.toMatchObject({
+      code: "P2002",
+    });
   });
 });

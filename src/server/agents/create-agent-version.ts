@@ -23,15 +23,26 @@ async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   if (existing && existing.teamId !== teamId) throw new AppError("conflict", `the slug '${slug}' is taken`);
   if (!existing) {
     // Slugs are unique ignoring case (a unique index on lower(slug)): `Weather` is taken by `weather`.
-    const twin = await db.agent.findFirst({ where: { slug: { equals: slug, mode: "insensitive" } }, select: { slug: true } });
-    if (twin) throw new AppError("conflict", `the slug '${slug}' is taken by the agent '${twin.slug}' (slugs are unique ignoring case)`);
+    const twin = await db.agent.findFirst({
+      where: { slug: { equals: slug, mode: "insensitive" } },
+      select: { slug: true },
+    });
+    if (twin)
+      throw new AppError(
+        "conflict",
+        `the slug '${slug}' is taken by the agent '${twin.slug}' (slugs are unique ignoring case)`,
+      );
   }
   return { id: existing?.id ?? crypto.randomUUID(), isNew: !existing };
 }
 
 /** Peer connections (`{ agent: slug }`) must name an agent on this instance
  * (docs/agent-folders.md, "Validating"). */
-async function missingPeers(db: PrismaClient, slug: string, manifest: AgentManifest | undefined): Promise<Diagnostic[]> {
+async function missingPeers(
+  db: PrismaClient,
+  slug: string,
+  manifest: AgentManifest | undefined,
+): Promise<Diagnostic[]> {
   const peers = (manifest?.connections ?? []).flatMap((c) => {
     const peer = (c.config as { agent?: unknown }).agent;
     return typeof peer === "string" ? [{ file: c.file, peer }] : [];
@@ -69,7 +80,15 @@ export async function createAgentVersion(options: {
     const status = loaded.diagnostics.some((d) => d.level === "error") ? "invalid" : "ready";
     const version = await db.$transaction(async (tx) => {
       if (agent.isNew) {
-        await tx.agent.create({ data: { id: agent.id, teamId, slug, name: loaded.manifest?.name ?? slug, description: loaded.manifest?.description } });
+        await tx.agent.create({
+          data: {
+            id: agent.id,
+            teamId,
+            slug,
+            name: loaded.manifest?.name ?? slug,
+            description: loaded.manifest?.description,
+          },
+        });
       }
       const last = await tx.agentVersion.aggregate({ where: { agentId: agent.id }, _max: { number: true } });
       const created = await tx.agentVersion.create({
@@ -90,7 +109,14 @@ export async function createAgentVersion(options: {
         select: { id: true },
       });
       if (status === "ready" && activate) {
-        await tx.agent.update({ where: { id: agent.id }, data: { activeVersionId: created.id, name: loaded.manifest?.name ?? slug, description: loaded.manifest?.description } });
+        await tx.agent.update({
+          where: { id: agent.id },
+          data: {
+            activeVersionId: created.id,
+            name: loaded.manifest?.name ?? slug,
+            description: loaded.manifest?.description,
+          },
+        });
       }
       return tx.agentVersion.findUniqueOrThrow({ where: { id: created.id }, select: versionSelect });
     });
@@ -100,7 +126,8 @@ export async function createAgentVersion(options: {
     // Nothing of a failed upload stays: not its files, and (the transaction rolled back) no rows.
     fs.rmSync(agent.isNew ? agentDir(dataDir, agent.id) : paths.dir, { recursive: true, force: true });
     // Two uploads of one agent (or of one new slug) racing: the one that committed first wins.
-    if ((error as { code?: string }).code === "P2002") throw new AppError("conflict", `another upload of '${slug}' finished first; upload again`);
+    if ((error as { code?: string }).code === "P2002")
+      throw new AppError("conflict", `another upload of '${slug}' finished first; upload again`);
     throw error;
   }
 }

@@ -16,7 +16,17 @@ export async function getTeamAgent({ db, teamId, slug }: { db: PrismaClient; tea
       allowAnonymous: true,
       versions: {
         orderBy: { number: "desc" },
-        select: { id: true, number: true, status: true, diagnostics: true, manifest: true, fileCount: true, sourceBytes: true, createdAt: true, createdBy: { select: { email: true, name: true } } },
+        select: {
+          id: true,
+          number: true,
+          status: true,
+          diagnostics: true,
+          manifest: true,
+          fileCount: true,
+          sourceBytes: true,
+          createdAt: true,
+          createdBy: { select: { email: true, name: true } },
+        },
       },
     },
   });
@@ -43,11 +53,19 @@ export async function getTeamAgent({ db, teamId, slug }: { db: PrismaClient; tea
 function surfaceOf(m: AgentManifest) {
   return {
     model: typeof m.model === "string" ? m.model : null,
-    tools: m.tools.map((t) => ({ name: t.name, description: t.description, effect: t.effect, needsApproval: t.needsApproval !== false })),
+    tools: m.tools.map((t) => ({
+      name: t.name,
+      description: t.description,
+      effect: t.effect,
+      needsApproval: t.needsApproval !== false,
+    })),
     skills: m.skills.map((s) => ({ name: s.name, description: s.description ?? "" })),
     subagents: m.subagents.map((s) => ({ name: s.id, description: s.description ?? "" })),
     hooks: m.hooks.map((h) => ({ name: h.name, description: h.events.join(", ") })),
-    channels: m.channels.map((c) => ({ name: c.name, description: c.routes.map((r) => `${r.method} ${r.path}`).join(", ") })),
+    channels: m.channels.map((c) => ({
+      name: c.name,
+      description: c.routes.map((r) => `${r.method} ${r.path}`).join(", "),
+    })),
     schedules: m.schedules.map((s) => ({ name: s.name, description: s.cron ?? s.form })),
   };
 }

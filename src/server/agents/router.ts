@@ -57,7 +57,12 @@ export const agentsRouter = router({
     .input(activateVersionInputSchema)
     .output(activatedVersionSchema)
     .mutation(async ({ ctx, input }): Promise<ActivatedVersion> => {
-      const version = await activateAgentVersion({ db: ctx.db, teamId: ctx.team.id, slug: input.slug, versionNumber: input.number });
+      const version = await activateAgentVersion({
+        db: ctx.db,
+        teamId: ctx.team.id,
+        slug: input.slug,
+        versionNumber: input.number,
+      });
       // The new version's schedules replace the old ones at once.
       await startSchedulers({ db: ctx.db, runtime: durableRuntime(), agentIds: [version.agentId] });
       return { number: version.number, isActive: version.isActive };

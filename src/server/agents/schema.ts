@@ -7,7 +7,9 @@ import { roleSchema } from "@/server/teams/schema";
 // The slug rule of src/agents/loader/names.ts: every agent's slug matches it, so one that does
 // not names no agent.
 export const agentSlugPattern = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-export const agentSlugSchema = z.string().regex(agentSlugPattern, "not an agent slug (letters, digits, '_' and '-', at most 64)");
+export const agentSlugSchema = z
+  .string()
+  .regex(agentSlugPattern, "not an agent slug (letters, digits, '_' and '-', at most 64)");
 
 export type AgentVersionSummary = {
   id: string;

@@ -65,7 +65,10 @@ export function stateRoot(dataDir: string, agentId: string): string {
 }
 
 /** What a version's sandboxes are given: its bundle (absolute), its project, its agent's dirs. */
-export function versionSandboxSpec(dataDir: string, version: { agentId: string; versionId: string; bundlePath: string }): VersionSandboxSpec {
+export function versionSandboxSpec(
+  dataDir: string,
+  version: { agentId: string; versionId: string; bundlePath: string },
+): VersionSandboxSpec {
   return {
     versionId: version.versionId,
     bundlePath: version.bundlePath,

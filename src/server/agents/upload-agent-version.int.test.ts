@@ -37,7 +37,14 @@ describe("uploadAgentVersion under concurrent uploads", () => {
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     const upload = (i: number) =>
       uploadAgentVersion({
-        db, runtime, dataDir, caller, slug: `up-${i}-${teamId.slice(-6)}`, activate: false, slots, load: loadAgentFolder,
+        db,
+        runtime,
+        dataDir,
+        caller,
+        slug: `up-${i}-${teamId.slice(-6)}`,
+        activate: false,
+        slots,
+        load: loadAgentFolder,
         readArchive: async () => (reads.push(i), await gate, archive),
       });
     const uploads = Array.from({ length: 8 }, (_, i) => upload(i));

@@ -25,15 +25,26 @@ export async function uploadAgentVersion(options: {
   slots?: UploadSlots;
   load?: typeof loadAgentInChild;
 }) {
-  const { db, runtime, dataDir, caller, slug, activate, slots = processUploadSlots(), load = loadAgentInChild } = options;
+  const {
+    db,
+    runtime,
+    dataDir,
+    caller,
+    slug,
+    activate,
+    slots = processUploadSlots(),
+    load = loadAgentInChild,
+  } = options;
   const existing = await db.agent.findUnique({ where: { slug }, select: { teamId: true } });
   const teamId = existing?.teamId ?? (await teamOf(db, caller, options.teamSlug));
-  if (!teamId || !caller.can("agents:deploy", slug, teamId)) throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
+  if (!teamId || !caller.can("agents:deploy", slug, teamId))
+    throw new AppError("forbidden", `this caller may not deploy '${slug}'`);
   // The body is read only in a slot: a waiting upload costs a socket, not its archive.
   const free = await slots.enter();
   try {
     const archive = await options.readArchive();
-    if (archive.byteLength === 0) throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
+    if (archive.byteLength === 0)
+      throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
     const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
     const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate, load });
     if (version.isActive) await startSchedulers({ db, runtime, agentIds: [version.agentId] });

@@ -12,7 +12,11 @@ describe("createUploadSlots", () => {
     await settled();
     expect(started).toEqual([0, 1]);
     expect(slots.load()).toEqual({ running: 2, waiting: 6 });
-    await expect(slots.enter()).rejects.toMatchObject({ code: "unavailable", status: 503, message: "2 uploads are running and 6 waiting; try again in a minute" });
+    await expect(slots.enter()).rejects.toMatchObject({
+      code: "unavailable",
+      status: 503,
+      message: "2 uploads are running and 6 waiting; try again in a minute",
+    });
     // Freeing twice frees one slot: the third starts, the fourth still waits.
     frees[0]!();
     frees[0]!();

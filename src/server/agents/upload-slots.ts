@@ -39,7 +39,10 @@ export function createUploadSlots(limits: { running: number; waiting: number } =
         return once();
       }
       if (queue.length >= limits.waiting) {
-        throw new AppError("unavailable", `${running} uploads are running and ${queue.length} waiting; try again in a minute`);
+        throw new AppError(
+          "unavailable",
+          `${running} uploads are running and ${queue.length} waiting; try again in a minute`,
+        );
       }
       await new Promise<void>((resolve) => queue.push(resolve));
       return once();

@@ -25,28 +25,66 @@ afterAll(async () => {
 
 // The owner decides in their own session through sessions:write alone.
 const ownerCaller = (): Caller => ({ principal: h.owner, can: (action) => action === "sessions:write" });
-const teammate: Caller = { principal: { kind: "app", id: "token:teammate" }, can: (action) => action === "approvals:write" };
+const teammate: Caller = {
+  principal: { kind: "app", id: "token:teammate" },
+  can: (action) => action === "approvals:write",
+};
 const stranger: Caller = { principal: { kind: "app", id: "token:stranger" }, can: () => false };
 
-function decide(target: AgentRef, sessionId: string, callId: string, decision: "approve" | "deny", caller = ownerCaller(), reason?: string) {
-  return decideApproval({ db: h.db, runtime: h.runtime, agent: target, sessionId, callId, caller, body: { decision, ...(reason ? { reason } : {}) } });
+function decide(
+  target: AgentRef,
+  sessionId: string,
+  callId: string,
+  decision: "approve" | "deny",
+  caller = ownerCaller(),
+  reason?: string,
+) {
+  return decideApproval({
+    db: h.db,
+    runtime: h.runtime,
+    agent: target,
+    sessionId,
+    callId,
+    caller,
+    body: { decision, ...(reason ? { reason } : {}) },
+  });
 }
 
 async function parked(message: string, count = 1, on = agent) {
   const started = await h.start(on, { message });
   const log = await h.eventsUntil(started.sessionId, has("action.approval_requested", count));
-  return { sessionId: started.sessionId, callIds: ofType(log, "action.approval_requested").map((e) => e.data.callId), log };
+  return {
+    sessionId: started.sessionId,
+    callIds: ofType(log, "action.approval_requested").map((e) => e.data.callId),
+    log,
+  };
 }
 
 describe("parking and deciding", () => {
   it("parks a needsApproval call; approved, the tool runs with approvedBy", async () => {
     const { sessionId, callIds, log } = await parked('[call refund {"amount":5}]');
-    expect(ofType(log, "action.approval_requested")[0]!.data).toEqual({ callId: callIds[0], toolName: "refund", args: { amount: 5 }, requestedBy: h.owner });
+    expect(ofType(log, "action.approval_requested")[0]!.data).toEqual({
+      callId: callIds[0],
+      toolName: "refund",
+      args: { amount: 5 },
+      requestedBy: h.owner,
+    });
     expect(ofType(log, "action.result")).toEqual([]);
-    expect(await decide(agent, sessionId, callIds[0]!, "approve")).toMatchObject({ ok: true, decision: "approved", delivered: true });
+    expect(await decide(agent, sessionId, callIds[0]!, "approve")).toMatchObject({
+      ok: true,
+      decision: "approved",
+      delivered: true,
+    });
     const done = await h.eventsUntil(sessionId, has("session.waiting"));
-    expect(ofType(done, "action.approval_resolved")[0]!.data).toEqual({ callId: callIds[0], decision: "approved", approvedBy: h.owner });
-    expect(ofType(done, "action.result")[0]!.data).toMatchObject({ isError: false, output: { refunded: 5, approvedBy: h.owner.id } });
+    expect(ofType(done, "action.approval_resolved")[0]!.data).toEqual({
+      callId: callIds[0],
+      decision: "approved",
+      approvedBy: h.owner,
+    });
+    expect(ofType(done, "action.result")[0]!.data).toMatchObject({
+      isError: false,
+      output: { refunded: 5, approvedBy: h.owner.id },
+    });
     const types = done.map((e) => e.type);
     expect(types.indexOf("action.approval_resolved")).toBeLessThan(types.indexOf("action.result"));
   });
@@ -55,8 +93,15 @@ describe("parking and deciding", () => {
     const { sessionId, callIds } = await parked('[call refund {"amount":7}]');
     await decide(agent, sessionId, callIds[0]!, "deny", teammate, "refunds over 5 need a manager");
     const done = await h.eventsUntil(sessionId, has("session.waiting"));
-    expect(ofType(done, "action.approval_resolved")[0]!.data).toMatchObject({ decision: "denied", approvedBy: teammate.principal, reason: "refunds over 5 need a manager" });
-    expect(ofType(done, "action.result")[0]!.data).toMatchObject({ isError: true, output: "denied by token:teammate: refunds over 5 need a manager" });
+    expect(ofType(done, "action.approval_resolved")[0]!.data).toMatchObject({
+      decision: "denied",
+      approvedBy: teammate.principal,
+      reason: "refunds over 5 need a manager",
+    });
+    expect(ofType(done, "action.result")[0]!.data).toMatchObject({
+      isError: true,
+      output: "denied by token:teammate: refunds over 5 need a manager",
+    });
     expect(ofType(done, "message.completed")[0]!.data.text).toContain("The refund tool failed: denied");
     const log = path.join(agentDir(h.dataDir, agent.id), "state", "refunds.log");
     expect(fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "").not.toContain(callIds[0]!);
@@ -70,18 +115,32 @@ describe("parking and deciding", () => {
     expect(ofType(await h.events(sessionId), "action.result")).toEqual([]);
     await decide(agent, sessionId, callIds[0]!, "approve");
     const done = await h.eventsUntil(sessionId, has("session.waiting"));
-    expect(ofType(done, "action.result").map((e) => [e.data.callId, e.data.isError])).toEqual([[callIds[0], false], [callIds[1], true]]);
+    expect(ofType(done, "action.result").map((e) => [e.data.callId, e.data.isError])).toEqual([
+      [callIds[0], false],
+      [callIds[1], true],
+    ]);
   });
 
   it("refuses a principal without rights (403), a second decision (409) and an unknown call (404)", async () => {
     const { sessionId, callIds } = await parked('[call refund {"amount":3}]');
-    await expect(decide(agent, sessionId, callIds[0]!, "approve", stranger)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    await expect(decide(agent, sessionId, callIds[0]!, "approve", stranger)).rejects.toMatchObject({
+      code: "forbidden",
+      status: 403,
+    });
     // The owner reading with read rights only (a member demoted to viewer) decides nothing.
     const readOnlyOwner: Caller = { principal: h.owner, can: (action) => action === "sessions:read" };
-    await expect(decide(agent, sessionId, callIds[0]!, "approve", readOnlyOwner)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(decide(agent, sessionId, callIds[0]!, "approve", readOnlyOwner)).rejects.toMatchObject({
+      code: "forbidden",
+    });
     await decide(agent, sessionId, callIds[0]!, "approve");
-    await expect(decide(agent, sessionId, callIds[0]!, "deny")).rejects.toMatchObject({ code: "already_resolved", status: 409 });
-    await expect(decide(agent, sessionId, "call_nope", "approve")).rejects.toMatchObject({ code: "not_found", status: 404 });
+    await expect(decide(agent, sessionId, callIds[0]!, "deny")).rejects.toMatchObject({
+      code: "already_resolved",
+      status: 409,
+    });
+    await expect(decide(agent, sessionId, "call_nope", "approve")).rejects.toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
     await h.eventsUntil(sessionId, has("session.waiting"));
   });
 
@@ -109,7 +168,11 @@ describe("stop, and sessions with nobody to ask", () => {
     const { sessionId, callIds } = await parked('[call refund {"amount":4}]');
     await h.stop(agent, sessionId);
     const done = await h.eventsUntil(sessionId, has("session.waiting"));
-    expect(ofType(done, "action.approval_resolved")[0]!.data).toEqual({ callId: callIds[0], decision: "denied", reason: "cancelled" });
+    expect(ofType(done, "action.approval_resolved")[0]!.data).toEqual({
+      callId: callIds[0],
+      decision: "denied",
+      reason: "cancelled",
+    });
     expect(ofType(done, "turn.failed")[0]!.data.status).toBe("cancelled");
     await expect(decide(agent, sessionId, callIds[0]!, "approve")).rejects.toMatchObject({ code: "already_resolved" });
   });
@@ -117,7 +180,10 @@ describe("stop, and sessions with nobody to ask", () => {
   it("denies at once in a task session by default, and parks when the agent's policy says so", async () => {
     const task = await h.start(agent, { message: '[call refund {"amount":2}]' }, { mode: "task" });
     const denied = await h.eventsUntil(task.sessionId, has("session.completed"));
-    expect(ofType(denied, "action.approval_resolved")[0]!.data).toMatchObject({ decision: "denied", reason: "unattended" });
+    expect(ofType(denied, "action.approval_resolved")[0]!.data).toMatchObject({
+      decision: "denied",
+      reason: "unattended",
+    });
     expect(ofType(denied, "action.result")[0]!.data).toMatchObject({ isError: true });
     await h.db.agent.update({ where: { id: agent.id }, data: { unattendedApprovals: "park" } });
     try {
@@ -148,8 +214,21 @@ describe("expiry", () => {
     const log = await short.eventsUntil(started.sessionId, has("session.waiting"), 20_000);
     const callId = ofType(log, "action.approval_requested")[0]!.data.callId;
     expect(ofType(log, "action.approval_resolved")[0]!.data).toEqual({ callId, decision: "denied", reason: "expired" });
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: true, output: expect.stringContaining("expired") });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("expired"),
+    });
     const principal: Principal = short.owner;
-    await expect(decideApproval({ db: short.db, runtime: short.runtime, agent: shortAgent, sessionId: started.sessionId, callId, caller: { principal, can: (action) => action === "sessions:write" }, body: { decision: "approve" } })).rejects.toMatchObject({ code: "already_resolved" });
+    await expect(
+      decideApproval({
+        db: short.db,
+        runtime: short.runtime,
+        agent: shortAgent,
+        sessionId: started.sessionId,
+        callId,
+        caller: { principal, can: (action) => action === "sessions:write" },
+        body: { decision: "approve" },
+      }),
+    ).rejects.toMatchObject({ code: "already_resolved" });
   });
 });

@@ -25,7 +25,10 @@ export async function decideApproval(options: {
   body: DecideApprovalBody;
 }): Promise<ApprovalDecided> {
   const { db, runtime, agent, sessionId, callId, caller, body } = options;
-  const session = await db.session.findFirst({ where: { id: sessionId, agentId: agent.id }, select: { ownerKind: true, ownerId: true } });
+  const session = await db.session.findFirst({
+    where: { id: sessionId, agentId: agent.id },
+    select: { ownerKind: true, ownerId: true },
+  });
   if (!session) throw new AppError("not_found", `no session ${sessionId}`);
   // Deciding runs (or refuses) a tool, so the owner needs write rights too (a member demoted to
   // viewer keeps reading their sessions but decides nothing).
@@ -46,21 +49,36 @@ export async function decideApproval(options: {
       `UPDATE approvals SET status = $3, "decidedBy" = $4, reason = $5, "decidedAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2`,
       [sessionId, callId, decision, JSON.stringify(caller.principal), body.reason ?? null],
     );
-    await appendEventsInTransaction({ client, sessionId, events: [resolved(row.turnId, callId, decision, caller.principal, body.reason)] });
+    await appendEventsInTransaction({
+      client,
+      sessionId,
+      events: [resolved(row.turnId, callId, decision, caller.principal, body.reason)],
+    });
     return { row, isFirst: true };
   });
-  const delivered = outcome.row.deliveredAt !== null || (await deliver(db, runtime, sessionId, callId, outcome.row.awakeableId));
-  if (!outcome.isFirst) throw new AppError("already_resolved", `call ${callId} was already decided (${outcome.row.status})`);
+  const delivered =
+    outcome.row.deliveredAt !== null || (await deliver(db, runtime, sessionId, callId, outcome.row.awakeableId));
+  if (!outcome.isFirst)
+    throw new AppError("already_resolved", `call ${callId} was already decided (${outcome.row.status})`);
   return { ok: true, sessionId, callId, decision, delivered };
 }
 
 /** Wakes the waiting turn; the decision itself is read from the approvals row. */
-async function deliver(db: PrismaClient, runtime: DurableRuntime, sessionId: string, callId: string, awakeableId: string): Promise<boolean> {
+async function deliver(
+  db: PrismaClient,
+  runtime: DurableRuntime,
+  sessionId: string,
+  callId: string,
+  awakeableId: string,
+): Promise<boolean> {
   try {
     await runtime.resolveAwakeable(awakeableId, { callId });
   } catch {
     return false;
   }
-  await poolOf(db).query(`UPDATE approvals SET "deliveredAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2`, [sessionId, callId]);
+  await poolOf(db).query(
+    `UPDATE approvals SET "deliveredAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2`,
+    [sessionId, callId],
+  );
   return true;
 }

@@ -2,7 +2,13 @@
 // reports, so a client that reloads finds its Approve / Deny buttons again.
 import type { PrismaClient } from "@prisma/client";
 
-export type PendingApproval = { callId: string; toolName: string; args: unknown; requestedAt: string; expiresAt: string };
+export type PendingApproval = {
+  callId: string;
+  toolName: string;
+  args: unknown;
+  requestedAt: string;
+  expiresAt: string;
+};
 
 export async function findPendingApprovals(db: PrismaClient, sessionId: string): Promise<PendingApproval[]> {
   const rows = await db.approval.findMany({
@@ -10,5 +16,11 @@ export async function findPendingApprovals(db: PrismaClient, sessionId: string):
     orderBy: { createdAt: "asc" },
     select: { callId: true, toolName: true, args: true, createdAt: true, expiresAt: true },
   });
-  return rows.map((row) => ({ callId: row.callId, toolName: row.toolName, args: row.args, requestedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() }));
+  return rows.map((row) => ({
+    callId: row.callId,
+    toolName: row.toolName,
+    args: row.args,
+    requestedAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  }));
 }

@@ -4,7 +4,12 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 
-export async function findTeamApprovals(options: { db: PrismaClient; teamId: string; ownerId?: string; limit?: number }) {
+export async function findTeamApprovals(options: {
+  db: PrismaClient;
+  teamId: string;
+  ownerId?: string;
+  limit?: number;
+}) {
   const { db, teamId, ownerId, limit = 50 } = options;
   const session = { agent: { teamId }, ...(ownerId ? { ownerKind: "user", ownerId } : {}) };
   const select = {
@@ -21,18 +26,40 @@ export async function findTeamApprovals(options: { db: PrismaClient; teamId: str
     session: { select: { id: true, title: true, agent: { select: { slug: true, name: true } } } },
   } as const;
   const [pending, decided] = await Promise.all([
-    db.approval.findMany({ where: { status: "pending", session }, orderBy: { createdAt: "desc" }, take: limit, select }),
-    db.approval.findMany({ where: { status: { not: "pending" }, session }, orderBy: { decidedAt: "desc" }, take: limit, select }),
+    db.approval.findMany({
+      where: { status: "pending", session },
+      orderBy: { createdAt: "desc" },
+      take: limit,
+      select,
+    }),
+    db.approval.findMany({
+      where: { status: { not: "pending" }, session },
+      orderBy: { decidedAt: "desc" },
+      take: limit,
+      select,
+    }),
   ]);
   // Sessions record their owner as { kind, id }: put people's names to them for the inbox.
   const userIds = [...pending, ...decided].flatMap((row) => {
     const principal = row.requestedBy as Principal;
     return principal.kind === "user" ? [principal.id] : [];
   });
-  const users = await db.user.findMany({ where: { id: { in: [...new Set(userIds)] } }, select: { id: true, name: true, email: true } });
+  const users = await db.user.findMany({
+    where: { id: { in: [...new Set(userIds)] } },
+    select: { id: true, name: true, email: true },
+  });
   const named = (principal: Principal): Principal => {
     const user = principal.kind === "user" ? users.find((u) => u.id === principal.id) : undefined;
-    return user ? { ...principal, attributes: { ...principal.attributes, ...(user.name ? { name: user.name } : {}), ...(user.email ? { email: user.email } : {}) } } : principal;
+    return user
+      ? {
+          ...principal,
+          attributes: {
+            ...principal.attributes,
+            ...(user.name ? { name: user.name } : {}),
+            ...(user.email ? { email: user.email } : {}),
+          },
+        }
+      : principal;
   };
   const shape = (row: (typeof pending)[number]) => ({
     callId: row.callId,

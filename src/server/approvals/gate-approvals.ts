@@ -15,7 +15,13 @@ import { storableJson } from "@/server/events/storable-json";
 
 type Parked = { callId: string; toolName: string; args: unknown };
 
-export async function gateApprovals(env: LoopEnv, keyPrefix: string, step: number, calls: ToolCallRequest[], tools: ToolSpec[]): Promise<Map<string, Verdict>> {
+export async function gateApprovals(
+  env: LoopEnv,
+  keyPrefix: string,
+  step: number,
+  calls: ToolCallRequest[],
+  tools: ToolSpec[],
+): Promise<Map<string, Verdict>> {
   const { setup, turnId, db } = env;
   const sessionId = setup.session.id;
   const verdicts = new Map<string, Verdict>();
@@ -37,14 +43,30 @@ export async function gateApprovals(env: LoopEnv, keyPrefix: string, step: numbe
   const isUnattended = setup.session.mode === "task" || setup.session.purpose === "eval";
   if (isUnattended && setup.session.unattendedApprovals === "deny") {
     await env.step(`${keyPrefix}:unattended:${step}`, () =>
-      appendEvents({ db, sessionId, events: needing.flatMap((call) => [requested(turnId, call, setup.session.auth as Principal), resolved(turnId, call.callId, "denied", undefined, "unattended")]) }),
+      appendEvents({
+        db,
+        sessionId,
+        events: needing.flatMap((call) => [
+          requested(turnId, call, setup.session.auth as Principal),
+          resolved(turnId, call.callId, "denied", undefined, "unattended"),
+        ]),
+      }),
     );
-    for (const call of needing) verdicts.set(call.callId, { denied: "denied: nobody can approve calls in this session (the agent denies them when unattended)" });
+    for (const call of needing)
+      verdicts.set(call.callId, {
+        denied: "denied: nobody can approve calls in this session (the agent denies them when unattended)",
+      });
     return verdicts;
   }
   const { timeoutMs } = env.approvals;
   const waits = needing.map((call) => ({ call, wait: env.approvals!.park(timeoutMs) }));
-  await env.step(`${keyPrefix}:park:${step}`, () => park(env, waits.map(({ call, wait }) => ({ call, awakeableId: wait.id })), timeoutMs));
+  await env.step(`${keyPrefix}:park:${step}`, () =>
+    park(
+      env,
+      waits.map(({ call, wait }) => ({ call, awakeableId: wait.id })),
+      timeoutMs,
+    ),
+  );
   for (const { call, wait } of waits) {
     let isExpired = false;
     try {
@@ -53,7 +75,10 @@ export async function gateApprovals(env: LoopEnv, keyPrefix: string, step: numbe
       if (!(error instanceof TimeoutError)) throw error;
       isExpired = true;
     }
-    verdicts.set(call.callId, await env.step(`${keyPrefix}:decision:${call.callId}`, () => readDecision(env, call.callId, isExpired)));
+    verdicts.set(
+      call.callId,
+      await env.step(`${keyPrefix}:decision:${call.callId}`, () => readDecision(env, call.callId, isExpired)),
+    );
   }
   return verdicts;
 }
@@ -68,12 +93,20 @@ async function callsNeedingApproval(env: LoopEnv, calls: ToolCallRequest[], tool
     if (session.dryRun && spec.effect === "write") continue;
     let needs = spec.tool.needsApproval === true;
     if (spec.tool.needsApproval === "dynamic") {
-      const context = { toolCallId: call.callId, session: sessionInfo(env.setup), workspaceDir: env.setup.workspaceDir, stateRoot: env.setup.stateRoot };
+      const context = {
+        toolCallId: call.callId,
+        session: sessionInfo(env.setup),
+        workspaceDir: env.setup.workspaceDir,
+        stateRoot: env.setup.stateRoot,
+      };
       // A function that throws, hangs or cannot be reached counts as "yes": the safe side.
       needs = await env
         .sandbox()
         .call("needsApproval", { file: spec.tool.file, input: call.input, context }, { signal: env.signal })
-        .then((answer) => answer.needsApproval, () => true);
+        .then(
+          (answer) => answer.needsApproval,
+          () => true,
+        );
     }
     if (needs) needing.push({ callId: call.callId, toolName: call.toolName, args: call.input ?? null });
   }
@@ -91,10 +124,23 @@ async function park(env: LoopEnv, parked: { call: Parked; awakeableId: string }[
         `INSERT INTO approvals (id, "sessionId", "turnId", "callId", "toolName", args, "requestedBy", "awakeableId", "expiresAt", "createdAt")
          VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $8::timestamptz AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
          ON CONFLICT ("sessionId", "callId") DO NOTHING`,
-        [setup.session.id, turnId, call.callId, call.toolName, storableJson(call.args), JSON.stringify(requestedBy), awakeableId, expiresAt.toISOString()],
+        [
+          setup.session.id,
+          turnId,
+          call.callId,
+          call.toolName,
+          storableJson(call.args),
+          JSON.stringify(requestedBy),
+          awakeableId,
+          expiresAt.toISOString(),
+        ],
       );
     }
-    await appendEventsInTransaction({ client, sessionId: setup.session.id, events: parked.map(({ call }) => requested(turnId, call, requestedBy)) });
+    await appendEventsInTransaction({
+      client,
+      sessionId: setup.session.id,
+      events: parked.map(({ call }) => requested(turnId, call, requestedBy)),
+    });
   });
 }
 
@@ -107,7 +153,12 @@ async function readDecision(env: LoopEnv, callId: string, isExpired: boolean): P
         `UPDATE approvals SET status = 'expired', reason = 'expired', "decidedAt" = now() AT TIME ZONE 'UTC' WHERE "sessionId" = $1 AND "callId" = $2 AND status = 'pending'`,
         [sessionId, callId],
       );
-      if (rowCount) await appendEventsInTransaction({ client, sessionId, events: [resolved(env.turnId, callId, "denied", undefined, "expired")] });
+      if (rowCount)
+        await appendEventsInTransaction({
+          client,
+          sessionId,
+          events: [resolved(env.turnId, callId, "denied", undefined, "expired")],
+        });
     });
   }
   const { rows } = await poolOf(env.db).query<{ status: string; decidedBy: Principal | null; reason: string | null }>(
@@ -130,7 +181,13 @@ export function requested(turnId: string, call: Parked, requestedBy: Principal):
   };
 }
 
-export function resolved(turnId: string, callId: string, decision: "approved" | "denied", approvedBy: Principal | undefined, reason: string | undefined): NewEvent {
+export function resolved(
+  turnId: string,
+  callId: string,
+  decision: "approved" | "denied",
+  approvedBy: Principal | undefined,
+  reason: string | undefined,
+): NewEvent {
   return {
     type: "action.approval_resolved",
     turnId,

@@ -8,6 +8,10 @@ export const approvalsRouter = router({
   inbox: teamProcedure("viewer")
     .output(approvalInboxSchema)
     .query(({ ctx }) =>
-      findTeamApprovals({ db: ctx.db, teamId: ctx.team.id, ownerId: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId }),
+      findTeamApprovals({
+        db: ctx.db,
+        teamId: ctx.team.id,
+        ownerId: isAtLeast(ctx.team.role, "admin") ? undefined : ctx.userId,
+      }),
     ),
 });

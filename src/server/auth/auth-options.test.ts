@@ -12,9 +12,16 @@ describe("sign-in providers", () => {
   it("add GitHub and OIDC when both halves of their configuration are set", () => {
     expect(ids({ GITHUB_ID: "id" })).toEqual(["credentials"]);
     expect(ids({ GITHUB_ID: "id", GITHUB_SECRET: "secret" })).toEqual(["credentials", "github"]);
-    const oidc = { OIDC_ISSUER: "https://sso.example.com/realms/acme", OIDC_CLIENT_ID: "agentfold", OIDC_CLIENT_SECRET: "s" };
+    const oidc = {
+      OIDC_ISSUER: "https://sso.example.com/realms/acme",
+      OIDC_CLIENT_ID: "agentfold",
+      OIDC_CLIENT_SECRET: "s",
+    };
     const list = providers(parseEnv(oidc));
     expect(list.map((p) => p.id)).toEqual(["credentials", "oidc"]);
-    expect(list[1]).toMatchObject({ name: "Single sign-on", wellKnown: "https://sso.example.com/realms/acme/.well-known/openid-configuration" });
+    expect(list[1]).toMatchObject({
+      name: "Single sign-on",
+      wellKnown: "https://sso.example.com/realms/acme/.well-known/openid-configuration",
+    });
   });
 });

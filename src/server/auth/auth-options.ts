@@ -20,7 +20,11 @@ export function signInAddress(headers: Record<string, unknown> | undefined, conf
   const header = (name: string) => (typeof headers?.[name] === "string" ? (headers[name] as string) : undefined);
   let trusted = trustedOf.get(config);
   if (!trusted) trustedOf.set(config, (trusted = trustedProxies(config.AGENTFOLD_TRUSTED_PROXIES)));
-  return clientAddress({ peer: header(peerAddressHeader) || undefined, forwardedFor: header("x-forwarded-for"), trusted });
+  return clientAddress({
+    peer: header(peerAddressHeader) || undefined,
+    forwardedFor: header("x-forwarded-for"),
+    trusted,
+  });
 }
 
 /** Email and password always; GitHub and OIDC when their variables are set. */
@@ -54,8 +58,12 @@ export function providers(config: Env): Provider[] {
           url: "https://api.github.com/user",
           async request({ client, tokens }) {
             const profile = await client.userinfo(tokens.access_token!);
-            const response = await fetch("https://api.github.com/user/emails", { headers: { Authorization: `token ${tokens.access_token}` } });
-            const emails = response.ok ? ((await response.json()) as { email: string; primary: boolean; verified: boolean }[]) : [];
+            const response = await fetch("https://api.github.com/user/emails", {
+              headers: { Authorization: `token ${tokens.access_token}` },
+            });
+            const emails = response.ok
+              ? ((await response.json()) as { email: string; primary: boolean; verified: boolean }[])
+              : [];
             return { ...profile, email: emails.find((e) => e.primary && e.verified)?.email };
           },
         },
@@ -94,12 +102,23 @@ export function authOptions(): NextAuthOptions {
       // External accounts map onto our users by verified email (see link-external-account.ts).
       async signIn({ user, account }) {
         if (!account || account.provider === "credentials") return true;
-        const linked = await linkExternalAccount({ db: db(), provider: account.provider, providerAccountId: account.providerAccountId, email: user.email, name: user.name });
+        const linked = await linkExternalAccount({
+          db: db(),
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+          email: user.email,
+          name: user.name,
+        });
         return linked ? true : "/signin?error=NoAccount";
       },
       async jwt({ token, user, account }) {
         if (user && account && account.provider !== "credentials") {
-          const own = await db().account.findUnique({ where: { provider_providerAccountId: { provider: account.provider, providerAccountId: account.providerAccountId } }, select: { userId: true } });
+          const own = await db().account.findUnique({
+            where: {
+              provider_providerAccountId: { provider: account.provider, providerAccountId: account.providerAccountId },
+            },
+            select: { userId: true },
+          });
           if (own) token.sub = own.userId;
         } else if (user) {
           token.sub = user.id;

@@ -45,23 +45,35 @@ export async function authenticateBearer(options: {
 /** The SHA-256 a bearer header's token is stored under; 401 for anything but `Bearer af_…`. */
 export function bearerTokenHash(authorization: string): string {
   const match = authorization.match(/^Bearer\s+(\S+)$/i);
-  if (!match || !match[1]!.startsWith(tokenPrefix)) throw new AppError("unauthorized", "expected Authorization: Bearer af_…");
+  if (!match || !match[1]!.startsWith(tokenPrefix))
+    throw new AppError("unauthorized", "expected Authorization: Bearer af_…");
   return hashToken(match[1]!);
 }
 
 /** The caller a looked-up token row stands for, or 401 (unknown, revoked, expired). */
-export function callerOfToken({ db, token, now }: { db: PrismaClient; token: TokenRow | undefined; now: Date }): Caller {
+export function callerOfToken({
+  db,
+  token,
+  now,
+}: {
+  db: PrismaClient;
+  token: TokenRow | undefined;
+  now: Date;
+}): Caller {
   if (!token) throw new AppError("unauthorized", "unknown token");
   if (token.revokedAt) throw new AppError("unauthorized", "this token was revoked");
   if (token.expiresAt && token.expiresAt <= now) throw new AppError("unauthorized", "this token has expired");
   recordLastUse(db, token, now);
   const can: Caller["can"] = (action, slug, agentTeamId) =>
-    agentTeamId === token.teamId && (token.agentSlugs.length === 0 || token.agentSlugs.includes(slug)) && grants(token.actions, action);
+    agentTeamId === token.teamId &&
+    (token.agentSlugs.length === 0 || token.agentSlugs.includes(slug)) &&
+    grants(token.actions, action);
   return {
     principal: { kind: "app", id: `token:${token.id}`, attributes: { name: token.name, teamId: token.teamId } },
     teamId: token.teamId,
     can,
-    canReadTaskSessions: async (slug, agentTeamId) => can("sessions:read", slug, agentTeamId) && (await isMadeByAdmin(db, token)),
+    canReadTaskSessions: async (slug, agentTeamId) =>
+      can("sessions:read", slug, agentTeamId) && (await isMadeByAdmin(db, token)),
   };
 }
 

@@ -49,9 +49,16 @@ export function trustedProxies(entries: string[]): TrustedProxies {
  * past every trusted proxy, to the first address none of them vouches for. Without the web
  * process's stamp (plain `next dev`) it is what the nearest hop wrote last.
  */
-export function clientAddress(options: { peer?: string; forwardedFor?: string; trusted: TrustedProxies }): string | undefined {
+export function clientAddress(options: {
+  peer?: string;
+  forwardedFor?: string;
+  trusted: TrustedProxies;
+}): string | undefined {
   const { peer, trusted } = options;
-  const hops = (options.forwardedFor ?? "").split(",").map((hop) => hop.trim()).filter(Boolean);
+  const hops = (options.forwardedFor ?? "")
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   if (!peer) return hops.at(-1);
   let client = unmapped(peer);
   while (trusted.has(client) && hops.length > 0) client = unmapped(hops.pop()!);

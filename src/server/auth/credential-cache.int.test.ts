@@ -9,7 +9,12 @@ import { createToken } from "@/server/tokens/create-token";
 import { revokeToken } from "@/server/tokens/revoke-token";
 import { createTestAgent } from "@/testing/fixtures";
 import { credentialsChannel } from "@/server/channels";
-import { createCredentialCache, forgetCredentials, processCredentialCache, type CredentialCache } from "./credential-cache";
+import {
+  createCredentialCache,
+  forgetCredentials,
+  processCredentialCache,
+  type CredentialCache,
+} from "./credential-cache";
 
 const databaseUrl = inject("databaseUrl");
 const db = createDb(databaseUrl);
@@ -77,7 +82,12 @@ describe("credential cache", () => {
     const aging = await createCredentialCache({ databaseUrl, channel, maxAgeMs: 1_000, clock: () => now });
     try {
       let loads = 0;
-      const lookup = () => aging.lookup("k", async () => ++loads, () => true);
+      const lookup = () =>
+        aging.lookup(
+          "k",
+          async () => ++loads,
+          () => true,
+        );
       await lookup();
       now += 999;
       await lookup();
@@ -101,7 +111,11 @@ describe("credential cache", () => {
       return "as read before the change";
     };
     await cache.lookup("racing", load, () => true);
-    await cache.lookup("racing", async () => (loads++, "fresh"), () => true);
+    await cache.lookup(
+      "racing",
+      async () => (loads++, "fresh"),
+      () => true,
+    );
     expect(loads).toBe(2);
   });
 
@@ -109,15 +123,22 @@ describe("credential cache", () => {
     const probe = counted("row");
     await probe.lookup("k3");
     // The listening connection is cut (a Postgres restart, a network drop).
-    await poolOf(db).query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %${channel}%' AND pid <> pg_backend_pid()`);
+    await poolOf(db).query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %${channel}%' AND pid <> pg_backend_pid()`,
+    );
     await readsAgain(probe, "k3");
     // Back within its reconnection delay: kept again.
-    await expect.poll(async () => {
-      const loads = probe.loads;
-      await probe.lookup("k3");
-      await probe.lookup("k3");
-      return probe.loads - loads;
-    }, { timeout: 10_000, interval: 200 }).toBeLessThan(2);
+    await expect
+      .poll(
+        async () => {
+          const loads = probe.loads;
+          await probe.lookup("k3");
+          await probe.lookup("k3");
+          return probe.loads - loads;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBeLessThan(2);
   });
 });
 
@@ -129,7 +150,10 @@ describe("change notices", () => {
     await Promise.all([listener.connect(), changer.connect()]);
     try {
       const heard: number[] = [];
-      listener.on("notification", (notice) => notice.channel === credentialsChannel.name && heard.push(notice.processId));
+      listener.on(
+        "notification",
+        (notice) => notice.channel === credentialsChannel.name && heard.push(notice.processId),
+      );
       await listener.query(`LISTEN ${credentialsChannel.name}`);
       const changerPid = (await changer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
       const noticed = async (sql: string, values: unknown[] = []) => {
@@ -162,7 +186,12 @@ describe("the process's cache", () => {
     const processCache = await processCredentialCache(databaseUrl);
     expect(await processCredentialCache(databaseUrl)).toBe(processCache);
     let loads = 0;
-    const lookup = () => processCache.lookup("here", async () => ++loads, () => true);
+    const lookup = () =>
+      processCache.lookup(
+        "here",
+        async () => ++loads,
+        () => true,
+      );
     await lookup();
     await lookup();
     expect(loads).toBe(1);
@@ -177,7 +206,8 @@ describe("tokens through the cache", () => {
   it("answers 401 on the request right after a revocation in this process, and after one elsewhere", async () => {
     const { team, agent } = await createTestAgent(db);
     const processCache = await processCredentialCache(databaseUrl);
-    const authenticate = (token: string) => authenticateTokenForAgent({ db, authorization: `Bearer ${token}`, slug: agent.slug, cache: processCache });
+    const authenticate = (token: string) =>
+      authenticateTokenForAgent({ db, authorization: `Bearer ${token}`, slug: agent.slug, cache: processCache });
 
     const here = await createToken({ db, teamId: team.id, name: "here", actions: ["*"] });
     expect((await authenticate(here.token)).agent?.id).toBe(agent.id);
@@ -188,6 +218,15 @@ describe("tokens through the cache", () => {
     await authenticate(elsewhere.token);
     // Another process (the CLI, another web process) revokes it: its notice reaches this one.
     await poolOf(db).query(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE id = $1`, [elsewhere.id]);
-    await expect.poll(() => authenticate(elsewhere.token).then(() => "accepted", (error: Error) => error.message), { timeout: 5_000 }).toMatch(/revoked/);
+    await expect
+      .poll(
+        () =>
+          authenticate(elsewhere.token).then(
+            () => "accepted",
+            (error: Error) => error.message,
+          ),
+        { timeout: 5_000 },
+      )
+      .toMatch(/revoked/);
   });
 });

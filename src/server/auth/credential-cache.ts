@@ -40,7 +40,14 @@ export async function createCredentialCache(options: {
   channel?: string;
   log?: (message: string) => void;
 }): Promise<CredentialCache> {
-  const { databaseUrl, maxEntries = 10_000, maxAgeMs = credentialMaxAgeMs, clock = Date.now, channel = credentialsChannel.name, log = console.error } = options;
+  const {
+    databaseUrl,
+    maxEntries = 10_000,
+    maxAgeMs = credentialMaxAgeMs,
+    clock = Date.now,
+    channel = credentialsChannel.name,
+    log = console.error,
+  } = options;
   const kept = new Map<string, { value: unknown; at: number }>();
   let isListening = false;
   // Bumped by every clear: a lookup that started before one keeps nothing.

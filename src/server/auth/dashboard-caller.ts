@@ -7,7 +7,10 @@ import { isAtLeast, roleGrants } from "@/server/teams/roles";
 import type { Caller } from "./principal";
 
 export async function dashboardCaller({ db, userId }: { db: PrismaClient; userId: string }): Promise<Caller> {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, isInstanceAdmin: true } });
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, name: true, isInstanceAdmin: true },
+  });
   if (!user) throw new AppError("unauthorized", "this sign-in is no longer valid; sign in again");
   const roles = new Map((await findTeamsOfUser({ db, user })).map((team) => [team.id, team.role]));
   const attributes: Record<string, string> = {};
@@ -35,8 +38,10 @@ export function assertSameOrigin(request: Request): void {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method)) return;
   const origin = request.headers.get("origin");
   const site = request.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in; send a bearer token");
-  if (origin && originHost(origin) !== request.headers.get("host")) throw new AppError("forbidden", "cross-origin requests cannot use the dashboard sign-in; send a bearer token");
+  if (site && site !== "same-origin" && site !== "none")
+    throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in; send a bearer token");
+  if (origin && originHost(origin) !== request.headers.get("host"))
+    throw new AppError("forbidden", "cross-origin requests cannot use the dashboard sign-in; send a bearer token");
 }
 
 function originHost(origin: string): string | undefined {

@@ -12,7 +12,10 @@ export async function linkExternalAccount(options: {
   name?: string | null;
 }): Promise<{ userId: string } | null> {
   const { db, provider, providerAccountId, name } = options;
-  const existing = await db.account.findUnique({ where: { provider_providerAccountId: { provider, providerAccountId } }, select: { userId: true } });
+  const existing = await db.account.findUnique({
+    where: { provider_providerAccountId: { provider, providerAccountId } },
+    select: { userId: true },
+  });
   if (existing) return existing;
   const email = options.email?.trim().toLowerCase();
   if (!email) return null;

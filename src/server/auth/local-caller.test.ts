@@ -12,7 +12,9 @@ describe("localDevStrict", () => {
   });
 
   it("refuses anything forwarded by a proxy", () => {
-    expect(proxyEvidence(headers({ "x-forwarded-for": "203.0.113.9" }), "127.0.0.1")).toMatch(/forwarded for another address/);
+    expect(proxyEvidence(headers({ "x-forwarded-for": "203.0.113.9" }), "127.0.0.1")).toMatch(
+      /forwarded for another address/,
+    );
     expect(proxyEvidence(headers({ "x-forwarded-for": "10.0.0.2, 127.0.0.1" }), "127.0.0.1")).toMatch(/forwarded/);
     expect(proxyEvidence(headers({ forwarded: "for=127.0.0.1" }), "127.0.0.1")).toMatch(/forwarded/);
     expect(proxyEvidence(headers({ "x-real-ip": "127.0.0.1" }), "127.0.0.1")).toMatch(/x-real-ip/);
@@ -21,9 +23,16 @@ describe("localDevStrict", () => {
 
   it("keeps web pages out: a non-loopback Host (DNS rebinding), a foreign Origin or a cross-site fetch", () => {
     expect(proxyEvidence(headers({ host: "evil.example:3000" }), "127.0.0.1")).toMatch(/addressed to evil.example/);
-    expect(proxyEvidence(headers({ origin: "https://evil.example" }), "127.0.0.1")).toMatch(/web page https:\/\/evil.example/);
+    expect(proxyEvidence(headers({ origin: "https://evil.example" }), "127.0.0.1")).toMatch(
+      /web page https:\/\/evil.example/,
+    );
     expect(proxyEvidence(headers({ "sec-fetch-site": "cross-site" }), "127.0.0.1")).toMatch(/another site/);
-    expect(proxyEvidence(headers({ host: "localhost:3000", origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }), "127.0.0.1")).toBeUndefined();
+    expect(
+      proxyEvidence(
+        headers({ host: "localhost:3000", origin: "http://localhost:3000", "sec-fetch-site": "same-origin" }),
+        "127.0.0.1",
+      ),
+    ).toBeUndefined();
     expect(proxyEvidence(headers({ host: "[::1]:3000" }), "::1")).toBeUndefined();
   });
 
@@ -32,7 +41,12 @@ describe("localDevStrict", () => {
   });
 
   it("knows loopback addresses", () => {
-    expect(["127.0.0.1", "127.8.0.1", "::1", "::ffff:127.0.0.1"].map(isLoopbackAddress)).toEqual([true, true, true, true]);
+    expect(["127.0.0.1", "127.8.0.1", "::1", "::ffff:127.0.0.1"].map(isLoopbackAddress)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(["10.0.0.1", "::2", "localhost.evil", ""].map(isLoopbackAddress)).toEqual([false, false, false, false]);
   });
 

@@ -36,12 +36,16 @@ export function proxyEvidence(headers: Headers, listenHost: string): string | un
   const host = headers.get("host") ?? "";
   if (!isLoopbackName(hostnameOf(host))) return `the request is addressed to ${host || "no host"}, not to this machine`;
   const origin = headers.get("origin");
-  if (origin !== null && !isLoopbackName(hostnameOf(origin.replace(/^[a-z]+:\/\//i, "")))) return `the request comes from the web page ${origin}`;
+  if (origin !== null && !isLoopbackName(hostnameOf(origin.replace(/^[a-z]+:\/\//i, ""))))
+    return `the request comes from the web page ${origin}`;
   const site = headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin" && site !== "none" && site !== "same-site") return `the request comes from another site (${site})`;
-  for (const name of ["forwarded", "x-real-ip", "x-forwarded-server", "via"]) if (headers.has(name)) return `the request carries ${name}`;
+  if (site !== null && site !== "same-origin" && site !== "none" && site !== "same-site")
+    return `the request comes from another site (${site})`;
+  for (const name of ["forwarded", "x-real-ip", "x-forwarded-server", "via"])
+    if (headers.has(name)) return `the request carries ${name}`;
   const forwardedFor = headers.get("x-forwarded-for");
-  if (forwardedFor !== null && (forwardedFor.includes(",") || !isLoopbackAddress(forwardedFor))) return "the request was forwarded for another address";
+  if (forwardedFor !== null && (forwardedFor.includes(",") || !isLoopbackAddress(forwardedFor)))
+    return "the request was forwarded for another address";
   return undefined;
 }
 

@@ -20,7 +20,12 @@ afterAll(() => db.$disconnect());
 async function attempt(n: number, headers: Record<string, string>): Promise<string> {
   const ip = signInAddress(headers, config);
   // A new email each time: only the address's count can stop these.
-  return signInWithPassword({ db, email: `guess-${n}-${crypto.randomUUID()}@example.com`, password: "not the password", ip }).then(
+  return signInWithPassword({
+    db,
+    email: `guess-${n}-${crypto.randomUUID()}@example.com`,
+    password: "not the password",
+    ip,
+  }).then(
     () => "signed in",
     (error: { code: string }) => error.code,
   );
@@ -29,7 +34,8 @@ async function attempt(n: number, headers: Record<string, string>): Promise<stri
 describe("the sign-in limit per client address", () => {
   it("still locks an untrusted peer out after 30 failures while it rotates X-Forwarded-For", async () => {
     const codes: string[] = [];
-    for (let n = 0; n < 31; n++) codes.push(await attempt(n, { [peerAddressHeader]: "203.0.113.5", "x-forwarded-for": `198.51.100.${n}` }));
+    for (let n = 0; n < 31; n++)
+      codes.push(await attempt(n, { [peerAddressHeader]: "203.0.113.5", "x-forwarded-for": `198.51.100.${n}` }));
     expect(codes.slice(0, 30).every((code) => code === "unauthorized")).toBe(true);
     expect(codes[30]).toBe("rate_limited");
   });

@@ -18,11 +18,18 @@ export async function assertSignInAllowed(options: { db: PrismaClient; keys: Sig
   const { db, keys, now = new Date() } = options;
   const since = new Date(now.getTime() - signInWindowMs);
   for (const { key, limit } of keysOf(keys)) {
-    const failures = await db.signInFailure.findMany({ where: { key, at: { gt: since } }, select: { at: true }, orderBy: { at: "asc" } });
+    const failures = await db.signInFailure.findMany({
+      where: { key, at: { gt: since } },
+      select: { at: true },
+      orderBy: { at: "asc" },
+    });
     if (failures.length >= limit) {
       const retryAt = failures[failures.length - limit]!.at.getTime() + signInWindowMs;
       const minutes = Math.max(1, Math.ceil((retryAt - now.getTime()) / 60_000));
-      throw new AppError("rate_limited", `too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? "" : "s"}`);
+      throw new AppError(
+        "rate_limited",
+        `too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? "" : "s"}`,
+      );
     }
   }
 }
@@ -31,7 +38,9 @@ export async function recordSignInFailure(options: { db: PrismaClient; keys: Sig
   const { db, keys, now = new Date() } = options;
   const entries = keysOf(keys);
   await db.$transaction([
-    db.signInFailure.deleteMany({ where: { key: { in: entries.map((e) => e.key) }, at: { lt: new Date(now.getTime() - signInWindowMs) } } }),
+    db.signInFailure.deleteMany({
+      where: { key: { in: entries.map((e) => e.key) }, at: { lt: new Date(now.getTime() - signInWindowMs) } },
+    }),
     db.signInFailure.createMany({ data: entries.map(({ key }) => ({ key, at: now })) }),
   ]);
 }

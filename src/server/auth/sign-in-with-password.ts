@@ -10,14 +10,22 @@ export type SignedInUser = { id: string; email: string; name: string | null };
 
 let decoyHash: Promise<string> | undefined;
 
-export async function signInWithPassword(options: { db: PrismaClient; email: string; password: string; ip?: string }): Promise<SignedInUser> {
+export async function signInWithPassword(options: {
+  db: PrismaClient;
+  email: string;
+  password: string;
+  ip?: string;
+}): Promise<SignedInUser> {
   const { db, password, ip } = options;
   const email = options.email.trim().toLowerCase();
   await assertSignInAllowed({ db, keys: { email, ip } });
   // Counted before the slow compare, so parallel guesses cannot all slip under the limit; a
   // success clears the count again.
   await recordSignInFailure({ db, keys: { email, ip } });
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } });
+  const user = await db.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, passwordHash: true },
+  });
   decoyHash ??= hashPassword("decoy-password-for-timing");
   const isValid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
   if (!user || !user.passwordHash || !isValid) throw new AppError("unauthorized", "wrong email or password");

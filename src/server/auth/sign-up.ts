@@ -22,7 +22,8 @@ export async function signUp(options: {
   const email = options.email.trim().toLowerCase();
   const name = options.name?.trim() || null;
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError("invalid_input", "enter a valid email address");
-  if (password.length < minPasswordLength) throw new AppError("invalid_input", `the password must be at least ${minPasswordLength} characters`);
+  if (password.length < minPasswordLength)
+    throw new AppError("invalid_input", `the password must be at least ${minPasswordLength} characters`);
   // Without an invite there is nothing to try once the first account exists: refuse before the
   // slow hash, and before saying anything about which emails have accounts.
   if (!inviteToken && !(await isInstanceEmpty(db))) throw closed();
@@ -34,8 +35,15 @@ export async function signUp(options: {
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
       throw new AppError("conflict", "an account with this email exists; sign in instead");
     }
-    if (!inviteToken) return { ...(await createFirstAccount(tx, { email, name, passwordHash, teamName: options.teamName })), isInstanceAdmin: true };
-    const user = await tx.user.create({ data: { email, name, passwordHash, isInstanceAdmin: isFirst }, select: { id: true } });
+    if (!inviteToken)
+      return {
+        ...(await createFirstAccount(tx, { email, name, passwordHash, teamName: options.teamName })),
+        isInstanceAdmin: true,
+      };
+    const user = await tx.user.create({
+      data: { email, name, passwordHash, isInstanceAdmin: isFirst },
+      select: { id: true },
+    });
     const joined = await claimInvite({ db: tx, token: inviteToken, userId: user.id, email });
     return { userId: user.id, teamSlug: joined.teamSlug, isInstanceAdmin: isFirst };
   });
@@ -52,8 +60,15 @@ export async function createFirstAccount(
   account: { email: string; name: string | null; passwordHash?: string; teamName?: string },
 ): Promise<{ userId: string; teamSlug: string }> {
   const { email, name } = account;
-  const user = await tx.user.create({ data: { email, name, passwordHash: account.passwordHash ?? null, isInstanceAdmin: true }, select: { id: true } });
-  const team = await createTeam({ db: tx, name: account.teamName?.trim() || `${name ?? email.split("@")[0]}'s team`, ownerId: user.id });
+  const user = await tx.user.create({
+    data: { email, name, passwordHash: account.passwordHash ?? null, isInstanceAdmin: true },
+    select: { id: true },
+  });
+  const team = await createTeam({
+    db: tx,
+    name: account.teamName?.trim() || `${name ?? email.split("@")[0]}'s team`,
+    ownerId: user.id,
+  });
   return { userId: user.id, teamSlug: team.slug };
 }
 

@@ -17,7 +17,9 @@ export function remindersObject(deps: RemindersDeps) {
         const turn = await ctx.run("deliver", () => fireReminder(deps.db, ctx.key, deps.clock?.() ?? new Date()));
         if (!turn) return;
         const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
-        await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
+        await ctx.run(`${turn.turnId}:invocation`, () =>
+          recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId),
+        );
       },
     },
     options: { retryPolicy: backoff(deps.retry ?? defaultRetryBound) },

@@ -24,7 +24,11 @@ const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   // Its own Restate: a worker registered here cannot be replaced by another test file's.
-  restate = await startEmbeddedRestate({ dataDir, ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() }, log: () => undefined });
+  restate = await startEmbeddedRestate({
+    dataDir,
+    ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() },
+    log: () => undefined,
+  });
   closers.push(restate.stop);
   worker = await startWorkerServer({ port: 0, host: "127.0.0.1", identityKeys: [restate.identityKey], deps });
   closers.unshift(worker.close);
@@ -56,7 +60,12 @@ const frame = (type: number, body: Buffer) => {
 
 /** An invocation as Restate starts one: the start message (id, 1 known entry), then the input. */
 function invocationBody(input: unknown): Buffer {
-  const start = Buffer.concat([bytesField(1, crypto.randomBytes(24)), bytesField(2, "inv_forged"), varint(3 << 3), varint(1)]);
+  const start = Buffer.concat([
+    bytesField(1, crypto.randomBytes(24)),
+    bytesField(2, "inv_forged"),
+    varint(3 << 3),
+    varint(1),
+  ]);
   const value = bytesField(1, JSON.stringify(input));
   return Buffer.concat([frame(0x0000, start), frame(0x0400, bytesField(14, value))]);
 }
@@ -71,7 +80,12 @@ function forgedJwt(aud: string): string {
 }
 
 /** POSTs an invocation straight to a worker, as any local process could. */
-async function callDirectly(workerUrl: string, handlerPath: string, input: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+async function callDirectly(
+  workerUrl: string,
+  handlerPath: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const session = http2.connect(workerUrl);
   try {
     return await new Promise((resolve, reject) => {
@@ -100,7 +114,11 @@ const forgedToolCall = { agentId: "agent", versionId: "version", tool: "anything
 
 describe("a worker that verifies Restate's signature", () => {
   it("serves what Restate sends it, signed", async () => {
-    const response = await fetch(`${restate.ingressUrl}/health/check`, { method: "POST", headers: { "content-type": "application/json" }, body: "null" });
+    const response = await fetch(`${restate.ingressUrl}/health/check`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "null",
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true });
     // Health checks carry no signature, and need none.
@@ -109,14 +127,22 @@ describe("a worker that verifies Restate's signature", () => {
 
   it("refuses a direct call of a handler without Restate's signature", async () => {
     for (const handlerPath of ["/invoke/tools/call", "/invoke/health/check"]) {
-      expect(await callDirectly(worker.url, handlerPath, forgedToolCall)).toEqual({ status: 401, body: expect.stringContaining("Unauthorized") });
-      const unsigned = await callDirectly(worker.url, handlerPath, forgedToolCall, { "x-restate-signature-scheme": "unsigned" });
+      expect(await callDirectly(worker.url, handlerPath, forgedToolCall)).toEqual({
+        status: 401,
+        body: expect.stringContaining("Unauthorized"),
+      });
+      const unsigned = await callDirectly(worker.url, handlerPath, forgedToolCall, {
+        "x-restate-signature-scheme": "unsigned",
+      });
       expect(unsigned.status).toBe(401);
     }
   });
 
   it("refuses a direct call signed with any other key", async () => {
-    const forged = await callDirectly(worker.url, "/invoke/tools/call", forgedToolCall, { "x-restate-signature-scheme": "v1", "x-restate-jwt-v1": forgedJwt("/invoke/tools/call") });
+    const forged = await callDirectly(worker.url, "/invoke/tools/call", forgedToolCall, {
+      "x-restate-signature-scheme": "v1",
+      "x-restate-jwt-v1": forgedJwt("/invoke/tools/call"),
+    });
     expect(forged.status).toBe(401);
   });
 
@@ -130,15 +156,25 @@ describe("a worker that verifies Restate's signature", () => {
   });
 
   it("is never an empty key list, which the SDK would read as 'verify nothing'", async () => {
-    await expect(startWorkerServer({ port: 0, host: "127.0.0.1", identityKeys: [], deps })).rejects.toThrow(/at least one Restate identity key/);
+    await expect(startWorkerServer({ port: 0, host: "127.0.0.1", identityKeys: [], deps })).rejects.toThrow(
+      /at least one Restate identity key/,
+    );
   });
 });
 
 describe("the worker process", () => {
   function runWorker(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
     const child = spawn(process.execPath, ["--import", "tsx", "src/server/worker/main.ts"], {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), AGENTFOLD_DATA_DIR: dataDir, RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl,
-        RESTATE_IDENTITY_KEYS: "", AGENTFOLD_UNSIGNED_RESTATE: "", ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: inject("databaseUrl"),
+        AGENTFOLD_DATA_DIR: dataDir,
+        RESTATE_INGRESS_URL: restate.ingressUrl,
+        RESTATE_ADMIN_URL: restate.adminUrl,
+        RESTATE_IDENTITY_KEYS: "",
+        AGENTFOLD_UNSIGNED_RESTATE: "",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

@@ -35,7 +35,12 @@ async function discoverStatus(keys: string[], headers: Record<string, string>): 
   const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   try {
     return await new Promise<number>((resolve, reject) => {
-      const request = session.request({ ":path": "/discover", ":method": "GET", accept: "application/vnd.restate.endpointmanifest.v3+json", ...headers });
+      const request = session.request({
+        ":path": "/discover",
+        ":method": "GET",
+        accept: "application/vnd.restate.endpointmanifest.v3+json",
+        ...headers,
+      });
       request.on("response", (head) => (request.resume(), resolve(Number(head[":status"]))));
       request.on("error", reject);
       request.end();
@@ -67,7 +72,10 @@ describe("the Restate identity key", () => {
   it("derives the key the SDK verifies its signatures with", async () => {
     const { privateKey } = crypto.generateKeyPairSync("ed25519");
     const publicKey = identityPublicKey(privateKey.export({ type: "pkcs8", format: "pem" }).toString());
-    const signed = (key: crypto.KeyObject, aud = "/discover") => ({ "x-restate-signature-scheme": "v1", "x-restate-jwt-v1": signedJwt(key, aud, publicKey) });
+    const signed = (key: crypto.KeyObject, aud = "/discover") => ({
+      "x-restate-signature-scheme": "v1",
+      "x-restate-jwt-v1": signedJwt(key, aud, publicKey),
+    });
     expect(await discoverStatus([publicKey], signed(privateKey))).toBe(200);
     // Another key, another path, or no signature: refused.
     expect(await discoverStatus([publicKey], signed(crypto.generateKeyPairSync("ed25519").privateKey))).toBe(401);
@@ -88,8 +96,13 @@ describe("the worker's identity keys", () => {
 
   it("are RESTATE_IDENTITY_KEYS for an external Restate", () => {
     const other = "publickeyv1_AfQwmwfgEZhrWpvv8N52SHpRtZqGGaFr4AZN6qtYWSiY";
-    expect(workerIdentityKeys(parseEnv({ ...external, RESTATE_IDENTITY_KEYS: `${key}, ${other}` }))).toEqual([key, other]);
-    expect(workerIdentityKeys(parseEnv({ ...external, RESTATE_IDENTITY_KEYS: key, AGENTFOLD_UNSIGNED_RESTATE: "1" }))).toEqual([key]);
+    expect(workerIdentityKeys(parseEnv({ ...external, RESTATE_IDENTITY_KEYS: `${key}, ${other}` }))).toEqual([
+      key,
+      other,
+    ]);
+    expect(
+      workerIdentityKeys(parseEnv({ ...external, RESTATE_IDENTITY_KEYS: key, AGENTFOLD_UNSIGNED_RESTATE: "1" })),
+    ).toEqual([key]);
   });
 
   it("refuse an external Restate without keys, naming the variable, unless opted out", () => {
@@ -107,7 +120,9 @@ describe("the worker's identity keys", () => {
   });
 
   it("name a malformed key's variable", () => {
-    expect(() => parseEnv({ ...external, RESTATE_IDENTITY_KEYS: `${key},pk_nope` })).toThrow(/RESTATE_IDENTITY_KEYS: must be publickeyv1_ keys/);
+    expect(() => parseEnv({ ...external, RESTATE_IDENTITY_KEYS: `${key},pk_nope` })).toThrow(
+      /RESTATE_IDENTITY_KEYS: must be publickeyv1_ keys/,
+    );
     expect(() => parseEnv({ AGENTFOLD_UNSIGNED_RESTATE: "yes" })).toThrow(/AGENTFOLD_UNSIGNED_RESTATE/);
   });
 });

@@ -10,7 +10,12 @@ let server: WorkerServer;
 let workerUrl: string;
 
 beforeAll(async () => {
-  server = await startWorkerServer({ port: 0, host: "127.0.0.1", identityKeys: [inject("restateIdentityKey")], deps: { db: createDb(inject("databaseUrl")), dataDir: os.tmpdir(), models: {}, defaultModel: "local:scripted" } });
+  server = await startWorkerServer({
+    port: 0,
+    host: "127.0.0.1",
+    identityKeys: [inject("restateIdentityKey")],
+    deps: { db: createDb(inject("databaseUrl")), dataDir: os.tmpdir(), models: {}, defaultModel: "local:scripted" },
+  });
   workerUrl = server.url;
 });
 

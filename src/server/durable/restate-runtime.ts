@@ -7,7 +7,12 @@ import type { DurableRuntime } from "./runtime";
 // fraction of fetch's CPU per request (the web process's largest cost after Next itself).
 const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
 
-function postJson(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ status: number; text: string }> {
   const target = new URL(url);
   const client = target.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -22,7 +27,9 @@ function postJson(url: string, headers: Record<string, string>, body: string, ti
       (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         response.on("error", reject);
       },
     );
@@ -90,13 +97,17 @@ export function createRestateRuntime({
         signal: AbortSignal.timeout(10_000),
       });
       // 404: the invocation already finished; there is nothing left to stop.
-      if (!response.ok && response.status !== 404) throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
+      if (!response.ok && response.status !== 404)
+        throw new Error(`Restate could not cancel ${invocationId}: ${response.status}`);
       await response.body?.cancel();
       // An invocation waiting out a retry's backoff (or paused) would meet its cancellation only at
       // its next attempt: resumed, it runs now and records the stop (docs/turns.md, "Failures").
       // Refused for one that is running or done, which is fine.
       if (response.status === 202) {
-        await fetchImpl(`${adminUrl}/invocations/${encodeURIComponent(invocationId)}/resume`, { method: "PATCH", signal: AbortSignal.timeout(10_000) })
+        await fetchImpl(`${adminUrl}/invocations/${encodeURIComponent(invocationId)}/resume`, {
+          method: "PATCH",
+          signal: AbortSignal.timeout(10_000),
+        })
           .then((resumed) => resumed.body?.cancel())
           .catch(() => undefined);
       }
@@ -105,8 +116,12 @@ export function createRestateRuntime({
       return response.status === 404 ? "gone" : response.status === 200 ? "done" : "signalled";
     },
     async startScheduler(agentId) {
-      const response = await fetchImpl(`${ingressUrl}/scheduler/${encodeURIComponent(agentId)}/start/send`, { method: "POST", signal: AbortSignal.timeout(10_000) });
-      if (!response.ok) throw new Error(`Restate did not accept the scheduler start: ${response.status} ${await response.text()}`);
+      const response = await fetchImpl(`${ingressUrl}/scheduler/${encodeURIComponent(agentId)}/start/send`, {
+        method: "POST",
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!response.ok)
+        throw new Error(`Restate did not accept the scheduler start: ${response.status} ${await response.text()}`);
       await response.body?.cancel();
     },
     async fireSchedule(agentId, name) {
@@ -116,15 +131,20 @@ export function createRestateRuntime({
         body: JSON.stringify({ name }),
         signal: AbortSignal.timeout(30_000),
       });
-      if (!response.ok) throw new Error(`the worker could not fire ${name}: ${response.status} ${await response.text()}`);
+      if (!response.ok)
+        throw new Error(`the worker could not fire ${name}: ${response.status} ${await response.text()}`);
       return (await response.json()) as Awaited<ReturnType<DurableRuntime["fireSchedule"]>>;
     },
     async scheduleReminder(reminderId, delayMs) {
-      const response = await fetchImpl(`${ingressUrl}/reminders/${encodeURIComponent(reminderId)}/fire/send?delay=${Math.round(delayMs)}ms`, {
-        method: "POST",
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (!response.ok) throw new Error(`Restate did not accept the reminder: ${response.status} ${await response.text()}`);
+      const response = await fetchImpl(
+        `${ingressUrl}/reminders/${encodeURIComponent(reminderId)}/fire/send?delay=${Math.round(delayMs)}ms`,
+        {
+          method: "POST",
+          signal: AbortSignal.timeout(10_000),
+        },
+      );
+      if (!response.ok)
+        throw new Error(`Restate did not accept the reminder: ${response.status} ${await response.text()}`);
       await response.body?.cancel();
     },
     async callTool(request) {
@@ -135,7 +155,8 @@ export function createRestateRuntime({
         // A tool's own limit is at most 15 minutes (sandbox limits, docs/decisions.md).
         signal: AbortSignal.timeout(16 * 60_000),
       });
-      if (!response.ok) throw new Error(`the worker could not run ${request.toolName}: ${response.status} ${await response.text()}`);
+      if (!response.ok)
+        throw new Error(`the worker could not run ${request.toolName}: ${response.status} ${await response.text()}`);
       return (await response.json()) as Awaited<ReturnType<DurableRuntime["callTool"]>>;
     },
     async resolveAwakeable(id, payload) {
@@ -145,7 +166,8 @@ export function createRestateRuntime({
         body: JSON.stringify(payload),
         signal: AbortSignal.timeout(10_000),
       });
-      if (!response.ok) throw new Error(`Restate could not resolve awakeable ${id}: ${response.status} ${await response.text()}`);
+      if (!response.ok)
+        throw new Error(`Restate could not resolve awakeable ${id}: ${response.status} ${await response.text()}`);
       await response.body?.cancel();
     },
   };

@@ -19,7 +19,13 @@ import { sessionDefinition } from "./session-object";
 type SchedulerHandlers = { tick: (ctx: restate.ObjectContext, input: { chain: string }) => Promise<void> };
 const schedulerDefinition = { name: "scheduler" } as restate.VirtualObjectDefinition<"scheduler", SchedulerHandlers>;
 
-export type SchedulerDeps = { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; clock?: () => Date; retry?: RetryBound };
+export type SchedulerDeps = {
+  db: PrismaClient;
+  dataDir: string;
+  sandboxes: SandboxPool;
+  clock?: () => Date;
+  retry?: RetryBound;
+};
 
 // A schedule's run() gets as long as a tool may take.
 const runTimeoutMs = 15 * 60_000;
@@ -33,7 +39,9 @@ export function schedulerObject(deps: SchedulerDeps) {
   async function queueTurns(ctx: restate.ObjectContext, turns: TurnRequest[]): Promise<void> {
     for (const turn of turns) {
       const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
-      await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
+      await ctx.run(`${turn.turnId}:invocation`, () =>
+        recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId),
+      );
     }
   }
 
@@ -41,9 +49,13 @@ export function schedulerObject(deps: SchedulerDeps) {
   async function runCode(ctx: restate.ObjectContext, code: CodeRun): Promise<string | undefined> {
     return ctx.run(`run:${code.name}`, async () => {
       const bundlePath = path.join(deps.dataDir, code.bundlePath);
-      const sandbox = deps.sandboxes.forVersion(versionSandboxSpec(deps.dataDir, { agentId: ctx.key, versionId: code.versionId, bundlePath }));
+      const sandbox = deps.sandboxes.forVersion(
+        versionSandboxSpec(deps.dataDir, { agentId: ctx.key, versionId: code.versionId, bundlePath }),
+      );
       const hostContext = { agentId: ctx.key, versionId: code.versionId, bundlePath, appAuth: code.appAuth };
-      const outcome = await sandbox.call("runSchedule", { file: code.file, appAuth: code.appAuth }, { hostContext, timeoutMs: runTimeoutMs }).catch((error: Error) => ({ ok: false as const, error: error.message }));
+      const outcome = await sandbox
+        .call("runSchedule", { file: code.file, appAuth: code.appAuth }, { hostContext, timeoutMs: runTimeoutMs })
+        .catch((error: Error) => ({ ok: false as const, error: error.message }));
       if (!outcome.ok) console.error(`schedule ${code.name} of agent ${ctx.key} failed: ${outcome.error}`);
       return outcome.ok ? undefined : outcome.error;
     });
@@ -80,7 +92,9 @@ export function schedulerObject(deps: SchedulerDeps) {
           return { ok: true, sessionId: started.sessionId };
         }
         const failure = await runCode(ctx, started);
-        return failure ? new AppError("not_found", `${input.name} failed: ${failure}`).toBody() : { ok: true, ran: true };
+        return failure
+          ? new AppError("not_found", `${input.name} failed: ${failure}`).toBody()
+          : { ok: true, ran: true };
       },
     },
     // A chain must outlive an outage of the database: retried without a limit, at a bounded pace.

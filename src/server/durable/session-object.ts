@@ -68,13 +68,20 @@ export function sessionObject(deps: WorkerDeps) {
     // suspend (a turn waiting on an approval does) and aborts one that cannot (a turn still
     // working) after the abort timeout; its retry would supersede the run. So both are long: a
     // turn has up to seven hours of work (25 model steps, tools of up to 15 minutes each).
-    options: { inactivityTimeout: { hours: 1 }, abortTimeout: { hours: 6 }, retryPolicy: retryPolicy(deps.retry ?? defaultRetryBound) },
+    options: {
+      inactivityTimeout: { hours: 1 },
+      abortTimeout: { hours: 6 },
+      retryPolicy: retryPolicy(deps.retry ?? defaultRetryBound),
+    },
   });
 }
 
 /** What a turn asks of the durable engine beyond its journal. Without `ctx` (an eager run) each
  * of these hands the turn over to the session's invocation instead. */
-type TurnDurable = Pick<TurnDeps, "awakeable" | "resolveAwakeable"> & { park: ApprovalWaits["park"]; ctx?: restate.ObjectContext };
+type TurnDurable = Pick<TurnDeps, "awakeable" | "resolveAwakeable"> & {
+  park: ApprovalWaits["park"];
+  ctx?: restate.ObjectContext;
+};
 
 /** An eager run met something only the session's invocation can do (wait on an awakeable). */
 export class HandOver extends Error {}
@@ -113,22 +120,33 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
   let next: TurnRequest | undefined;
   try {
     const durable: TurnDurable = { awakeable: handOver, resolveAwakeable: handOver, park: handOver };
-    next = await runSessionTurn(deps, turn, eagerJournal, durable, { opensSession: true, mayHavePending: hints.mayHavePending, setupRow: start });
+    next = await runSessionTurn(deps, turn, eagerJournal, durable, {
+      opensSession: true,
+      mayHavePending: hints.mayHavePending,
+      setupRow: start,
+    });
   } catch (error) {
     if (error instanceof NotFirst) return false;
-    if (!(error instanceof HandOver || error instanceof SupersededRun)) console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
+    if (!(error instanceof HandOver || error instanceof SupersededRun))
+      console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
     try {
       await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
     } catch (sendError) {
       // Back to "named for nobody": the sweep sends it (this worker's lock would hold it off).
-      await poolOf(deps.db).query(`UPDATE sessions SET "eagerWorker" = 0 WHERE id = $1 AND "runningTurnId" = $2 AND "eagerWorker" IS NOT NULL`, [turn.sessionId, turn.turnId]);
+      await poolOf(deps.db).query(
+        `UPDATE sessions SET "eagerWorker" = 0 WHERE id = $1 AND "runningTurnId" = $2 AND "eagerWorker" IS NOT NULL`,
+        [turn.sessionId, turn.turnId],
+      );
       console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, sendError);
     }
     return false;
   }
   // Sends coalesced during the turn drained into a follow-up: queued like any send (retried, and
   // recorded as failed if the engine stays unreachable).
-  if (next) await queueTurn({ db: deps.db, runtime, turn: next, mode: "chat" }).catch((error: Error) => console.error(`could not queue turn ${next.turnId}:`, error.message));
+  if (next)
+    await queueTurn({ db: deps.db, runtime, turn: next, mode: "chat" }).catch((error: Error) =>
+      console.error(`could not queue turn ${next.turnId}:`, error.message),
+    );
   return true;
 }
 
@@ -156,15 +174,33 @@ async function runSessionTurn(
     // A stop asked before this run began (it is a retry) still stops it.
     const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
     const { next, stopped } = await runTurn(
-      { ...deps, awakeable: durable.awakeable, resolveAwakeable: durable.resolveAwakeable, approvals, step, settled: journal.settled, earlier: journal.earlier, signal: tracked.signal, started, ...options },
+      {
+        ...deps,
+        awakeable: durable.awakeable,
+        resolveAwakeable: durable.resolveAwakeable,
+        approvals,
+        step,
+        settled: journal.settled,
+        earlier: journal.earlier,
+        signal: tracked.signal,
+        started,
+        ...options,
+      },
       current,
     );
     if (!stopped) return next;
     // Stopped or preempted, and the turn saw it first: it recorded its own end. Restate's
     // cancellation of this invocation is on its way, so sends coalesced meanwhile run in a new
     // invocation, queued through the ingress where that cancellation cannot reach them.
-    const leftover = next ?? (await step<TurnRequest | undefined>(`${current.turnId}:leftover`, (seal) => leftoverTurn(deps, current.sessionId, seal)));
-    if (leftover) await step(`${leftover.turnId}:queued`, () => queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }));
+    const leftover =
+      next ??
+      (await step<TurnRequest | undefined>(`${current.turnId}:leftover`, (seal) =>
+        leftoverTurn(deps, current.sessionId, seal),
+      ));
+    if (leftover)
+      await step(`${leftover.turnId}:queued`, () =>
+        queueTurn({ db: deps.db, runtime: runtimeOf(deps), turn: leftover, mode: "chat" }),
+      );
     return undefined;
   } catch (error) {
     if (error instanceof HandOver || error instanceof SupersededRun || error instanceof NotFirst) throw error;
@@ -178,7 +214,10 @@ async function runSessionTurn(
     }
     // Whatever failed, a turn someone stopped (during this attempt, or while it waited out a
     // retry's backoff) ends as stopped.
-    const isStopped = (ctx !== undefined && error instanceof restate.CancelledError) || tracked.signal.aborted || (await journal.stopRequested().catch(() => false));
+    const isStopped =
+      (ctx !== undefined && error instanceof restate.CancelledError) ||
+      tracked.signal.aborted ||
+      (await journal.stopRequested().catch(() => false));
     tracked.abort();
     await inflight;
     // Appends steps did not wait for are written before the end (their failure changes nothing now).
@@ -206,7 +245,9 @@ async function failedEnd(deps: WorkerDeps, turn: TurnRequest, error: unknown): P
     });
     // 0: the session is gone, and there is no end to record (endTurnEarly finds nothing).
     if (attempts > 0 && attempts < bound) {
-      console.error(`${label}: attempt ${attempts} of ${bound} failed (${failure.code}), retried after a backoff: ${failure.message}`);
+      console.error(
+        `${label}: attempt ${attempts} of ${bound} failed (${failure.code}), retried after a backoff: ${failure.message}`,
+      );
       throw error;
     }
     if (attempts >= bound) failure = exhausted(failure, attempts);
@@ -221,15 +262,34 @@ async function failedEnd(deps: WorkerDeps, turn: TurnRequest, error: unknown): P
  * invocation), sends coalesced while it was stopped (a new invocation: a cancelled one cannot
  * carry them), its maxRunningTurns slot.
  */
-async function endTurnEarly(deps: WorkerDeps, durable: TurnDurable, turn: TurnRequest, end: TurnEnd, epoch: number): Promise<TurnRequest | undefined> {
+async function endTurnEarly(
+  deps: WorkerDeps,
+  durable: TurnDurable,
+  turn: TurnRequest,
+  end: TurnEnd,
+  epoch: number,
+): Promise<TurnRequest | undefined> {
   const { ctx } = durable;
   const record = async (): Promise<{ next?: TurnRequest; leftover?: TurnRequest }> => {
-    const session = await deps.db.session.findUnique({ where: { id: turn.sessionId }, select: { mode: true, agentId: true } });
+    const session = await deps.db.session.findUnique({
+      where: { id: turn.sessionId },
+      select: { mode: true, agentId: true },
+    });
     if (!session) return {};
     const dir = workspaceDir(deps.dataDir, session.agentId, turn.sessionId);
     const isStop = end.kind === "cancelled";
-    const next = await finishTurn({ db: deps.db, sessionId: turn.sessionId, turnId: turn.turnId, mode: session.mode, end, epoch, workspaceDir: isStop ? undefined : dir });
-    const leftover = isStop ? await startLeftoverTurn({ db: deps.db, sessionId: turn.sessionId, workspaceDir: dir }) : undefined;
+    const next = await finishTurn({
+      db: deps.db,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+      mode: session.mode,
+      end,
+      epoch,
+      workspaceDir: isStop ? undefined : dir,
+    });
+    const leftover = isStop
+      ? await startLeftoverTurn({ db: deps.db, sessionId: turn.sessionId, workspaceDir: dir })
+      : undefined;
     return { next, leftover };
   };
   if (!ctx) {
@@ -239,7 +299,15 @@ async function endTurnEarly(deps: WorkerDeps, durable: TurnDurable, turn: TurnRe
   }
   const { next, leftover } = await afterCancellation(() => ctx.run(`${turn.turnId}:ended`, record));
   await afterCancellation(() =>
-    handOnSlot({ db: deps.db, step: (name, action) => ctx.run(name, () => action(() => undefined)), resolveAwakeable: durable.resolveAwakeable }, turn.sessionId, turn.turnId),
+    handOnSlot(
+      {
+        db: deps.db,
+        step: (name, action) => ctx.run(name, () => action(() => undefined)),
+        resolveAwakeable: durable.resolveAwakeable,
+      },
+      turn.sessionId,
+      turn.turnId,
+    ),
   );
   if (leftover) await afterCancellation(() => sendFollowUp(ctx, deps, leftover));
   return next;
@@ -256,11 +324,21 @@ async function afterCancellation<T>(operation: () => Promise<T>): Promise<T> {
   }
 }
 
-
 /** Sends coalesced while a cancelled turn wound down, as one new turn (see startLeftoverTurn). */
-async function leftoverTurn(deps: WorkerDeps, sessionId: string, seal?: Seal<TurnRequest | undefined>): Promise<TurnRequest | undefined> {
+async function leftoverTurn(
+  deps: WorkerDeps,
+  sessionId: string,
+  seal?: Seal<TurnRequest | undefined>,
+): Promise<TurnRequest | undefined> {
   const session = await deps.db.session.findUnique({ where: { id: sessionId }, select: { agentId: true } });
-  return session ? startLeftoverTurn({ db: deps.db, sessionId, workspaceDir: workspaceDir(deps.dataDir, session.agentId, sessionId), seal }) : undefined;
+  return session
+    ? startLeftoverTurn({
+        db: deps.db,
+        sessionId,
+        workspaceDir: workspaceDir(deps.dataDir, session.agentId, sessionId),
+        seal,
+      })
+    : undefined;
 }
 
 function runtimeOf(deps: WorkerDeps): DurableRuntime {
@@ -270,5 +348,7 @@ function runtimeOf(deps: WorkerDeps): DurableRuntime {
 
 async function sendFollowUp(ctx: restate.ObjectContext, deps: WorkerDeps, turn: TurnRequest): Promise<void> {
   const invocationId = await ctx.objectSendClient(sessionDefinition, turn.sessionId).runTurn(turn).invocationId;
-  await ctx.run(`${turn.turnId}:invocation`, () => recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId));
+  await ctx.run(`${turn.turnId}:invocation`, () =>
+    recordInvocation(deps.db, turn.sessionId, turn.turnId, invocationId),
+  );
 }

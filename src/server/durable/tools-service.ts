@@ -19,11 +19,16 @@ export function toolsService(deps: WorkerDeps) {
           } catch (error) {
             // A call that fails the same way every time (a malformed request, say) is not retried.
             const failure = classifyFailure(error);
-            if (!failure.isRetryable) throw new restate.TerminalError(`${failure.code}: ${failure.message}`, { errorCode: 400 });
+            if (!failure.isRetryable)
+              throw new restate.TerminalError(`${failure.code}: ${failure.message}`, { errorCode: 400 });
             throw error;
           }
         };
-        return ctx.run("call", call, { maxRetryAttempts: bound.attempts, initialRetryInterval: bound.initialIntervalMs, maxRetryInterval: bound.maxIntervalMs });
+        return ctx.run("call", call, {
+          maxRetryAttempts: bound.attempts,
+          initialRetryInterval: bound.initialIntervalMs,
+          maxRetryInterval: bound.maxIntervalMs,
+        });
       },
     },
   });

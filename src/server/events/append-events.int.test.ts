@@ -18,7 +18,9 @@ describe("appendEvents", () => {
   it("keeps indexes gapless and unique under concurrent appends", async () => {
     const session = await createTestSession(db);
     const batches = await Promise.all(
-      Array.from({ length: 20 }, (_, b) => appendEvents({ db, sessionId: session.id, events: [0, 1, 2, 3, 4].map((i) => text(b * 5 + i)) })),
+      Array.from({ length: 20 }, (_, b) =>
+        appendEvents({ db, sessionId: session.id, events: [0, 1, 2, 3, 4].map((i) => text(b * 5 + i)) }),
+      ),
     );
     for (const batch of batches) {
       const indexes = batch.map((e) => e.index);
@@ -30,11 +32,18 @@ describe("appendEvents", () => {
 
   it("appends nothing for an idempotency key already in the log and returns the stored event", async () => {
     const session = await createTestSession(db);
-    const [first] = await appendEvents({ db, sessionId: session.id, events: [{ ...text(1), idempotencyKey: "turn_1/step_0/delta_0" }] });
+    const [first] = await appendEvents({
+      db,
+      sessionId: session.id,
+      events: [{ ...text(1), idempotencyKey: "turn_1/step_0/delta_0" }],
+    });
     const replay = await appendEvents({
       db,
       sessionId: session.id,
-      events: [{ ...text(1), idempotencyKey: "turn_1/step_0/delta_0" }, { ...text(2), idempotencyKey: "turn_1/step_0/delta_1" }],
+      events: [
+        { ...text(1), idempotencyKey: "turn_1/step_0/delta_0" },
+        { ...text(2), idempotencyKey: "turn_1/step_0/delta_1" },
+      ],
     });
     expect(replay[0]).toEqual(first);
     expect(replay[1]?.index).toBe(1);
@@ -43,7 +52,9 @@ describe("appendEvents", () => {
 
   it("rejects an event that does not match the vocabulary and writes nothing", async () => {
     const session = await createTestSession(db);
-    await expect(appendEvents({ db, sessionId: session.id, events: [text(1), { type: "message.appended", data: { delta: 5 } }] })).rejects.toThrow();
+    await expect(
+      appendEvents({ db, sessionId: session.id, events: [text(1), { type: "message.appended", data: { delta: 5 } }] }),
+    ).rejects.toThrow();
     expect(await db.sessionEvent.count({ where: { sessionId: session.id } })).toBe(0);
     expect((await db.session.findUniqueOrThrow({ where: { id: session.id } })).nextIndex).toBe(0);
   });
@@ -59,12 +70,20 @@ describe("appendEvents", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: "not_found" });
-    const values = results.map((r) => (r.status === "fulfilled" ? r.value.map((e) => [e.sessionId === a.id ? "a" : "b", e.index, e.data]) : null));
-    expect(values[0]).toEqual([["a", 0, { delta: "d1" }], ["a", 1, { delta: "d2" }]]);
+    const values = results.map((r) =>
+      r.status === "fulfilled" ? r.value.map((e) => [e.sessionId === a.id ? "a" : "b", e.index, e.data]) : null,
+    );
+    expect(values[0]).toEqual([
+      ["a", 0, { delta: "d1" }],
+      ["a", 1, { delta: "d2" }],
+    ]);
     expect(values[2]).toEqual([["b", 0, { delta: "d4" }]]);
     expect(values[3]).toEqual([["a", 2, { delta: "d5" }]]);
     // The repeated key returns the stored event; only the new one is appended.
-    expect(values[4]).toEqual([["b", 0, { delta: "d4" }], ["b", 1, { delta: "d6" }]]);
+    expect(values[4]).toEqual([
+      ["b", 0, { delta: "d4" }],
+      ["b", 1, { delta: "d6" }],
+    ]);
   });
 
   it("writes none of a session's later appends in a batch after one of its own failed, and the other sessions' all", async () => {
@@ -89,7 +108,11 @@ describe("appendEvents", () => {
     first.catch(() => undefined);
     await new Promise((resolve) => setImmediate(resolve));
     // The first is on its way to Postgres (which refuses it); these wait for the next statement.
-    const results = await Promise.allSettled([first, appendEvents({ db, sessionId: a.id, events: [text(2)] }), appendEvents({ db, sessionId: b.id, events: [text(3)] })]);
+    const results = await Promise.allSettled([
+      first,
+      appendEvents({ db, sessionId: a.id, events: [text(2)] }),
+      appendEvents({ db, sessionId: b.id, events: [text(3)] }),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
     expect(String((results[1] as PromiseRejectedResult).reason)).toContain("an earlier append of session");
     // Asked for once the failure was known: written.
@@ -97,7 +120,9 @@ describe("appendEvents", () => {
   });
 
   it("answers not_found for an unknown session", async () => {
-    await expect(appendEvents({ db, sessionId: "ses_nope", events: [text(1)] })).rejects.toMatchObject({ code: "not_found" });
+    await expect(appendEvents({ db, sessionId: "ses_nope", events: [text(1)] })).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   // One notification per statement and session ("S:N"): the count tells how many statements wrote.
@@ -116,7 +141,8 @@ describe("appendEvents", () => {
       await listener.end();
     }
   }
-  const turns = () => new Promise((resolve) => setImmediate(resolve)).then(() => new Promise((resolve) => setImmediate(resolve)));
+  const turns = () =>
+    new Promise((resolve) => setImmediate(resolve)).then(() => new Promise((resolve) => setImmediate(resolve)));
 
   it("lets an append that nothing waits for linger for the next, and writes both in one statement", async () => {
     const session = await createTestSession(db);
@@ -147,8 +173,20 @@ describe("appendEvents", () => {
 
   it("stamps the envelope: ISO time, turn id, session id", async () => {
     const session = await createTestSession(db);
-    const [event] = await appendEvents({ db, sessionId: session.id, events: [text(7)], clock: () => new Date("2026-11-29T12:00:00.000Z") });
-    expect(event).toEqual({ type: "message.appended", index: 0, sessionId: session.id, turnId: "turn_1", at: "2026-11-29T12:00:00.000Z", data: { delta: "d7" } });
+    const [event] = await appendEvents({
+      db,
+      sessionId: session.id,
+      events: [text(7)],
+      clock: () => new Date("2026-11-29T12:00:00.000Z"),
+    });
+    expect(event).toEqual({
+      type: "message.appended",
+      index: 0,
+      sessionId: session.id,
+      turnId: "turn_1",
+      at: "2026-11-29T12:00:00.000Z",
+      data: { delta: "d7" },
+    });
   });
 
   it("looks events up by index however much the log grew after the statement was planned", async () => {
@@ -160,7 +198,12 @@ describe("appendEvents", () => {
     try {
       const session = await createTestSession(own);
       let n = 0;
-      const append = () => appendStatement(client, [{ sessionId: session.id, events: [{ ...text(n), idempotencyKey: `k${n++}` }], at: new Date() }], sessionEventsChannel.name);
+      const append = () =>
+        appendStatement(
+          client,
+          [{ sessionId: session.id, events: [{ ...text(n), idempotencyKey: `k${n++}` }], at: new Date() }],
+          sessionEventsChannel.name,
+        );
       // Planned (and kept) on this connection while the log is nearly empty …
       for (let i = 0; i < 10; i++) await append();
       // … then the log grows, with no ANALYZE in between.
@@ -171,7 +214,9 @@ describe("appendEvents", () => {
       );
       const fullScans = async () => {
         await client.query(`SELECT pg_stat_force_next_flush()`);
-        const { rows } = await client.query<{ seq_scan: string }>(`SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'session_events'`);
+        const { rows } = await client.query<{ seq_scan: string }>(
+          `SELECT seq_scan FROM pg_stat_user_tables WHERE relname = 'session_events'`,
+        );
         return Number(rows[0]!.seq_scan);
       };
       const before = await fullScans();
@@ -188,16 +233,30 @@ describe("appendEvents", () => {
 describe("appendEvents ending a turn (endsTurn)", () => {
   const turnId = "turn_end";
   const ending = [
-    { type: "turn.completed" as const, turnId, data: { usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } }, idempotencyKey: `${turnId}:finished` },
+    {
+      type: "turn.completed" as const,
+      turnId,
+      data: { usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+      idempotencyKey: `${turnId}:finished`,
+    },
     { type: "session.waiting" as const, turnId, data: {}, idempotencyKey: `${turnId}:waiting` },
   ];
   const runningSession = async () => {
     const session = await createTestSession(db);
-    await db.session.update({ where: { id: session.id }, data: { status: "running", runningTurnId: turnId, runningInvocationId: "inv_1" } });
+    await db.session.update({
+      where: { id: session.id },
+      data: { status: "running", runningTurnId: turnId, runningInvocationId: "inv_1" },
+    });
     return session;
   };
   const end = (sessionId: string) =>
-    appendEvents({ db, sessionId, events: ending, endsTurn: true, step: { turnId, name: `${turnId}:finish`, sessionId, result: "{}", epoch: 0 } });
+    appendEvents({
+      db,
+      sessionId,
+      events: ending,
+      endsTurn: true,
+      step: { turnId, name: `${turnId}:finish`, sessionId, result: "{}", epoch: 0 },
+    });
   const state = async (sessionId: string) => {
     const session = await db.session.findUniqueOrThrow({ where: { id: sessionId } });
     return {
@@ -213,7 +272,13 @@ describe("appendEvents ending a turn (endsTurn)", () => {
     const session = await runningSession();
     const stored = await end(session.id);
     expect(stored.map((e) => e.type)).toEqual(["turn.completed", "session.waiting"]);
-    expect(await state(session.id)).toEqual({ status: "waiting", runningTurnId: null, runningInvocationId: null, events: ["turn.completed", "session.waiting"], steps: 1 });
+    expect(await state(session.id)).toEqual({
+      status: "waiting",
+      runningTurnId: null,
+      runningInvocationId: null,
+      events: ["turn.completed", "session.waiting"],
+      steps: 1,
+    });
   });
 
   it("writes nothing while a coalesced send waits, a call waits for approval, or another turn owns the session", async () => {
@@ -221,7 +286,16 @@ describe("appendEvents ending a turn (endsTurn)", () => {
     await db.pendingDelivery.create({ data: { sessionId: waiting.id, deliveryId: "dlv_1", text: "more" } });
     const approving = await runningSession();
     await db.approval.create({
-      data: { sessionId: approving.id, turnId, callId: "call_1", toolName: "t", args: {}, requestedBy: {}, awakeableId: "a", expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        sessionId: approving.id,
+        turnId,
+        callId: "call_1",
+        toolName: "t",
+        args: {},
+        requestedBy: {},
+        awakeableId: "a",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
     const taken = await runningSession();
     await db.session.update({ where: { id: taken.id }, data: { runningTurnId: "turn_next" } });
@@ -242,19 +316,34 @@ describe("appendEvents ending a turn (endsTurn)", () => {
     const session = await runningSession();
     await appendEvents({ db, sessionId: session.id, events: ending });
     expect(await end(session.id)).toEqual([]);
-    expect(await state(session.id)).toMatchObject({ status: "running", events: ["turn.completed", "session.waiting"], steps: 0 });
+    expect(await state(session.id)).toMatchObject({
+      status: "running",
+      events: ["turn.completed", "session.waiting"],
+      steps: 0,
+    });
   });
 
   it.each([
     // A coalesced send as follow-up-session.ts makes it: the session row, then the delivery.
-    ["a client's send", async (sender: pg.Client, sessionId: string) => {
-      await sender.query(`UPDATE sessions SET "continuationTokenHash" = 'next' WHERE id = $1`, [sessionId]);
-      await sender.query(`INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, 'dlv_2', 'more')`, [sessionId]);
-    }],
+    [
+      "a client's send",
+      async (sender: pg.Client, sessionId: string) => {
+        await sender.query(`UPDATE sessions SET "continuationTokenHash" = 'next' WHERE id = $1`, [sessionId]);
+        await sender.query(
+          `INSERT INTO pending_deliveries ("sessionId", "deliveryId", text) VALUES ($1, 'dlv_2', 'more')`,
+          [sessionId],
+        );
+      },
+    ],
     // A reminder firing into the busy session.
-    ["a reminder", async (sender: pg.Client, sessionId: string) => {
-      expect(await deliverCoalesced(sender as pg.PoolClient, { sessionId, text: "remember", deliveryId: "dlv_3" })).toEqual({ kind: "queued" });
-    }],
+    [
+      "a reminder",
+      async (sender: pg.Client, sessionId: string) => {
+        expect(
+          await deliverCoalesced(sender as pg.PoolClient, { sessionId, text: "remember", deliveryId: "dlv_3" }),
+        ).toEqual({ kind: "queued" });
+      },
+    ],
   ] as const)("does not miss %s committing while the statement waits for the session's lock", async (_, send) => {
     const session = await runningSession();
     const sender = new pg.Client({ connectionString: inject("databaseUrl") });

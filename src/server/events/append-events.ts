@@ -13,7 +13,6 @@ import { sessionEventsChannel } from "@/server/channels";
 
 export type { StepRecord };
 
-
 export type NewEvent = {
   type: SessionEvent["type"];
   data: unknown;
@@ -42,7 +41,11 @@ export async function appendEvents(options: {
   validate(sessionId, events, at);
   let stored: SessionEvent[];
   try {
-    stored = await groupAppend(poolOf(db), { sessionId, events, at, step, endsTurn, linger }, sessionEventsChannel.name);
+    stored = await groupAppend(
+      poolOf(db),
+      { sessionId, events, at, step, endsTurn, linger },
+      sessionEventsChannel.name,
+    );
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.
@@ -56,7 +59,13 @@ export async function appendEvents(options: {
  * The same, inside a transaction the caller owns on `client` (to write rows and their events
  * together, atomically). The same single statement as group commit; NOTIFY fires on commit.
  */
-export async function appendEventsInTransaction(options: { client: Queryable; sessionId: string; events: NewEvent[]; clock?: () => Date; step?: StepRecord }): Promise<SessionEvent[]> {
+export async function appendEventsInTransaction(options: {
+  client: Queryable;
+  sessionId: string;
+  events: NewEvent[];
+  clock?: () => Date;
+  step?: StepRecord;
+}): Promise<SessionEvent[]> {
   const { client, sessionId, events, clock = () => new Date(), step } = options;
   if (events.length === 0) return [];
   const at = clock();
@@ -74,7 +83,8 @@ async function appendOne(client: Queryable, request: AppendRequest): Promise<Ses
 /** Validates before writing (the index is not known yet and does not affect validity): a
  * producer that drifts from the vocabulary fails here, loudly. */
 function validate(sessionId: string, events: NewEvent[], at: Date): void {
-  for (const event of events) toValidEnvelope({ sessionId, index: 0, type: event.type, turnId: event.turnId ?? null, at, data: event.data });
+  for (const event of events)
+    toValidEnvelope({ sessionId, index: 0, type: event.type, turnId: event.turnId ?? null, at, data: event.data });
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -14,7 +14,14 @@ export type EventRow = {
 /** A stored row as its envelope. Rows were validated when written, so reads (the replay hot
  * path) do not parse them again. */
 export function toEnvelope(row: EventRow): SessionEvent {
-  const envelope = { type: row.type, index: row.index, sessionId: row.sessionId, ...(row.turnId ? { turnId: row.turnId } : {}), at: row.at.toISOString(), data: row.data };
+  const envelope = {
+    type: row.type,
+    index: row.index,
+    sessionId: row.sessionId,
+    ...(row.turnId ? { turnId: row.turnId } : {}),
+    at: row.at.toISOString(),
+    data: row.data,
+  };
   return envelope as SessionEvent;
 }
 

@@ -15,7 +15,13 @@ export type EventHub = {
   close: () => Promise<void>;
 };
 
-export async function createEventHub({ databaseUrl, log = console.error }: { databaseUrl: string; log?: (message: string) => void }): Promise<EventHub> {
+export async function createEventHub({
+  databaseUrl,
+  log = console.error,
+}: {
+  databaseUrl: string;
+  log?: (message: string) => void;
+}): Promise<EventHub> {
   const subscribers = new Map<string, Set<OnEvents>>();
   const listener = await listen({
     name: "event hub",

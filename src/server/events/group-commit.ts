@@ -57,7 +57,15 @@ type Pending = AppendRequest & {
   hasFailed?: boolean;
 };
 
-type Queue = { pool: pg.Pool; channel: string; pending: Pending[]; isFlushing: boolean; lastOfSession: Map<string, Pending>; lingering?: NodeJS.Timeout; lingerStart?: number };
+type Queue = {
+  pool: pg.Pool;
+  channel: string;
+  pending: Pending[];
+  isFlushing: boolean;
+  lastOfSession: Map<string, Pending>;
+  lingering?: NodeJS.Timeout;
+  lingerStart?: number;
+};
 
 const maxEventsPerStatement = 1_000;
 /** A turn's next append follows its previous one within a few milliseconds when its model and
@@ -81,7 +89,10 @@ export function groupAppend(pool: pg.Pool, request: AppendRequest, channel: stri
     const now = performance.now();
     state.lingerStart ??= now;
     clearTimeout(state.lingering);
-    state.lingering = setTimeout(() => startFlush(state), Math.max(0, Math.min(lingerMs, state.lingerStart + maxLingerMs - now)));
+    state.lingering = setTimeout(
+      () => startFlush(state),
+      Math.max(0, Math.min(lingerMs, state.lingerStart + maxLingerMs - now)),
+    );
   });
 }
 
@@ -111,7 +122,9 @@ async function flush(pool: pg.Pool, state: Queue, channel: string): Promise<void
     request.hasFailed = true;
     request.reject(outcome.error);
   };
-  const afterFailure = (request: Pending) => ({ error: new Error(`not appended: an earlier append of session ${request.sessionId} failed`) });
+  const afterFailure = (request: Pending) => ({
+    error: new Error(`not appended: an earlier append of session ${request.sessionId} failed`),
+  });
   for (let isFirst = true; ; isFirst = false) {
     // What the last statement's answers set going (a turn's finish, requested as its last step
     // returns) joins the next statement: it is formed once they have run.
@@ -119,7 +132,10 @@ async function flush(pool: pg.Pool, state: Queue, channel: string): Promise<void
     if (state.pending.length === 0) break;
     let count = 0;
     const batch: Pending[] = [];
-    while (state.pending.length > 0 && (batch.length === 0 || count + state.pending[0]!.events.length <= maxEventsPerStatement)) {
+    while (
+      state.pending.length > 0 &&
+      (batch.length === 0 || count + state.pending[0]!.events.length <= maxEventsPerStatement)
+    ) {
       const next = state.pending.shift()!;
       if (next.after?.hasFailed) {
         answer(next, afterFailure(next));
@@ -140,7 +156,13 @@ async function flush(pool: pg.Pool, state: Queue, channel: string): Promise<void
           answer(request, afterFailure(request));
           continue;
         }
-        answer(request, await appendStatement(pool, [request], channel).then((rows) => settled(request, rows[0] ?? []), (error: unknown) => ({ error })));
+        answer(
+          request,
+          await appendStatement(pool, [request], channel).then(
+            (rows) => settled(request, rows[0] ?? []),
+            (error: unknown) => ({ error }),
+          ),
+        );
       }
     }
   }
@@ -151,29 +173,51 @@ async function flush(pool: pg.Pool, state: Queue, channel: string): Promise<void
 export type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 
 /** The append statement for some requests, on any connection (inside a caller's transaction too). */
-export async function appendStatement(db: Queryable, requests: AppendRequest[], channel: string): Promise<SessionEvent[][]> {
+export async function appendStatement(
+  db: Queryable,
+  requests: AppendRequest[],
+  channel: string,
+): Promise<SessionEvent[][]> {
   const rows = await runStatement(db, requests, channel);
   const recorded = new Set(rows[0] ? parseTextArray(rows[0].recorded) : []);
   for (const { step } of requests) if (step) step.stored = recorded.has(`${step.turnId}\t${step.name}`);
   const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
   let ord = 1;
-  return requests.map((request) => request.events.flatMap(() => {
-    const row = byOrd.get(ord++);
-    if (!row) return [];
-    const { ord: _, recorded: __, ...rest } = row;
-    return [toEnvelope(rest)];
-  }));
+  return requests.map((request) =>
+    request.events.flatMap(() => {
+      const row = byOrd.get(ord++);
+      if (!row) return [];
+      const { ord: _, recorded: __, ...rest } = row;
+      return [toEnvelope(rest)];
+    }),
+  );
 }
 
 // Every row repeats the statement's recorded steps (a text[]): left as text and parsed once,
 // from the first row, instead of once per event.
 const textArrayOid = 1009;
 const parseTextArray = pg.types.getTypeParser(textArrayOid as never) as (text: string) => string[];
-const rowTypes = { getTypeParser: (oid: number) => (oid === textArrayOid ? (text: string) => text : pg.types.getTypeParser(oid as never)) } as pg.CustomTypesConfig;
+const rowTypes = {
+  getTypeParser: (oid: number) =>
+    oid === textArrayOid ? (text: string) => text : pg.types.getTypeParser(oid as never),
+} as pg.CustomTypesConfig;
 
-async function runStatement(db: Queryable, batch: AppendRequest[], channel: string): Promise<(EventRow & { ord: string; recorded: string })[]> {
-  const flat = batch.flatMap((request) => request.events.map((event) => ({ ...event, sessionId: request.sessionId, at: request.at, endsTurn: request.endsTurn === true })));
-  const steps = batch.flatMap((request) => (request.step ? [{ ...request.step, endsTurn: request.endsTurn === true }] : []));
+async function runStatement(
+  db: Queryable,
+  batch: AppendRequest[],
+  channel: string,
+): Promise<(EventRow & { ord: string; recorded: string })[]> {
+  const flat = batch.flatMap((request) =>
+    request.events.map((event) => ({
+      ...event,
+      sessionId: request.sessionId,
+      at: request.at,
+      endsTurn: request.endsTurn === true,
+    })),
+  );
+  const steps = batch.flatMap((request) =>
+    request.step ? [{ ...request.step, endsTurn: request.endsTurn === true }] : [],
+  );
   const { rows } = await (db as pg.Pool).query<EventRow & { ord: string; recorded: string }>({
     name: "agentfold-append-events",
     text: groupAppendSql,
@@ -202,7 +246,8 @@ async function runStatement(db: Queryable, batch: AppendRequest[], channel: stri
 /** A request's events; none at all means its session does not exist (or, for a request that
  * ends its turn, that it could not). */
 function settled(request: AppendRequest, events: SessionEvent[]): { events: SessionEvent[] } | { error: unknown } {
-  if (events.length === 0 && !request.endsTurn) return { error: new AppError("not_found", `no session ${request.sessionId}`) };
+  if (events.length === 0 && !request.endsTurn)
+    return { error: new AppError("not_found", `no session ${request.sessionId}`) };
   return { events };
 }
 

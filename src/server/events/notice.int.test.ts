@@ -22,18 +22,28 @@ describe("append notifications", () => {
   it("carry the appended events as the same NDJSON lines the log gives, unless they are too large", async () => {
     const { id: sessionId } = await createTestSession(db);
     const notices: Notice[] = [];
-    const listener = await listen({ name: "test", databaseUrl, channels: { [sessionEventsChannel.name]: (payload) => notices.push(parseNotice(payload)!) } });
+    const listener = await listen({
+      name: "test",
+      databaseUrl,
+      channels: { [sessionEventsChannel.name]: (payload) => notices.push(parseNotice(payload)!) },
+    });
     try {
       await appendEvents({
         db,
         sessionId,
         events: [
-          { type: "message.received", turnId: "t1", data: { text: "tab\there, newline\nthere, quote \" and ünïcode" } },
+          { type: "message.received", turnId: "t1", data: { text: 'tab\there, newline\nthere, quote " and ünïcode' } },
           { type: "session.waiting", data: {} },
         ],
       });
-      await appendEvents({ db, sessionId, events: [{ type: "message.received", turnId: "t2", data: { text: "x".repeat(9_000) } }] });
-      await waitFor("both notifications", async () => notices.filter((n) => n.sessionId === sessionId).length === 2, { timeoutMs: 5_000 });
+      await appendEvents({
+        db,
+        sessionId,
+        events: [{ type: "message.received", turnId: "t2", data: { text: "x".repeat(9_000) } }],
+      });
+      await waitFor("both notifications", async () => notices.filter((n) => n.sessionId === sessionId).length === 2, {
+        timeoutMs: 5_000,
+      });
       const [small, large] = notices.filter((n) => n.sessionId === sessionId);
       expect(small!.lastIndex).toBe(1);
       expect(small!.lines).toEqual(await readEventLines({ db, sessionId, fromIndex: 0, limit: 2 }));

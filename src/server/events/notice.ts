@@ -23,7 +23,13 @@ export function parseNotice(payload: string): Notice | undefined {
     .split("\n")
     .map((text) => {
       const [index, type, turnId, at, ...data] = text.split("\t");
-      return eventLine(sessionId, { index: Number(index), type: type!, turnId: turnId || null, at: at!, data: data.join("\t") });
+      return eventLine(sessionId, {
+        index: Number(index),
+        type: type!,
+        turnId: turnId || null,
+        at: at!,
+        data: data.join("\t"),
+      });
     });
   return { sessionId, lastIndex, lines };
 }

@@ -25,7 +25,10 @@ describe("pipelinedAppender", () => {
 
   it("with lingerMs, holds the first append for what follows it, until the time is up or flush", async () => {
     const batches: string[][] = [];
-    const out = pipelinedAppender(async (events) => void batches.push(events.map((e) => (e.data as { delta: string }).delta)), { lingerMs: 30 });
+    const out = pipelinedAppender(
+      async (events) => void batches.push(events.map((e) => (e.data as { delta: string }).delta)),
+      { lingerMs: 30 },
+    );
     out.push(delta(0));
     await new Promise((resolve) => setTimeout(resolve, 5));
     out.push(delta(1));
@@ -37,7 +40,10 @@ describe("pipelinedAppender", () => {
     await out.flush();
     expect(batches).toEqual([["0", "1"], ["2"]]);
 
-    const quick = pipelinedAppender(async (events) => void batches.push(events.map((e) => (e.data as { delta: string }).delta)), { lingerMs: 60_000 });
+    const quick = pipelinedAppender(
+      async (events) => void batches.push(events.map((e) => (e.data as { delta: string }).delta)),
+      { lingerMs: 60_000 },
+    );
     quick.push(delta(3), delta(4));
     await quick.flush();
     expect(batches.at(-1)).toEqual(["3", "4"]);
@@ -91,12 +97,27 @@ describe("pipelinedAppender", () => {
       },
       { join: joinDeltas },
     );
-    const reasoning = (text: string): NewEvent => ({ type: "reasoning.appended", data: { delta: text }, idempotencyKey: `r:${text}` });
-    const message = (text: string): NewEvent => ({ type: "message.appended", data: { delta: text }, idempotencyKey: `m:${text}` });
+    const reasoning = (text: string): NewEvent => ({
+      type: "reasoning.appended",
+      data: { delta: text },
+      idempotencyKey: `r:${text}`,
+    });
+    const message = (text: string): NewEvent => ({
+      type: "message.appended",
+      data: { delta: text },
+      idempotencyKey: `m:${text}`,
+    });
     out.push(message("Hel"));
     await Promise.resolve();
     // In flight: the next ones queue up, and a text's deltas side by side become one.
-    out.push(reasoning("I "), reasoning("think"), message("lo, "), message("you"), { type: "step.completed", data: { step: 0, durationMs: 1 } }, message("!"));
+    out.push(
+      reasoning("I "),
+      reasoning("think"),
+      message("lo, "),
+      message("you"),
+      { type: "step.completed", data: { step: 0, durationMs: 1 } },
+      message("!"),
+    );
     release();
     await out.flush();
     expect(batches[0]).toEqual([message("Hel")]);

@@ -33,11 +33,23 @@ export function eventLine(sessionId: string, row: StoredEventText): EventLine {
 
 // Event types are few: each is quoted once.
 const quotedTypes = new Map<string, string>();
-const quotedType = (type: string) => quotedTypes.get(type) ?? (quotedTypes.set(type, JSON.stringify(type)), quotedTypes.get(type)!);
+const quotedType = (type: string) =>
+  quotedTypes.get(type) ?? (quotedTypes.set(type, JSON.stringify(type)), quotedTypes.get(type)!);
 
-function lineOf(quotedSessionId: string, index: number, type: string, turnId: string | null, at: string, data: string): EventLine {
+function lineOf(
+  quotedSessionId: string,
+  index: number,
+  type: string,
+  turnId: string | null,
+  at: string,
+  data: string,
+): EventLine {
   const turn = turnId ? `"turnId":${JSON.stringify(turnId)},` : "";
-  return { index, type, line: `{"type":${quotedType(type)},"index":${index},"sessionId":${quotedSessionId},${turn}"at":"${at}","data":${data}}\n` };
+  return {
+    index,
+    type,
+    line: `{"type":${quotedType(type)},"index":${index},"sessionId":${quotedSessionId},${turn}"at":"${at}","data":${data}}\n`,
+  };
 }
 
 /** How SQL formats a stored `at` for eventLine (UTC in a timestamp without time zone). */
@@ -101,5 +113,11 @@ export async function readSessionAndEventLines(options: {
   });
   const session = rows.find((row) => row[0] === null);
   if (!session) return { session: undefined, lines: [] };
-  return { session: JSON.parse(session[4]) as StreamedSession, lines: linesOf(sessionId, rows.filter((row): row is LineRow => row[0] !== null)) };
+  return {
+    session: JSON.parse(session[4]) as StreamedSession,
+    lines: linesOf(
+      sessionId,
+      rows.filter((row): row is LineRow => row[0] !== null),
+    ),
+  };
 }

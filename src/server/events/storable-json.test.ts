@@ -3,7 +3,12 @@ import { storableJson } from "./storable-json";
 
 describe("storableJson", () => {
   it("leaves storable values exactly as JSON.stringify writes them", () => {
-    const value = { text: "héllo 👋", escaped: "a literal \\u0000 stays", list: [1, null, true], nested: { at: new Date(0) } };
+    const value = {
+      text: "héllo 👋",
+      escaped: "a literal \\u0000 stays",
+      list: [1, null, true],
+      nested: { at: new Date(0) },
+    };
     expect(storableJson(value)).toBe(JSON.stringify(value));
   });
 

@@ -16,7 +16,10 @@ let hubs: EventHub[];
 
 beforeAll(async () => {
   // Two hubs stand for two web processes, each with its own LISTEN connection.
-  hubs = [await createEventHub({ databaseUrl: inject("databaseUrl") }), await createEventHub({ databaseUrl: inject("databaseUrl") })];
+  hubs = [
+    await createEventHub({ databaseUrl: inject("databaseUrl") }),
+    await createEventHub({ databaseUrl: inject("databaseUrl") }),
+  ];
 });
 afterAll(async () => {
   await Promise.all(hubs.map((hub) => hub.close()));
@@ -59,7 +62,9 @@ describe("streamSession", () => {
 
   it("serves the same session live from two processes' hubs", async () => {
     const session = await createTestSession(db);
-    const streams = hubs.map((hub) => take(streamSession({ db, hub, sessionId: session.id, startIndex: 0, heartbeatMs: 0 }), 3));
+    const streams = hubs.map((hub) =>
+      take(streamSession({ db, hub, sessionId: session.id, startIndex: 0, heartbeatMs: 0 }), 3),
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (let i = 0; i < 3; i++) await appendEvents({ db, sessionId: session.id, events: [delta(i)] });
     const [a, b] = await Promise.all(streams);
@@ -69,7 +74,10 @@ describe("streamSession", () => {
 
   it("sends a heartbeat line without an index after silence", async () => {
     const session = await createTestSession(db);
-    const [line] = await take(streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 100 }), 1);
+    const [line] = await take(
+      streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 100 }),
+      1,
+    );
     expect(streamControlLineSchema.parse(line).type).toBe("heartbeat");
     expect(line.index).toBeUndefined();
     expect(new Date(line.at).toISOString()).toBe(line.at);
@@ -77,15 +85,34 @@ describe("streamSession", () => {
 
   it("ends a task session's stream after its final event", async () => {
     const session = await createTestSession(db, { mode: "task" });
-    await appendEvents({ db, sessionId: session.id, events: [delta(0), { type: "session.completed", data: {} }, delta(2)] });
-    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, endAfter: (e) => e.type === "session.completed" });
+    await appendEvents({
+      db,
+      sessionId: session.id,
+      events: [delta(0), { type: "session.completed", data: {} }, delta(2)],
+    });
+    const stream = streamSession({
+      db,
+      hub: hubs[0]!,
+      sessionId: session.id,
+      startIndex: 0,
+      heartbeatMs: 0,
+      endAfter: (e) => e.type === "session.completed",
+    });
     expect((await take(stream, 10)).map((e) => e.type)).toEqual(["message.appended", "session.completed"]);
   });
 
   it("waits for a reader that is behind, and ends a stalled one with an error line naming the index to resume from", async () => {
     const session = await createTestSession(db);
     await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 50 }, (_, i) => delta(i)) });
-    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 1024, slowReaderMs: 200 });
+    const stream = streamSession({
+      db,
+      hub: hubs[0]!,
+      sessionId: session.id,
+      startIndex: 0,
+      heartbeatMs: 0,
+      maxBufferedBytes: 1024,
+      slowReaderMs: 200,
+    });
     const reader = stream.getReader();
     const first = await reader.read();
     // Stall: read nothing more for longer than slowReaderMs while appends keep coming. The
@@ -97,7 +124,11 @@ describe("streamSession", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const chunks = [first.value!];
     for (let part = await reader.read(); !part.done; part = await reader.read()) chunks.push(part.value);
-    const lines = Buffer.concat(chunks).toString().trim().split("\n").map((line) => JSON.parse(line));
+    const lines = Buffer.concat(chunks)
+      .toString()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const last = streamControlLineSchema.parse(lines.at(-1));
     if (last.type !== "error") throw new Error(`expected an error line, got ${last.type}`);
     expect(last).toMatchObject({ type: "error", error: "slow_reader" });
@@ -109,7 +140,15 @@ describe("streamSession", () => {
   it("replays a log far larger than its buffer to a reader that keeps up, without cutting it off", async () => {
     const session = await createTestSession(db);
     await appendEvents({ db, sessionId: session.id, events: Array.from({ length: 3000 }, (_, i) => delta(i)) });
-    const stream = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, maxBufferedBytes: 4096, slowReaderMs: 5_000 });
+    const stream = streamSession({
+      db,
+      hub: hubs[0]!,
+      sessionId: session.id,
+      startIndex: 0,
+      heartbeatMs: 0,
+      maxBufferedBytes: 4096,
+      slowReaderMs: 5_000,
+    });
     const lines = await take(stream, 3000);
     expect(lines.map((e) => e.index)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
   });
@@ -139,7 +178,15 @@ describe("openSessionStream", () => {
     const session = await createTestSession(db);
     await appendEvents({ db, sessionId: session.id, events: [delta(0), delta(1)] });
     const counting = countingHub(hubs[0]!);
-    const stream = await openSessionStream({ db, hub: counting.hub, agentId: session.agentId, sessionId: session.id, startIndex: 1, heartbeatMs: 0, check: (found) => ownedOrThrow(found, owner, session.id) });
+    const stream = await openSessionStream({
+      db,
+      hub: counting.hub,
+      agentId: session.agentId,
+      sessionId: session.id,
+      startIndex: 1,
+      heartbeatMs: 0,
+      check: (found) => ownedOrThrow(found, owner, session.id),
+    });
     expect(counting.live).toBe(1); // the stream's own; the one held during the read is gone
     const reading = take(stream, 3);
     await appendEvents({ db, sessionId: session.id, events: [delta(2), delta(3)] });
@@ -152,11 +199,21 @@ describe("openSessionStream", () => {
     const other = await createTestSession(db);
     const counting = countingHub(hubs[0]!);
     const open = (agentId: string, sessionId: string, principal: { kind: "local" | "app"; id: string }) =>
-      openSessionStream({ db, hub: counting.hub, agentId, sessionId, startIndex: 0, heartbeatMs: 0, check: (found) => ownedOrThrow(found, principal, sessionId) });
+      openSessionStream({
+        db,
+        hub: counting.hub,
+        agentId,
+        sessionId,
+        startIndex: 0,
+        heartbeatMs: 0,
+        check: (found) => ownedOrThrow(found, principal, sessionId),
+      });
     await expect(open(other.agentId, session.id, owner)).rejects.toMatchObject({ code: "not_found" });
     await expect(open(session.agentId, "ses_nothing", owner)).rejects.toMatchObject({ code: "not_found" });
     await expect(open(session.agentId, session.id, { kind: "app", id: "token:stranger" })).rejects.toThrow(AppError);
-    await expect(open(session.agentId, session.id, { kind: "app", id: "token:stranger" })).rejects.toMatchObject({ code: "forbidden" });
+    await expect(open(session.agentId, session.id, { kind: "app", id: "token:stranger" })).rejects.toMatchObject({
+      code: "forbidden",
+    });
     expect(counting.live).toBe(0);
   });
 
@@ -164,7 +221,12 @@ describe("openSessionStream", () => {
     const session = await createTestSession(db, { mode: "task" });
     await appendEvents({ db, sessionId: session.id, events: [delta(0), { type: "session.completed", data: {} }] });
     const stream = await openSessionStream({
-      db, hub: hubs[0]!, agentId: session.agentId, sessionId: session.id, startIndex: 0, heartbeatMs: 0,
+      db,
+      hub: hubs[0]!,
+      agentId: session.agentId,
+      sessionId: session.id,
+      startIndex: 0,
+      heartbeatMs: 0,
       check: (found) => ownedOrThrow(found, owner, session.id),
       endAfter: (found) => (found.mode === "task" ? (event) => event.type === "session.completed" : undefined),
     });
@@ -177,11 +239,27 @@ describe("streamSession with a first page read already", () => {
     const session = await createTestSession(db);
     await appendEvents({ db, sessionId: session.id, events: [delta(0), delta(1)] });
     // The first page stopped at index 0; index 1 was appended (and announced) meanwhile.
-    const [firstLine] = (await readEvents({ db, sessionId: session.id, fromIndex: 0 })).slice(0, 1).map((event) => ({ index: event.index, type: event.type, line: `${JSON.stringify(event)}\n` }));
-    const heard = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, firstPage: { lines: [firstLine!], heardMeanwhile: true } });
+    const [firstLine] = (await readEvents({ db, sessionId: session.id, fromIndex: 0 }))
+      .slice(0, 1)
+      .map((event) => ({ index: event.index, type: event.type, line: `${JSON.stringify(event)}\n` }));
+    const heard = streamSession({
+      db,
+      hub: hubs[0]!,
+      sessionId: session.id,
+      startIndex: 0,
+      heartbeatMs: 0,
+      firstPage: { lines: [firstLine!], heardMeanwhile: true },
+    });
     expect((await take(heard, 2)).map((e) => e.index)).toEqual([0, 1]);
 
-    const unheard = streamSession({ db, hub: hubs[0]!, sessionId: session.id, startIndex: 0, heartbeatMs: 0, firstPage: { lines: [firstLine!], heardMeanwhile: false } });
+    const unheard = streamSession({
+      db,
+      hub: hubs[0]!,
+      sessionId: session.id,
+      startIndex: 0,
+      heartbeatMs: 0,
+      firstPage: { lines: [firstLine!], heardMeanwhile: false },
+    });
     const seen: number[] = [];
     const reading = (async () => {
       for await (const line of parseNdjson(unheard)) if (seen.push((line as { index: number }).index) >= 3) break;

@@ -39,7 +39,16 @@ const encoder = new TextEncoder();
 const pageSize = 2_000;
 
 export function streamSession(options: StreamOptions): ReadableStream<Uint8Array> {
-  const { db, hub, sessionId, heartbeatMs = 15_000, maxBufferedBytes = 1024 * 1024, slowReaderMs = 30_000, endAfter, clock = () => new Date() } = options;
+  const {
+    db,
+    hub,
+    sessionId,
+    heartbeatMs = 15_000,
+    maxBufferedBytes = 1024 * 1024,
+    slowReaderMs = 30_000,
+    endAfter,
+    clock = () => new Date(),
+  } = options;
   let next = options.startIndex;
   let isDone = false;
   let isPumping = false;
@@ -64,7 +73,11 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         // A heartbeat goes out after heartbeatMs of silence, not on a fixed beat.
         const armHeartbeat = () => {
           clearTimeout(heartbeat);
-          if (heartbeatMs > 0 && !isDone) heartbeat = setTimeout(() => write({ type: "heartbeat", at: clock().toISOString() } satisfies HeartbeatLine), heartbeatMs);
+          if (heartbeatMs > 0 && !isDone)
+            heartbeat = setTimeout(
+              () => write({ type: "heartbeat", at: clock().toISOString() } satisfies HeartbeatLine),
+              heartbeatMs,
+            );
         };
         const write = (value: unknown) => writeBytes(ndjsonLine(value));
         const writeBytes = (bytes: Uint8Array) => {
@@ -81,7 +94,13 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
             onDrained = () => (clearTimeout(timer), resolve(true));
           });
           onDrained = undefined;
-          if (!isCaughtUp) finish({ type: "error", error: "slow_reader", message: `the reader fell behind; reconnect with startIndex=${next}`, nextIndex: next });
+          if (!isCaughtUp)
+            finish({
+              type: "error",
+              error: "slow_reader",
+              message: `the reader fell behind; reconnect with startIndex=${next}`,
+              nextIndex: next,
+            });
           return isCaughtUp;
         };
         // Writes the next page (events from `next` on); true when it ended the stream.
@@ -123,7 +142,12 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
         const onEvents = (lines?: EventLine[]) => {
           if (isDone) return;
           const fresh = lines?.filter((line) => line.index >= next);
-          if (isPumping || !fresh || (fresh.length > 0 && (fresh[0]!.index !== next || (controller.desiredSize ?? 1) <= 0))) return void pump();
+          if (
+            isPumping ||
+            !fresh ||
+            (fresh.length > 0 && (fresh[0]!.index !== next || (controller.desiredSize ?? 1) <= 0))
+          )
+            return void pump();
           writePage(fresh);
         };
         unsubscribe = hub.subscribe(sessionId, onEvents);
@@ -136,7 +160,8 @@ export function streamSession(options: StreamOptions): ReadableStream<Uint8Array
           rechecking = setInterval(() => {
             recheck.check().catch((error: unknown) => {
               const code = error instanceof AppError ? error.code : "unavailable";
-              const message = error instanceof AppError ? error.message : "the stream's credential could not be checked; reconnect";
+              const message =
+                error instanceof AppError ? error.message : "the stream's credential could not be checked; reconnect";
               finish({ type: "error", error: code, message, nextIndex: next });
             });
           }, recheck.everyMs);

@@ -10,7 +10,10 @@ import type { HealthChecks } from "./get-health";
 export function platformChecks({
   config = env(),
   database = () => db(),
-}: { config?: Env; database?: () => PrismaClient } = {}): HealthChecks {
+}: {
+  config?: Env;
+  database?: () => PrismaClient;
+} = {}): HealthChecks {
   const runtime = createRestateRuntime({
     ingressUrl: config.restateIngressUrl,
     adminUrl: config.restateAdminUrl,

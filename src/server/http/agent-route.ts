@@ -16,13 +16,23 @@ import { AppError } from "@/server/errors";
 import { credentialCache, db } from "./platform";
 import { defineRoute } from "./route";
 
-export type AgentRow = { id: string; slug: string; teamId: string; name: string; description: string | null; activeVersionId: string | null };
+export type AgentRow = {
+  id: string;
+  slug: string;
+  teamId: string;
+  name: string;
+  description: string | null;
+  activeVersionId: string | null;
+};
 
 /** A bearer token, else the dashboard sign-in cookie; nothing else. */
 export async function authenticate(request: Request): Promise<Caller> {
   const caller = await authenticateCredentials(request);
   if (caller) return caller;
-  throw new AppError("unauthorized", "sign in (or sign in again if your sign-in expired), or send Authorization: Bearer <token>");
+  throw new AppError(
+    "unauthorized",
+    "sign in (or sign in again if your sign-in expired), or send Authorization: Bearer <token>",
+  );
 }
 
 async function authenticateCredentials(request: Request): Promise<Caller | undefined> {
@@ -63,7 +73,12 @@ async function authenticateForAgent(request: Request): Promise<AgentCaller> {
   const authorization = request.headers.get("authorization");
   if (authorization) {
     // Hot path (every API call): the token and the agent in one round trip.
-    const { caller, agent } = await authenticateTokenForAgent({ db: db(), authorization, slug, cache: await credentialCache() });
+    const { caller, agent } = await authenticateTokenForAgent({
+      db: db(),
+      authorization,
+      slug,
+      cache: await credentialCache(),
+    });
     return { caller, agent: { slug, row: agent } };
   }
   return authenticateWithoutBearer(request);
@@ -79,7 +94,8 @@ async function authenticateWithoutBearer(request: Request): Promise<AgentCaller>
   if (credentials?.principal.kind === "user") {
     // A signed-in person from another team is, on a public demo agent, just another visitor.
     const agent = await lookUp();
-    if (agent?.allowAnonymous && !credentials.can("agents:read", agent.slug, agent.teamId)) return { caller: anonymousCaller(agent), agent: looked };
+    if (agent?.allowAnonymous && !credentials.can("agents:read", agent.slug, agent.teamId))
+      return { caller: anonymousCaller(agent), agent: looked };
   }
   if (credentials) return { caller: credentials, agent: looked };
   const config = env();
@@ -88,7 +104,10 @@ async function authenticateWithoutBearer(request: Request): Promise<AgentCaller>
     if (!evidence) return { caller: localCaller(slug) };
     const agent = await lookUp();
     if (agent?.allowAnonymous) return { caller: anonymousCaller(agent), agent: looked };
-    throw new AppError("unauthorized", `local access needs a direct loopback call (${evidence}); send Authorization: Bearer <token>`);
+    throw new AppError(
+      "unauthorized",
+      `local access needs a direct loopback call (${evidence}); send Authorization: Bearer <token>`,
+    );
   }
   const agent = await lookUp();
   if (agent?.allowAnonymous) return { caller: anonymousCaller(agent), agent: looked };
@@ -96,11 +115,17 @@ async function authenticateWithoutBearer(request: Request): Promise<AgentCaller>
 }
 
 /** `action` may list several: any one of them lets the caller in. */
-export async function loadAgentFor(caller: Caller, slug: string, action: TokenAction | TokenAction[], found?: AgentCaller["agent"]): Promise<AgentRow> {
+export async function loadAgentFor(
+  caller: Caller,
+  slug: string,
+  action: TokenAction | TokenAction[],
+  found?: AgentCaller["agent"],
+): Promise<AgentRow> {
   const agent = found?.slug === slug ? found.row : await findAgentBySlug(db(), slug);
   if (!agent) throw new AppError("not_found", `no agent '${slug}'`);
   const actions = [action].flat();
-  if (!actions.some((one) => caller.can(one, slug, agent.teamId))) throw new AppError("forbidden", `this caller may not ${actions.join(" or ")} on '${slug}'`);
+  if (!actions.some((one) => caller.can(one, slug, agent.teamId)))
+    throw new AppError("forbidden", `this caller may not ${actions.join(" or ")} on '${slug}'`);
   const { allowAnonymous: _, ...row } = agent;
   return row;
 }
@@ -118,7 +143,14 @@ export function defineAgentRoute<Params extends { slug: string }, Query = unknow
   params: z.ZodType<Params>;
   query?: z.ZodType<Query>;
   body?: z.ZodType<Body>;
-  handler: (input: { request: Request; caller: Caller; agent: AgentRow; params: Params; query: Query; body: Body }) => Promise<Response | object>;
+  handler: (input: {
+    request: Request;
+    caller: Caller;
+    agent: AgentRow;
+    params: Params;
+    query: Query;
+    body: Body;
+  }) => Promise<Response | object>;
 }) {
   return defineRoute<AgentCaller, Params, Query, Body>({
     auth: authenticateForAgent,

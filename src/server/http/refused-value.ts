@@ -15,7 +15,13 @@ const refusedValueStates = new Set([
 const refusedPrismaCodes = new Set(["P2000", "P2020", "P2033"]);
 const prismaSurrogate = /JSON Error: .*(hex escape|surrogate)/;
 
-type Probe = { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+type Probe = {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
 
 /** The SQLSTATE or Prisma code of a refused value, when `error` is one; undefined otherwise. */
 export function refusedValueCode(error: unknown): string | undefined {
@@ -24,7 +30,8 @@ export function refusedValueCode(error: unknown): string | undefined {
     if (typeof code === "string" && (refusedValueStates.has(code) || refusedPrismaCodes.has(code))) return code;
     const original = (probe as { originalCode?: unknown }).originalCode;
     if (typeof original === "string" && refusedValueStates.has(original)) return original;
-    if (name === "PrismaClientUnknownRequestError" && typeof message === "string" && prismaSurrogate.test(message)) return "surrogate";
+    if (name === "PrismaClientUnknownRequestError" && typeof message === "string" && prismaSurrogate.test(message))
+      return "surrogate";
     probe = (probe.meta?.driverAdapterError ?? probe.cause) as Probe | undefined;
   }
   return undefined;

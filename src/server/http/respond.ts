@@ -16,6 +16,10 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
 export function errorResponse(error: unknown): Response {
   const appError = toAppError(error);
   // A refused value is logged too: validation should have caught it (docs/api.md#validation).
-  if (!(error instanceof AppError)) console.error(appError.status < 500 ? "A route's input reached the database unchecked:" : "Unhandled error in a route:", error);
+  if (!(error instanceof AppError))
+    console.error(
+      appError.status < 500 ? "A route's input reached the database unchecked:" : "Unhandled error in a route:",
+      error,
+    );
   return json(appError.toBody(), appError.status);
 }

@@ -42,14 +42,8 @@ export function defineRoute<P = never, Params = unknown, Query = unknown, Body =
     try {
       const principal = definition.auth === "public" ? undefined : await definition.auth(request);
       const params = parse(definition.params, await context.params, "path parameters");
-      const query = parse(
-        definition.query,
-        Object.fromEntries(new URL(request.url).searchParams),
-        "query",
-      );
-      const body = definition.body
-        ? parse(definition.body, await readJsonBody(request), "body")
-        : (undefined as Body);
+      const query = parse(definition.query, Object.fromEntries(new URL(request.url).searchParams), "query");
+      const body = definition.body ? parse(definition.body, await readJsonBody(request), "body") : (undefined as Body);
       const result = await definition.handler({ request, principal, params, query, body });
       return result instanceof Response ? result : json(result);
     } catch (error) {

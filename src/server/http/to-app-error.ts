@@ -8,6 +8,10 @@ import { refusedValueCode } from "./refused-value";
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const refused = refusedValueCode(error);
-  if (refused) return new AppError("invalid_input", `a value in the request cannot be stored or compared (database code ${refused})`);
+  if (refused)
+    return new AppError(
+      "invalid_input",
+      `a value in the request cannot be stored or compared (database code ${refused})`,
+    );
   return new AppError("internal_error", "Something went wrong on our side.");
 }

@@ -41,29 +41,49 @@ beforeAll(async () => {
   const databaseUrl = await freshDatabaseUrl(inject("databaseUrl"));
   db = createDb(databaseUrl);
   // Its own Restate and worker: sends are accepted and turns run on the offline model.
-  restate = await startEmbeddedRestate({ dataDir, ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() }, log: () => undefined });
+  restate = await startEmbeddedRestate({
+    dataDir,
+    ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() },
+    log: () => undefined,
+  });
   const runtime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
-  worker = await startWorkerServer({ port: 0, host: "127.0.0.1", identityKeys: [restate.identityKey], deps: { db, dataDir, models: {}, defaultModel: "local:scripted", runtime } });
+  worker = await startWorkerServer({
+    port: 0,
+    host: "127.0.0.1",
+    identityKeys: [restate.identityKey],
+    deps: { db, dataDir, models: {}, defaultModel: "local:scripted", runtime },
+  });
   await runtime.registerWorker(worker.url);
   const { team, agent, version } = await createTestAgent(db);
-  await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ instructionsText: "You are a test agent." }) } });
+  await db.agentVersion.update({
+    where: { id: version.id },
+    data: { manifest: testManifest({ instructionsText: "You are a test agent." }) },
+  });
   slug = agent.slug;
   bearer = `Bearer ${(await createToken({ db, teamId: team.id, name: "fuzz", actions: ["*"] })).token}`;
   // The route handlers read their configuration from the environment on first use; the
   // unslugged /v1/session… routes serve this agent.
   Object.assign(process.env, {
-    DATABASE_URL: databaseUrl, AGENTFOLD_DATA_DIR: dataDir, AGENTFOLD_SINGLE_AGENT: slug,
-    RESTATE_INGRESS_URL: restate.ingressUrl, RESTATE_ADMIN_URL: restate.adminUrl,
+    DATABASE_URL: databaseUrl,
+    AGENTFOLD_DATA_DIR: dataDir,
+    AGENTFOLD_SINGLE_AGENT: slug,
+    RESTATE_INGRESS_URL: restate.ingressUrl,
+    RESTATE_ADMIN_URL: restate.adminUrl,
   });
   const logError = console.error.bind(console);
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    if (/Unhandled error in a route|reached the database unchecked|api front:|v1 test server/.test(String(args[0]))) faults.push(args.map(String).join(" "));
+    if (/Unhandled error in a route|reached the database unchecked|api front:|v1 test server/.test(String(args[0])))
+      faults.push(args.map(String).join(" "));
     logError(...args);
   });
   process.on("uncaughtException", onFault);
   process.on("unhandledRejection", onFault);
   server = await startV1Server();
-  const started = await send({ method: "POST", path: `/${slug}/v1/session`, body: JSON.stringify({ message: "hello" }) });
+  const started = await send({
+    method: "POST",
+    path: `/${slug}/v1/session`,
+    body: JSON.stringify({ message: "hello" }),
+  });
   expect(started.status).toBe(200);
   Object.assign(live, { sessionId: started.json.sessionId, continuationToken: started.json.continuationToken });
 }, 180_000);
@@ -85,10 +105,19 @@ type Sent = { method: string; path: string; body?: string; headers?: Record<stri
 /** One request; a stream is cut once its status is known. */
 async function send(request: Sent): Promise<{ status: number; text: string; json: any }> {
   requestCount++;
-  const headers: Record<string, string> = { authorization: bearer, "content-type": "application/json", ...request.headers };
+  const headers: Record<string, string> = {
+    authorization: bearer,
+    "content-type": "application/json",
+    ...request.headers,
+  };
   for (const [name, value] of Object.entries(headers)) if (value === "") delete headers[name];
   const controller = new AbortController();
-  const response = await fetch(`${server.url}${request.path}`, { method: request.method, headers, body: request.body, signal: controller.signal });
+  const response = await fetch(`${server.url}${request.path}`, {
+    method: request.method,
+    headers,
+    body: request.body,
+    signal: controller.signal,
+  });
   const isStream = response.headers.get("content-type")?.includes("ndjson") && request.path.includes("/stream");
   const text = isStream ? "" : await response.text();
   controller.abort();
@@ -115,31 +144,57 @@ describe("known bad input", () => {
       await post(start, { message: "hi", deliveryId: "d\u0000" }),
       await post(start, { message: "hi", workspaceFiles: { "a.md": "nul\u0000" } }),
       await post("/v1/session", { message: "a\u0000b" }),
-      await post(`/${slug}/v1/session/${live.sessionId}`, { continuationToken: live.continuationToken, message: "a\u0000" }),
+      await post(`/${slug}/v1/session/${live.sessionId}`, {
+        continuationToken: live.continuationToken,
+        message: "a\u0000",
+      }),
       await post(`/${slug}/v1/session/${live.sessionId}/approvals/call_1`, { decision: "deny", reason: "\u0000" }),
       await send({ method: "POST", path: start, body: '{"message":"\\ud800"}' }),
     ];
     expect(refused.map((r) => [r.status, r.json?.error])).toEqual(refused.map(() => [400, "invalid_input"]));
     // The refused follow-up did not use up the token.
-    const next = await post(`/${slug}/v1/session/${live.sessionId}`, { continuationToken: live.continuationToken, message: "still here" });
+    const next = await post(`/${slug}/v1/session/${live.sessionId}`, {
+      continuationToken: live.continuationToken,
+      message: "still here",
+    });
     expect(next.status).toBe(200);
     live.continuationToken = next.json.continuationToken;
   });
 
   it("refuses workspaceFiles keys the worker cannot write as a file, naming the key", async () => {
     for (const key of [".", "..", "x/", "/etc/passwd", "a//b", "a/../b", "../up"]) {
-      const answer = await post(`/${slug}/v1/session`, { message: "hi", workspaceFiles: { "fine.md": "ok", [key]: "a" } });
+      const answer = await post(`/${slug}/v1/session`, {
+        message: "hi",
+        workspaceFiles: { "fine.md": "ok", [key]: "a" },
+      });
       expect(answer.status, key).toBe(400);
-      expect(answer.json).toMatchObject({ ok: false, error: "invalid_input", issues: [{ path: ["workspaceFiles", key], message: expect.stringContaining(`'${key}'`) }] });
+      expect(answer.json).toMatchObject({
+        ok: false,
+        error: "invalid_input",
+        issues: [{ path: ["workspaceFiles", key], message: expect.stringContaining(`'${key}'`) }],
+      });
     }
-    const followUp = await post(`/${slug}/v1/session/${live.sessionId}`, { continuationToken: live.continuationToken, message: "hi", workspaceFiles: { ".": "a" } });
+    const followUp = await post(`/${slug}/v1/session/${live.sessionId}`, {
+      continuationToken: live.continuationToken,
+      message: "hi",
+      workspaceFiles: { ".": "a" },
+    });
     expect(followUp).toMatchObject({ status: 400, json: { error: "invalid_input" } });
-    expect((await post(`/${slug}/v1/session`, { message: "hi", workspaceFiles: { "notes/a.md": "ok" } })).status).toBe(200);
+    expect((await post(`/${slug}/v1/session`, { message: "hi", workspaceFiles: { "notes/a.md": "ok" } })).status).toBe(
+      200,
+    );
   });
 
   it("refuses integers past their range and NUL in query parameters", async () => {
     const session = `/${slug}/v1/session/${live.sessionId}`;
-    for (const query of ["startIndex=2147483648", "startIndex=-1", "startIndex=1.5", "startIndex=%00", "limit=10001", "limit=0"]) {
+    for (const query of [
+      "startIndex=2147483648",
+      "startIndex=-1",
+      "startIndex=1.5",
+      "startIndex=%00",
+      "limit=10001",
+      "limit=0",
+    ]) {
       expect((await get(`${session}/events?${query}`)).status, query).toBe(400);
     }
     expect((await get(`${session}/stream?startIndex=2147483648`)).status).toBe(400);
@@ -167,22 +222,65 @@ describe("known bad input", () => {
       expect((await get(`/${slugSegment}/v1/info`)).json, slugSegment).toMatchObject({ error: "not_found" });
     }
     expect((await get(`${session}/ses_doesnotexist`)).status).toBe(404);
-    expect((await post(`${session}/${live.sessionId}/approvals/call_unknown`, { decision: "approve" })).status).toBe(404);
+    expect((await post(`${session}/${live.sessionId}/approvals/call_unknown`, { decision: "approve" })).status).toBe(
+      404,
+    );
   });
 });
 
 // Strings as clients send them: UTF-16 units (lone surrogates included), NUL, escapes, numbers
 // past int4, path tricks, and plain text.
-const utf16 = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)), maxLength: 24 });
+const utf16 = fc.string({
+  unit: fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
+  maxLength: 24,
+});
 const tricky = fc.constantFrom(
-  "\u0000", "a\u0000b", "\ud800", "x\udfff", "\udc00\ud800", "%00", "%ZZ", "..", ".", "x/", "/etc/passwd", "a//b", "a\\b",
-  "2147483648", "-1", "1e309", "NaN", "0x10", "", " ", "ses_", `ses_${"f".repeat(65)}`, "😀", "null", "[]", "{}", "x".repeat(2_000),
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfff",
+  "\udc00\ud800",
+  "%00",
+  "%ZZ",
+  "..",
+  ".",
+  "x/",
+  "/etc/passwd",
+  "a//b",
+  "a\\b",
+  "2147483648",
+  "-1",
+  "1e309",
+  "NaN",
+  "0x10",
+  "",
+  " ",
+  "ses_",
+  `ses_${"f".repeat(65)}`,
+  "😀",
+  "null",
+  "[]",
+  "{}",
+  "x".repeat(2_000),
 );
-const text = fc.oneof({ weight: 3, arbitrary: tricky }, { weight: 3, arbitrary: utf16 }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) });
+const text = fc.oneof(
+  { weight: 3, arbitrary: tricky },
+  { weight: 3, arbitrary: utf16 },
+  { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+);
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
-  text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 3 }), fc.dictionary(text, text, { maxKeys: 3 }),
+  text,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(text, { maxLength: 3 }),
+  fc.dictionary(text, text, { maxKeys: 3 }),
 );
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 });
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+  maxLength: 40,
+});
 
 /** A field's plausible value, so requests get past the first check and reach the database. */
 const plausible: Record<string, () => fc.Arbitrary<unknown>> = {
@@ -214,7 +312,14 @@ const bodyFields: Record<string, string[]> = {
 
 // Functions, as below: the session and token exist only once the run has set them up.
 const queryFields = (): Record<string, Record<string, fc.Arbitrary<string>>> => ({
-  session: { limit: fc.constantFrom("1", "20", "100"), cursor: fc.constant(live.sessionId), channel: fc.constant("http"), mode: fc.constantFrom("chat", "task"), status: fc.constant("running"), q: fc.constant("ses") },
+  session: {
+    limit: fc.constantFrom("1", "20", "100"),
+    cursor: fc.constant(live.sessionId),
+    channel: fc.constant("http"),
+    mode: fc.constantFrom("chat", "task"),
+    status: fc.constant("running"),
+    q: fc.constant("ses"),
+  },
   stream: { startIndex: fc.constantFrom("0", "1", "2147483647"), heartbeat: fc.constantFrom("0", "1") },
   events: { startIndex: fc.constantFrom("0", "3", "2147483647"), limit: fc.constantFrom("1", "10000") },
   versions: { team: fc.constant("team"), activate: fc.constantFrom("true", "false") },
@@ -232,66 +337,129 @@ function pathParam(name: string, isDelete: boolean): fc.Arbitrary<string> {
   const plausibleValue: Record<string, fc.Arbitrary<string>> = {
     slug: fc.constant(slug),
     // DELETE never takes the live session: the rest of the run needs it.
-    id: isDelete ? fc.stringMatching(/^ses_[0-9a-f]{32}$/) : fc.oneof({ weight: 4, arbitrary: fc.constant(live.sessionId) }, { weight: 1, arbitrary: fc.stringMatching(/^ses_[0-9a-f]{32}$/) }),
+    id: isDelete
+      ? fc.stringMatching(/^ses_[0-9a-f]{32}$/)
+      : fc.oneof(
+          { weight: 4, arbitrary: fc.constant(live.sessionId) },
+          { weight: 1, arbitrary: fc.stringMatching(/^ses_[0-9a-f]{32}$/) },
+        ),
     callId: fc.constantFrom("call_1", "toolu_01abc"),
     name: fc.constantFrom("API_KEY", "daily", "search"),
   };
-  return fc.oneof({ weight: 3, arbitrary: plausibleValue[name] ?? fc.constant("x") }, { weight: 1, arbitrary: garbage });
+  return fc.oneof(
+    { weight: 3, arbitrary: plausibleValue[name] ?? fc.constant("x") },
+    { weight: 1, arbitrary: garbage },
+  );
 }
 
 // A value Postgres cannot store, inside otherwise plausible text.
 const poison = fc.constantFrom("\u0000", "\ud800", "\udfff", "\udc00x", "\ud83d");
-const poisoned = fc.tuple(fc.constantFrom("", "hello", "x/"), poison, fc.constantFrom("", "end")).map((parts) => parts.join(""));
+const poisoned = fc
+  .tuple(fc.constantFrom("", "hello", "x/"), poison, fc.constantFrom("", "end"))
+  .map((parts) => parts.join(""));
 const badValue = fc.oneof({ weight: 3, arbitrary: poisoned }, { weight: 2, arbitrary: anyJson });
-const badFiles = fc.oneof(fc.dictionary(fc.oneof(tricky, poisoned, fc.constant("a.md")), fc.oneof(text, poisoned), { minKeys: 1, maxKeys: 3 }), anyJson);
+const badFiles = fc.oneof(
+  fc.dictionary(fc.oneof(tricky, poisoned, fc.constant("a.md")), fc.oneof(text, poisoned), { minKeys: 1, maxKeys: 3 }),
+  anyJson,
+);
 const required = new Set(["message", "continuationToken", "decision", "paused", "value"]);
 
 /** A plausible body with, mostly, one field spoiled: each check is reached on its own. */
 function body(fields: string[]): fc.Arbitrary<string | undefined> {
-  const good = fc.record(Object.fromEntries(fields.map((field) => [field, plausible[field]!()])), { requiredKeys: fields.filter((field) => required.has(field)) });
-  const spoiled = fields.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...fields), { freq: 5 });
-  const object = fc.tuple(good, spoiled, badValue, badFiles, fc.option(fc.tuple(text, anyJson), { freq: 8 })).map(([value, field, bad, files, extra]) => {
-    const result: Record<string, unknown> = { ...value };
-    if (field) result[field] = field === "workspaceFiles" ? files : bad;
-    if (extra) result[extra[0]] = extra[1];
-    return result;
+  const good = fc.record(Object.fromEntries(fields.map((field) => [field, plausible[field]!()])), {
+    requiredKeys: fields.filter((field) => required.has(field)),
   });
-  return fc.oneof({ weight: 10, arbitrary: object.map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: text }, { weight: 1, arbitrary: fc.constant(undefined) });
+  const spoiled = fields.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...fields), { freq: 5 });
+  const object = fc
+    .tuple(good, spoiled, badValue, badFiles, fc.option(fc.tuple(text, anyJson), { freq: 8 }))
+    .map(([value, field, bad, files, extra]) => {
+      const result: Record<string, unknown> = { ...value };
+      if (field) result[field] = field === "workspaceFiles" ? files : bad;
+      if (extra) result[extra[0]] = extra[1];
+      return result;
+    });
+  return fc.oneof(
+    { weight: 10, arbitrary: object.map((value) => JSON.stringify(value)) },
+    { weight: 1, arbitrary: text },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  );
 }
 
 function query(route: string): fc.Arbitrary<string> {
-  const kind = route.endsWith("/stream") ? "stream" : route.endsWith("/events") ? "events" : route.endsWith("/versions") ? "versions" : route.endsWith("v1/session") ? "session" : undefined;
-  if (!kind) return fc.oneof(fc.constant(""), text.map((value) => `x=${component(value)}`));
+  const kind = route.endsWith("/stream")
+    ? "stream"
+    : route.endsWith("/events")
+      ? "events"
+      : route.endsWith("/versions")
+        ? "versions"
+        : route.endsWith("v1/session")
+          ? "session"
+          : undefined;
+  if (!kind)
+    return fc.oneof(
+      fc.constant(""),
+      text.map((value) => `x=${component(value)}`),
+    );
   const fields = queryFields()[kind]!;
   const bad = fc.oneof(text.map(component), rawSegment, poisoned.map(component));
-  const values = Object.fromEntries(Object.entries(fields).map(([name, good]) => [name, fc.oneof({ weight: 3, arbitrary: good }, { weight: 1, arbitrary: bad })]));
-  return fc.record(values, { requiredKeys: [] }).map((picked) => Object.entries(picked).map(([name, value]) => `${name}=${value}`).join("&"));
+  const values = Object.fromEntries(
+    Object.entries(fields).map(([name, good]) => [
+      name,
+      fc.oneof({ weight: 3, arbitrary: good }, { weight: 1, arbitrary: bad }),
+    ]),
+  );
+  return fc.record(values, { requiredKeys: [] }).map((picked) =>
+    Object.entries(picked)
+      .map(([name, value]) => `${name}=${value}`)
+      .join("&"),
+  );
 }
 
-const headers = () => fc.record(
-  {
-    authorization: fc.oneof({ weight: 12, arbitrary: fc.constant(bearer) }, { weight: 1, arbitrary: printable.map((token) => `Bearer ${token}`) }, { weight: 1, arbitrary: printable.map((token) => `Bearer af_${token}`) }, { weight: 1, arbitrary: fc.constantFrom("", "Basic abc", "Bearer") }),
-    "content-type": fc.constantFrom("application/json", "text/plain", "", "application/json; charset=latin1"),
-    cookie: fc.oneof(fc.constant(""), printable.map((value) => `next-auth.session-token=${value}`)),
-    origin: fc.constantFrom("", "http://evil.example", "null"),
-    "x-forwarded-proto": fc.constantFrom("", "https", "gopher", "%00"),
-  },
-  { requiredKeys: ["authorization"] },
-);
+const headers = () =>
+  fc.record(
+    {
+      authorization: fc.oneof(
+        { weight: 12, arbitrary: fc.constant(bearer) },
+        { weight: 1, arbitrary: printable.map((token) => `Bearer ${token}`) },
+        { weight: 1, arbitrary: printable.map((token) => `Bearer af_${token}`) },
+        { weight: 1, arbitrary: fc.constantFrom("", "Basic abc", "Bearer") },
+      ),
+      "content-type": fc.constantFrom("application/json", "text/plain", "", "application/json; charset=latin1"),
+      cookie: fc.oneof(
+        fc.constant(""),
+        printable.map((value) => `next-auth.session-token=${value}`),
+      ),
+      origin: fc.constantFrom("", "http://evil.example", "null"),
+      "x-forwarded-proto": fc.constantFrom("", "https", "gopher", "%00"),
+    },
+    { requiredKeys: ["authorization"] },
+  );
 
 // Routes with a body are drawn three times as often: most fields that reach the database are there.
-const weightedRoutes = v1Routes.map((route) => ({ weight: bodyFields[`${route.method} ${route.segments.join("/")}`] ? 3 : 1, arbitrary: fc.constant(route) }));
-const requests = (): fc.Arbitrary<Sent> => fc.oneof(...weightedRoutes).chain((route) => {
-  const key = `${route.method} ${route.segments.join("/")}`;
-  const isDelete = route.method === "DELETE";
-  const segments = fc.tuple(...route.segments.map((segment) => (segment.startsWith(":") ? pathParam(segment.slice(1), isDelete) : fc.constant(segment))));
-  const hasBody = route.method !== "GET" && route.method !== "DELETE";
-  return fc.record({
-    path: fc.tuple(segments, query(key)).map(([parts, search]) => `/${parts.join("/")}${search ? `?${search}` : ""}`),
-    body: hasBody ? body(bodyFields[key] ?? []) : fc.constant(undefined),
-    headers: headers(),
-  }).map((picked) => ({ method: route.method, ...picked }) as Sent);
-});
+const weightedRoutes = v1Routes.map((route) => ({
+  weight: bodyFields[`${route.method} ${route.segments.join("/")}`] ? 3 : 1,
+  arbitrary: fc.constant(route),
+}));
+const requests = (): fc.Arbitrary<Sent> =>
+  fc.oneof(...weightedRoutes).chain((route) => {
+    const key = `${route.method} ${route.segments.join("/")}`;
+    const isDelete = route.method === "DELETE";
+    const segments = fc.tuple(
+      ...route.segments.map((segment) =>
+        segment.startsWith(":") ? pathParam(segment.slice(1), isDelete) : fc.constant(segment),
+      ),
+    );
+    const hasBody = route.method !== "GET" && route.method !== "DELETE";
+    return fc
+      .record({
+        path: fc
+          .tuple(segments, query(key))
+          .map(([parts, search]) => `/${parts.join("/")}${search ? `?${search}` : ""}`),
+        body: hasBody ? body(bodyFields[key] ?? []) : fc.constant(undefined),
+        headers: headers(),
+      })
+      .map((picked) => ({ method: route.method, ...picked }) as Sent);
+  });
 
 describe("fuzzed input", () => {
   it(`never answers 5xx, over ${fuzzRuns} requests to every /v1 route`, async () => {
@@ -302,13 +470,16 @@ describe("fuzzed input", () => {
       fc.asyncProperty(requests(), async (request) => {
         const answer = await send(request);
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-        if (answer.status >= 500) throw new Error(`${answer.status} for ${JSON.stringify(request)}: ${answer.text.slice(0, 500)}`);
+        if (answer.status >= 500)
+          throw new Error(`${answer.status} for ${JSON.stringify(request)}: ${answer.text.slice(0, 500)}`);
         // A 4xx is always the wire format, so clients can tell why.
-        if (answer.status >= 400 && answer.json?.ok !== false) throw new Error(`${answer.status} without { ok: false }: ${answer.text.slice(0, 200)}`);
+        if (answer.status >= 400 && answer.json?.ok !== false)
+          throw new Error(`${answer.status} without { ok: false }: ${answer.text.slice(0, 200)}`);
         // Keep following up on the live session with its latest token.
         const target = request.path.split("?")[0]!;
         const isLive = target === `/${slug}/v1/session/${live.sessionId}` || target === `/v1/session/${live.sessionId}`;
-        if (answer.status === 200 && isLive && answer.json?.continuationToken) live.continuationToken = answer.json.continuationToken;
+        if (answer.status === 200 && isLive && answer.json?.continuationToken)
+          live.continuationToken = answer.json.continuationToken;
       }),
       { numRuns: fuzzRuns, endOnFailure: true, interruptAfterTimeLimit: 50_000, markInterruptAsFailure: false },
     );
@@ -316,6 +487,8 @@ describe("fuzzed input", () => {
     // The server is still up and serving.
     expect((await get(`/${slug}/v1/session/${live.sessionId}`)).status).toBe(200);
     expect(requestCount - before).toBeLessThanOrEqual(2_000);
-    console.log(`fuzz: ${requestCount - before} requests in ${Date.now() - startedAt} ms, by status: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `fuzz: ${requestCount - before} requests in ${Date.now() - startedAt} ms, by status: ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
   }, 60_000);
 });

@@ -17,12 +17,22 @@ export type ReminderSummary = { id: string; fireAt: string; prompt: string };
 // Far enough for any real use, near enough that a typo cannot park a wake for centuries.
 const maxDelayMs = 366 * 86_400_000;
 
-export async function createReminder(options: { db: PrismaClient; runtime: DurableRuntime; sessionId: string; input: ReminderInput; now?: Date }): Promise<{ id: string; fireAt: string }> {
+export async function createReminder(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  sessionId: string;
+  input: ReminderInput;
+  now?: Date;
+}): Promise<{ id: string; fireAt: string }> {
   const { db, runtime, sessionId, input, now = new Date() } = options;
-  if (typeof input.prompt !== "string" || input.prompt.trim() === "") throw new AppError("invalid_input", "a reminder needs a prompt");
-  const fireAt = input.at !== undefined ? new Date(input.at) : new Date(now.getTime() + (parseDuration(input.in) ?? Number.NaN));
-  if (Number.isNaN(fireAt.getTime())) throw new AppError("invalid_input", 'give `at` (an ISO date) or `in` (milliseconds, or "90s", "5m", "2h", "1d")');
-  if (fireAt.getTime() - now.getTime() > maxDelayMs) throw new AppError("invalid_input", "a reminder can be at most a year away");
+  if (typeof input.prompt !== "string" || input.prompt.trim() === "")
+    throw new AppError("invalid_input", "a reminder needs a prompt");
+  const fireAt =
+    input.at !== undefined ? new Date(input.at) : new Date(now.getTime() + (parseDuration(input.in) ?? Number.NaN));
+  if (Number.isNaN(fireAt.getTime()))
+    throw new AppError("invalid_input", 'give `at` (an ISO date) or `in` (milliseconds, or "90s", "5m", "2h", "1d")');
+  if (fireAt.getTime() - now.getTime() > maxDelayMs)
+    throw new AppError("invalid_input", "a reminder can be at most a year away");
   const name = input.id ?? `rem_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const row = await db.reminder.upsert({
     where: { sessionId_name: { sessionId, name } },
@@ -36,12 +46,19 @@ export async function createReminder(options: { db: PrismaClient; runtime: Durab
 }
 
 export async function listReminders(db: PrismaClient, sessionId: string): Promise<ReminderSummary[]> {
-  const rows = await db.reminder.findMany({ where: { sessionId, status: "pending" }, orderBy: { fireAt: "asc" }, select: { name: true, fireAt: true, prompt: true } });
+  const rows = await db.reminder.findMany({
+    where: { sessionId, status: "pending" },
+    orderBy: { fireAt: "asc" },
+    select: { name: true, fireAt: true, prompt: true },
+  });
   return rows.map((row) => ({ id: row.name, fireAt: row.fireAt.toISOString(), prompt: row.prompt }));
 }
 
 export async function cancelReminder(db: PrismaClient, sessionId: string, name: string): Promise<boolean> {
-  const { count } = await db.reminder.updateMany({ where: { sessionId, name, status: "pending" }, data: { status: "cancelled" } });
+  const { count } = await db.reminder.updateMany({
+    where: { sessionId, name, status: "pending" },
+    data: { status: "cancelled" },
+  });
   return count > 0;
 }
 
@@ -49,7 +66,11 @@ export async function cancelReminder(db: PrismaClient, sessionId: string, name: 
  * The delayed call arrived. A reminder moved to another time (created again with its id) is
  * only delivered by the call for its current time.
  */
-export async function fireReminder(db: PrismaClient, reminderId: string, now = new Date()): Promise<TurnRequest | undefined> {
+export async function fireReminder(
+  db: PrismaClient,
+  reminderId: string,
+  now = new Date(),
+): Promise<TurnRequest | undefined> {
   return pgTransaction(db, async (client) => {
     const { rows } = await client.query<{ sessionId: string; name: string; prompt: string; due: boolean }>(
       `SELECT "sessionId", name, prompt, ("fireAt" AT TIME ZONE 'UTC') <= $2::timestamptz + interval '1 second' AS due
@@ -58,8 +79,14 @@ export async function fireReminder(db: PrismaClient, reminderId: string, now = n
     );
     const reminder = rows[0];
     if (!reminder?.due) return undefined;
-    await client.query(`UPDATE reminders SET status = 'fired', "firedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`, [reminderId]);
-    const outcome = await deliverCoalesced(client, { sessionId: reminder.sessionId, text: reminder.prompt, deliveryId: `dlv_${reminder.name}` });
+    await client.query(`UPDATE reminders SET status = 'fired', "firedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`, [
+      reminderId,
+    ]);
+    const outcome = await deliverCoalesced(client, {
+      sessionId: reminder.sessionId,
+      text: reminder.prompt,
+      deliveryId: `dlv_${reminder.name}`,
+    });
     return outcome.kind === "started" ? outcome.turn : undefined;
   });
 }

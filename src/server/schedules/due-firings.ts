@@ -26,7 +26,11 @@ export function dueFirings(schedules: ScheduleSpec[], states: ScheduleStateRow[]
     if (!state) plan.advance.push({ name: schedule.name, lastDueAt: now });
     let latest: Date | undefined;
     let count = 0;
-    for (let due = nextCronRun(schedule.cron, last); due && due <= now && count < maxWalk; due = nextCronRun(schedule.cron, due)) {
+    for (
+      let due = nextCronRun(schedule.cron, last);
+      due && due <= now && count < maxWalk;
+      due = nextCronRun(schedule.cron, due)
+    ) {
       latest = due;
       count++;
     }

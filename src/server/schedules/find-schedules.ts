@@ -13,13 +13,25 @@ export type ScheduleSummary = {
   lastRun: { sessionId: string | null; firedAt: string; dueAt: string; missed: number; manual: boolean } | null;
 };
 
-export async function findSchedules(options: { db: PrismaClient; agentId: string; now?: Date }): Promise<ScheduleSummary[]> {
+export async function findSchedules(options: {
+  db: PrismaClient;
+  agentId: string;
+  now?: Date;
+}): Promise<ScheduleSummary[]> {
   const { db, agentId, now = new Date() } = options;
-  const agent = await db.agent.findUnique({ where: { id: agentId }, select: { activeVersion: { select: { manifest: true } } } });
+  const agent = await db.agent.findUnique({
+    where: { id: agentId },
+    select: { activeVersion: { select: { manifest: true } } },
+  });
   const schedules = (agent?.activeVersion?.manifest as AgentManifest | null)?.schedules ?? [];
   const [states, firings] = await Promise.all([
     db.scheduleState.findMany({ where: { agentId }, select: { name: true, paused: true } }),
-    db.scheduleFiring.findMany({ where: { agentId }, orderBy: { id: "desc" }, distinct: ["name"], select: { name: true, sessionId: true, firedAt: true, dueAt: true, missed: true, manual: true } }),
+    db.scheduleFiring.findMany({
+      where: { agentId },
+      orderBy: { id: "desc" },
+      distinct: ["name"],
+      select: { name: true, sessionId: true, firedAt: true, dueAt: true, missed: true, manual: true },
+    }),
   ]);
   return schedules.map((schedule) => {
     const paused = states.find((state) => state.name === schedule.name)?.paused ?? false;
@@ -31,7 +43,15 @@ export async function findSchedules(options: { db: PrismaClient; agentId: string
       mode: schedule.mode,
       paused,
       nextRunAt: next?.toISOString() ?? null,
-      lastRun: last ? { sessionId: last.sessionId, firedAt: last.firedAt.toISOString(), dueAt: last.dueAt.toISOString(), missed: last.missed, manual: last.manual } : null,
+      lastRun: last
+        ? {
+            sessionId: last.sessionId,
+            firedAt: last.firedAt.toISOString(),
+            dueAt: last.dueAt.toISOString(),
+            missed: last.missed,
+            manual: last.manual,
+          }
+        : null,
     };
   });
 }

@@ -17,7 +17,13 @@ export type CodeRun = { name: string; file: string; versionId: string; bundlePat
 export type ScheduleRun = { turns: TurnRequest[]; runs: CodeRun[]; nextDueAt?: string; isGone: boolean };
 
 type Firing = { name: string; dueAt: Date; missed: number; manual?: boolean };
-type AgentRow = { id: string; slug: string; activeVersionId: string | null; manifest: AgentManifest | null; bundlePath: string | null };
+type AgentRow = {
+  id: string;
+  slug: string;
+  activeVersionId: string | null;
+  manifest: AgentManifest | null;
+  bundlePath: string | null;
+};
 
 /** The principal a schedule's sessions belong to (`appAuth`, docs/schedules.md, "What fires"). */
 export function scheduleAuth(slug: string, name: string): Principal {
@@ -28,7 +34,9 @@ export async function runSchedules(db: PrismaClient, agentId: string, now: Date)
   const agent = await loadAgent(db, agentId);
   if (!agent?.activeVersionId || !agent.manifest) return { turns: [], runs: [], isGone: !agent };
   const schedules = agent.manifest.schedules.flatMap((s) =>
-    s.cron && (s.prompt || (s.mode === "run" && agent.bundlePath)) ? [{ name: s.name, cron: s.cron, prompt: s.prompt, file: s.file, mode: s.mode }] : [],
+    s.cron && (s.prompt || (s.mode === "run" && agent.bundlePath))
+      ? [{ name: s.name, cron: s.cron, prompt: s.prompt, file: s.file, mode: s.mode }]
+      : [],
   );
   const { rows: states } = await poolOf(db).query<ScheduleStateRow>(
     `SELECT name, paused, "lastDueAt" AT TIME ZONE 'UTC' AS "lastDueAt" FROM schedule_states WHERE "agentId" = $1`,
@@ -54,7 +62,12 @@ export async function runSchedules(db: PrismaClient, agentId: string, now: Date)
 }
 
 /** Hand dispatch (`POST …/dev/schedules/:name`): one firing now, paused or not. */
-export async function fireScheduleNow(db: PrismaClient, agentId: string, name: string, now: Date): Promise<TurnRequest | CodeRun | { error: string }> {
+export async function fireScheduleNow(
+  db: PrismaClient,
+  agentId: string,
+  name: string,
+  now: Date,
+): Promise<TurnRequest | CodeRun | { error: string }> {
   const agent = await loadAgent(db, agentId);
   const schedule = agent?.manifest?.schedules.find((s) => s.name === name);
   if (!agent || !schedule) return { error: `no schedule named ${name}` };
@@ -62,12 +75,20 @@ export async function fireScheduleNow(db: PrismaClient, agentId: string, name: s
   return started ?? { error: `${name} was just fired` };
 }
 
-async function fire(db: PrismaClient, agent: AgentRow, firing: Firing, schedule: { file: string; prompt?: string; mode: string }): Promise<TurnRequest | CodeRun | undefined> {
+async function fire(
+  db: PrismaClient,
+  agent: AgentRow,
+  firing: Firing,
+  schedule: { file: string; prompt?: string; mode: string },
+): Promise<TurnRequest | CodeRun | undefined> {
   if (schedule.mode === "run" || !schedule.prompt) return fireCode(db, agent, firing, schedule.file);
   const prompt = schedule.prompt;
   const sessionId = newSessionId();
   const turnId = newTurnId();
-  const lateBy = firing.missed > 0 ? ` (late: ${firing.missed} earlier due time${firing.missed === 1 ? "" : "s"} missed while the platform was down)` : "";
+  const lateBy =
+    firing.missed > 0
+      ? ` (late: ${firing.missed} earlier due time${firing.missed === 1 ? "" : "s"} missed while the platform was down)`
+      : "";
   const title = `${firing.manual ? "Run by hand" : "Schedule"}: ${firing.name}${lateBy}`;
   return pgTransaction(db, async (client) => {
     const { rowCount } = await client.query(
@@ -102,7 +123,13 @@ async function fireCode(db: PrismaClient, agent: AgentRow, firing: Firing, file:
     [agent.id, firing.name, firing.dueAt.toISOString(), firing.missed, firing.manual ?? false],
   );
   if (!rowCount) return undefined;
-  return { name: firing.name, file, versionId: agent.activeVersionId!, bundlePath: agent.bundlePath, appAuth: scheduleAuth(agent.slug, firing.name) };
+  return {
+    name: firing.name,
+    file,
+    versionId: agent.activeVersionId!,
+    bundlePath: agent.bundlePath,
+    appAuth: scheduleAuth(agent.slug, firing.name),
+  };
 }
 
 async function loadAgent(db: PrismaClient, agentId: string): Promise<AgentRow | undefined> {

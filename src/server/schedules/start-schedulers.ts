@@ -4,7 +4,11 @@
 import type { PrismaClient } from "@prisma/client";
 import type { DurableRuntime } from "@/server/durable/runtime";
 
-export async function startSchedulers(options: { db: PrismaClient; runtime: DurableRuntime; agentIds?: string[] }): Promise<number> {
+export async function startSchedulers(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  agentIds?: string[];
+}): Promise<number> {
   const { db, runtime } = options;
   const agents = await db.agent.findMany({
     where: { activeVersionId: { not: null }, ...(options.agentIds ? { id: { in: options.agentIds } } : {}) },

@@ -30,14 +30,23 @@ export async function createSecretReader(options: {
   channel?: string;
   log?: (message: string) => void;
 }): Promise<SecretReader> {
-  const { db, databaseUrl, key, maxAgeMs = 5_000, clock = Date.now, channel = secretsChannel.name, log = console.error } = options;
+  const {
+    db,
+    databaseUrl,
+    key,
+    maxAgeMs = 5_000,
+    clock = Date.now,
+    channel = secretsChannel.name,
+    log = console.error,
+  } = options;
   const kept = new Map<string, Kept>();
   let isListening = false;
   // Bumped by every drop: a read that started before one keeps nothing.
   let generation = 0;
   const drop = (agentId?: string) => {
     generation++;
-    for (const [versionId, entry] of kept) if (agentId === undefined || entry.agentId === agentId) kept.delete(versionId);
+    for (const [versionId, entry] of kept)
+      if (agentId === undefined || entry.agentId === agentId) kept.delete(versionId);
   };
   let listener: PgListener | undefined;
   try {
@@ -66,7 +75,11 @@ export async function createSecretReader(options: {
   async function read(versionId: string): Promise<Omit<Kept, "at">> {
     const version = await db.agentVersion.findUnique({
       where: { id: versionId },
-      select: { agentId: true, manifest: true, agent: { select: { secrets: { select: { name: true, iv: true, tag: true, ciphertext: true } } } } },
+      select: {
+        agentId: true,
+        manifest: true,
+        agent: { select: { secrets: { select: { name: true, iv: true, tag: true, ciphertext: true } } } },
+      },
     });
     if (!version) throw new AppError("not_found", `no agent version ${versionId}`);
     const declared = new Set(declaredSecretNames(version.manifest));

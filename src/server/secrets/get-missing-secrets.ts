@@ -3,7 +3,15 @@
 import type { PrismaClient } from "@prisma/client";
 import { getAgentId } from "@/server/agents/get-agent-id";
 
-export async function getMissingSecrets({ db, slug, names }: { db: PrismaClient; slug: string; names: string[] }): Promise<string[]> {
+export async function getMissingSecrets({
+  db,
+  slug,
+  names,
+}: {
+  db: PrismaClient;
+  slug: string;
+  names: string[];
+}): Promise<string[]> {
   const agentId = await getAgentId({ db, slug });
   const set = await db.agentSecret.findMany({ where: { agentId, name: { in: names } }, select: { name: true } });
   const isSet = new Set(set.map((row) => row.name));

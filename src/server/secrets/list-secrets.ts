@@ -7,12 +7,21 @@ import { declaredSecretNames } from "./declared-secret-names";
 export async function listSecrets({ db, agentId }: { db: PrismaClient; agentId: string }): Promise<SecretList> {
   const [agent, rows] = await Promise.all([
     db.agent.findUnique({ where: { id: agentId }, select: { activeVersion: { select: { manifest: true } } } }),
-    db.agentSecret.findMany({ where: { agentId }, orderBy: { name: "asc" }, select: { name: true, updatedAt: true, updatedBy: true } }),
+    db.agentSecret.findMany({
+      where: { agentId },
+      orderBy: { name: "asc" },
+      select: { name: true, updatedAt: true, updatedBy: true },
+    }),
   ]);
   const declared = declaredSecretNames(agent?.activeVersion?.manifest);
   const isSet = new Set(rows.map((row) => row.name));
   return {
-    secrets: rows.map((row) => ({ name: row.name, updatedAt: row.updatedAt.toISOString(), updatedBy: row.updatedBy, isDeclared: declared.includes(row.name) })),
+    secrets: rows.map((row) => ({
+      name: row.name,
+      updatedAt: row.updatedAt.toISOString(),
+      updatedBy: row.updatedBy,
+      isDeclared: declared.includes(row.name),
+    })),
     declared,
     missing: declared.filter((name) => !isSet.has(name)),
   };

@@ -5,7 +5,15 @@ import { AppError } from "@/server/errors";
 import { assertSecretInput } from "./assert-secret-input";
 import { secretsChannel } from "@/server/channels";
 
-export async function removeSecret({ db, agentId, name }: { db: PrismaClient; agentId: string; name: string }): Promise<{ name: string }> {
+export async function removeSecret({
+  db,
+  agentId,
+  name,
+}: {
+  db: PrismaClient;
+  agentId: string;
+  name: string;
+}): Promise<{ name: string }> {
   assertSecretInput({ name });
   const { rowCount } = await poolOf(db).query({
     text: `WITH gone AS (DELETE FROM agent_secrets WHERE "agentId" = $1 AND name = $2 RETURNING 1)

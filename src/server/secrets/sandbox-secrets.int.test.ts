@@ -15,7 +15,8 @@ import { setSecret } from "./set-secret";
 
 const secretAgent: Record<string, string> = {
   "bot/instructions.md": "You are the secrets test agent.",
-  "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["API_KEY"] } });\n',
+  "bot/agent.ts":
+    'import { defineAgent } from "agentfold";\nexport default defineAgent({ hosting: { secretNames: ["API_KEY"] } });\n',
   "bot/tools/peek.ts": `import { defineTool } from "agentfold/tools";
 import crypto from "node:crypto";
 const print = (value) => value === undefined ? null : crypto.createHash("sha256").update(value).digest("hex").slice(0, 12);
@@ -42,21 +43,29 @@ afterAll(async () => {
 });
 
 const owner = (): Caller => ({ principal: h.owner, can: () => false });
-const peekAt = async (on: AgentRef) => (await callTool({ db: h.db, runtime: h.runtime, agent: on, caller: owner(), toolName: "peek", body: { input: {} } })).output;
+const peekAt = async (on: AgentRef) =>
+  (await callTool({ db: h.db, runtime: h.runtime, agent: on, caller: owner(), toolName: "peek", body: { input: {} } }))
+    .output;
 const peek = () => peekAt(agent);
 const print = (value: string) => crypto.createHash("sha256").update(value).digest("hex").slice(0, 12);
 const set = (name: string, value: string) => setSecret({ db: h.db, key, agentId: agent.id, name, value });
 
 describe("secrets in the sandbox", () => {
-  it("reach a tool as process.env, declared names only, and follow rotations and removals", { timeout: 60_000 }, async () => {
+  it("reach a tool as process.env, declared names only, and follow rotations and removals", {
+    timeout: 60_000,
+  }, async () => {
     expect(await peek()).toEqual({ apiKey: null, undeclared: null, echoed: null });
     await set("API_KEY", "first-api-key");
     await set("UNDECLARED", "never-in-the-sandbox");
-    await expect.poll(peek, { timeout: 10_000 }).toEqual({ apiKey: print("first-api-key"), undeclared: null, echoed: "[secret]" });
+    await expect
+      .poll(peek, { timeout: 10_000 })
+      .toEqual({ apiKey: print("first-api-key"), undeclared: null, echoed: "[secret]" });
     // Another agent declaring the same name gets nothing: secrets are per agent.
     expect(await peekAt(neighbour)).toEqual({ apiKey: null, undeclared: null, echoed: null });
     await set("API_KEY", "rotated-api-key");
-    await expect.poll(peek, { timeout: 10_000 }).toEqual({ apiKey: print("rotated-api-key"), undeclared: null, echoed: "[secret]" });
+    await expect
+      .poll(peek, { timeout: 10_000 })
+      .toEqual({ apiKey: print("rotated-api-key"), undeclared: null, echoed: "[secret]" });
     // A turn that calls the tool: the value is in no event.
     const started = await h.start(agent, { message: "[call peek {}]" });
     const log = await h.eventsUntil(started.sessionId, (events) => events.some((e) => e.type === "session.waiting"));

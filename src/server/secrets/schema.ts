@@ -16,7 +16,10 @@ export const secretValueSchema = z
   .string()
   .min(1, "must not be empty")
   .refine((value) => !value.includes("\0"), "must not contain a NUL character (environment variables cannot hold one)")
-  .refine((value) => Buffer.byteLength(value, "utf8") <= maxSecretValueBytes, `must be at most ${maxSecretValueBytes / 1024} KiB`);
+  .refine(
+    (value) => Buffer.byteLength(value, "utf8") <= maxSecretValueBytes,
+    `must be at most ${maxSecretValueBytes / 1024} KiB`,
+  );
 
 export const secretSummarySchema = z.object({
   name: z.string(),

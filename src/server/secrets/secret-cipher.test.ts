@@ -23,10 +23,18 @@ describe("secret cipher", () => {
   it("refuses altered ciphertext, tag or IV", () => {
     const encrypted = encryptSecret({ ...bound, value });
     const flipped = (buffer: Buffer) => Buffer.from(buffer.map((byte, i) => (i === 0 ? byte ^ 1 : byte)));
-    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, ciphertext: flipped(encrypted.ciphertext) } })).toThrow(SecretDecryptionError);
-    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, tag: flipped(encrypted.tag) } })).toThrow(SecretDecryptionError);
-    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, iv: flipped(encrypted.iv) } })).toThrow(SecretDecryptionError);
-    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, tag: encrypted.tag.subarray(0, 8) } })).toThrow(SecretDecryptionError);
+    expect(() =>
+      decryptSecret({ ...bound, encrypted: { ...encrypted, ciphertext: flipped(encrypted.ciphertext) } }),
+    ).toThrow(SecretDecryptionError);
+    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, tag: flipped(encrypted.tag) } })).toThrow(
+      SecretDecryptionError,
+    );
+    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, iv: flipped(encrypted.iv) } })).toThrow(
+      SecretDecryptionError,
+    );
+    expect(() => decryptSecret({ ...bound, encrypted: { ...encrypted, tag: encrypted.tag.subarray(0, 8) } })).toThrow(
+      SecretDecryptionError,
+    );
   });
 
   it("refuses ciphertext moved to another agent or name, or read with another key", () => {

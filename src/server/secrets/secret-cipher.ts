@@ -15,7 +15,9 @@ const additionalData = (agentId: string, name: string) => Buffer.from(`agentfold
 export class SecretDecryptionError extends Error {
   constructor(name: string) {
     // Names the secret, never its value: the message may reach logs.
-    super(`secret ${name} cannot be decrypted: it was set with another key (AGENTFOLD_SECRET_KEY or the data directory's secret-key), or its row was altered; set it again`);
+    super(
+      `secret ${name} cannot be decrypted: it was set with another key (AGENTFOLD_SECRET_KEY or the data directory's secret-key), or its row was altered; set it again`,
+    );
     this.name = "SecretDecryptionError";
   }
 }

@@ -32,7 +32,9 @@ describe("the secret key", () => {
   it("is AGENTFOLD_SECRET_KEY when set, else generated once into the data directory (0600)", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-key-"));
     try {
-      expect(secretKey(parseEnv({ AGENTFOLD_SECRET_KEY: raw.toString("hex"), AGENTFOLD_DATA_DIR: dataDir })).equals(raw)).toBe(true);
+      expect(
+        secretKey(parseEnv({ AGENTFOLD_SECRET_KEY: raw.toString("hex"), AGENTFOLD_DATA_DIR: dataDir })).equals(raw),
+      ).toBe(true);
       expect(fs.existsSync(path.join(dataDir, "secret-key"))).toBe(false);
       const generated = secretKey(parseEnv({ AGENTFOLD_DATA_DIR: dataDir }));
       expect(generated).toHaveLength(32);

@@ -21,6 +21,7 @@ export function parseSecretKey(text: string): Buffer | undefined {
 export function readOrCreateSecretKey(dataDir: string): Buffer {
   const file = path.join(dataDir, "secret-key");
   const key = parseSecretKey(readOrCreateSecret(file, () => crypto.randomBytes(secretKeyBytes).toString("base64")));
-  if (!key) throw new Error(`${file} does not hold a 32-byte key (base64 or hex): restore it, or set AGENTFOLD_SECRET_KEY`);
+  if (!key)
+    throw new Error(`${file} does not hold a 32-byte key (base64 or hex): restore it, or set AGENTFOLD_SECRET_KEY`);
   return key;
 }

@@ -27,9 +27,13 @@ let tokens: Record<"deploy" | "read" | "otherAgent" | "otherTeam", string>;
 beforeAll(async () => {
   const { team, agent, version } = await createTestAgent(db);
   slug = agent.slug;
-  await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ secretNames: ["API_KEY", "OTHER_TOKEN"] }) } });
+  await db.agentVersion.update({
+    where: { id: version.id },
+    data: { manifest: testManifest({ secretNames: ["API_KEY", "OTHER_TOKEN"] }) },
+  });
   const other = await createTestAgent(db);
-  const token = async (teamId: string, actions: string[], agentSlugs: string[] = []) => (await createToken({ db, teamId, name: "ci", actions, agentSlugs })).token;
+  const token = async (teamId: string, actions: string[], agentSlugs: string[] = []) =>
+    (await createToken({ db, teamId, name: "ci", actions, agentSlugs })).token;
   tokens = {
     deploy: await token(team.id, ["agents:deploy"]),
     read: await token(team.id, ["agents:read", "sessions:write"]),
@@ -62,7 +66,10 @@ async function call(method: "GET" | "PUT" | "DELETE", name: string | undefined, 
 describe("/<slug>/v1/secrets", () => {
   it("sets, rotates, lists and removes a secret, never answering with its value", async () => {
     const initial = await call("GET", undefined, { token: tokens.deploy });
-    expect(initial).toMatchObject({ status: 200, json: { ok: true, secrets: [], declared: ["API_KEY", "OTHER_TOKEN"], missing: ["API_KEY", "OTHER_TOKEN"] } });
+    expect(initial).toMatchObject({
+      status: 200,
+      json: { ok: true, secrets: [], declared: ["API_KEY", "OTHER_TOKEN"], missing: ["API_KEY", "OTHER_TOKEN"] },
+    });
     const set = await call("PUT", "API_KEY", { token: tokens.deploy, body: { value: "first-secret-value" } });
     expect(set).toMatchObject({ status: 200, json: { ok: true, name: "API_KEY", isNew: true } });
     const rotated = await call("PUT", "API_KEY", { token: tokens.deploy, body: { value: "second-secret-value" } });
@@ -75,8 +82,14 @@ describe("/<slug>/v1/secrets", () => {
       missing: ["OTHER_TOKEN"],
     });
     for (const response of [set, rotated, listed]) expect(response.text).not.toMatch(/secret-value/);
-    expect(await call("DELETE", "API_KEY", { token: tokens.deploy })).toMatchObject({ status: 200, json: { ok: true, name: "API_KEY" } });
-    expect(await call("DELETE", "API_KEY", { token: tokens.deploy })).toMatchObject({ status: 404, json: { ok: false, error: "not_found" } });
+    expect(await call("DELETE", "API_KEY", { token: tokens.deploy })).toMatchObject({
+      status: 200,
+      json: { ok: true, name: "API_KEY" },
+    });
+    expect(await call("DELETE", "API_KEY", { token: tokens.deploy })).toMatchObject({
+      status: 404,
+      json: { ok: false, error: "not_found" },
+    });
     expect((await call("GET", undefined, { token: tokens.deploy })).json.missing).toEqual(["API_KEY", "OTHER_TOKEN"]);
   });
 
@@ -91,8 +104,14 @@ describe("/<slug>/v1/secrets", () => {
   });
 
   it("answers 404 for an unknown agent", async () => {
-    expect(await call("GET", undefined, { token: tokens.deploy, agent: "no-such-agent" })).toMatchObject({ status: 404, json: { error: "not_found" } });
-    expect((await call("PUT", "API_KEY", { token: tokens.deploy, agent: "no-such-agent", body: { value: "v-value" } })).status).toBe(404);
+    expect(await call("GET", undefined, { token: tokens.deploy, agent: "no-such-agent" })).toMatchObject({
+      status: 404,
+      json: { error: "not_found" },
+    });
+    expect(
+      (await call("PUT", "API_KEY", { token: tokens.deploy, agent: "no-such-agent", body: { value: "v-value" } }))
+        .status,
+    ).toBe(404);
   });
 
   it("answers 400 for a bad name or value, without repeating the value", async () => {
@@ -119,13 +138,17 @@ describe("the secrets tRPC procedures", () => {
   let teamSlug = "";
   let agentSlug = "";
   const users: Record<"admin" | "member", string> = { admin: "", member: "" };
-  const trpc = (userId: string) => appRouter.createCaller({ db, userId, isCrossSite: false, origin: "http://127.0.0.1:3000" } satisfies Context);
+  const trpc = (userId: string) =>
+    appRouter.createCaller({ db, userId, isCrossSite: false, origin: "http://127.0.0.1:3000" } satisfies Context);
 
   beforeAll(async () => {
     const { team, agent, version } = await createTestAgent(db);
     teamSlug = team.slug;
     agentSlug = agent.slug;
-    await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ secretNames: ["API_KEY"] }) } });
+    await db.agentVersion.update({
+      where: { id: version.id },
+      data: { manifest: testManifest({ secretNames: ["API_KEY"] }) },
+    });
     for (const role of ["admin", "member"] as const) {
       const user = await db.user.create({ data: { email: `${role}-${crypto.randomUUID().slice(0, 8)}@example.test` } });
       await db.membership.create({ data: { teamId: team.id, userId: user.id, role } });
@@ -135,21 +158,31 @@ describe("the secrets tRPC procedures", () => {
 
   it("let an admin set, list and remove, and never return a value", async () => {
     const admin = trpc(users.admin);
-    expect(await admin.secrets.list({ teamSlug, slug: agentSlug })).toEqual({ secrets: [], declared: ["API_KEY"], missing: ["API_KEY"] });
+    expect(await admin.secrets.list({ teamSlug, slug: agentSlug })).toEqual({
+      secrets: [],
+      declared: ["API_KEY"],
+      missing: ["API_KEY"],
+    });
     const set = await admin.secrets.set({ teamSlug, slug: agentSlug, name: "API_KEY", value: "dashboard-value" });
     expect(set).toMatchObject({ name: "API_KEY", isNew: true });
     const listed = await admin.secrets.list({ teamSlug, slug: agentSlug });
     expect(listed.missing).toEqual([]);
     expect(listed.secrets[0]?.updatedBy).toMatch(/^admin-.*@example.test$/);
     expect(JSON.stringify([set, listed])).not.toContain("dashboard-value");
-    await expect(admin.secrets.set({ teamSlug, slug: agentSlug, name: "bad-name", value: "x-value" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(admin.secrets.set({ teamSlug, slug: "no-such-agent", name: "API_KEY", value: "x-value" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      admin.secrets.set({ teamSlug, slug: agentSlug, name: "bad-name", value: "x-value" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      admin.secrets.set({ teamSlug, slug: "no-such-agent", name: "API_KEY", value: "x-value" }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await admin.secrets.remove({ teamSlug, slug: agentSlug, name: "API_KEY" })).toEqual({ name: "API_KEY" });
   });
 
   it("refuse members below admin", async () => {
     const member = trpc(users.member);
     await expect(member.secrets.list({ teamSlug, slug: agentSlug })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(member.secrets.set({ teamSlug, slug: agentSlug, name: "API_KEY", value: "x-value" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      member.secrets.set({ teamSlug, slug: agentSlug, name: "API_KEY", value: "x-value" }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });

@@ -30,7 +30,10 @@ afterAll(async () => {
 /** An agent whose active version expects `names` (as its manifest lists them). */
 async function agentExpecting(names: string[]) {
   const created = await createTestAgent(db);
-  await db.agentVersion.update({ where: { id: created.version.id }, data: { manifest: testManifest({ secretNames: names }) } });
+  await db.agentVersion.update({
+    where: { id: created.version.id },
+    data: { manifest: testManifest({ secretNames: names }) },
+  });
   return created;
 }
 
@@ -41,10 +44,16 @@ describe("agent secrets", () => {
   it("stores ciphertext, never the value", async () => {
     const { agent } = await agentExpecting(["API_KEY"]);
     const value = `plain-${crypto.randomUUID()}`;
-    expect(await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value, updatedBy: "ada@example.test" })).toMatchObject({ name: "API_KEY", isNew: true });
+    expect(
+      await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value, updatedBy: "ada@example.test" }),
+    ).toMatchObject({ name: "API_KEY", isNew: true });
     const { rows } = await poolOf(db).query(`SELECT * FROM agent_secrets WHERE "agentId" = $1`, [agent.id]);
     expect(rows).toHaveLength(1);
-    const stored = Buffer.concat(Object.values(rows[0] as Record<string, unknown>).map((column) => (Buffer.isBuffer(column) ? column : Buffer.from(String(column)))));
+    const stored = Buffer.concat(
+      Object.values(rows[0] as Record<string, unknown>).map((column) =>
+        Buffer.isBuffer(column) ? column : Buffer.from(String(column)),
+      ),
+    );
     expect(stored.includes(Buffer.from(value))).toBe(false);
     expect(stored.includes(Buffer.from(value.slice(6)))).toBe(false);
   });
@@ -68,9 +77,18 @@ describe("agent secrets", () => {
   it("rotates a secret in place, and removes it", async () => {
     const { agent, version } = await agentExpecting(["API_KEY"]);
     await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "first-value" });
-    const rotated = await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "second-value", now: new Date("2030-01-01T00:00:00Z") });
+    const rotated = await setSecret({
+      db,
+      key,
+      agentId: agent.id,
+      name: "API_KEY",
+      value: "second-value",
+      now: new Date("2030-01-01T00:00:00Z"),
+    });
     expect(rotated).toEqual({ name: "API_KEY", updatedAt: "2030-01-01T00:00:00.000Z", isNew: false });
-    expect((await listSecrets({ db, agentId: agent.id })).secrets).toEqual([expect.objectContaining({ name: "API_KEY", updatedAt: "2030-01-01T00:00:00.000Z" })]);
+    expect((await listSecrets({ db, agentId: agent.id })).secrets).toEqual([
+      expect.objectContaining({ name: "API_KEY", updatedAt: "2030-01-01T00:00:00.000Z" }),
+    ]);
     const uncached = await createSecretReader({ db, databaseUrl, key, channel: `${channel}_fresh`, maxAgeMs: 0 });
     try {
       expect(await uncached.forVersion(version.id)).toEqual({ API_KEY: "second-value" });
@@ -101,7 +119,10 @@ describe("agent secrets", () => {
     await listener.connect();
     try {
       const heard: string[] = [];
-      listener.on("notification", (notice) => notice.channel === secretsChannel.name && heard.push(notice.payload ?? ""));
+      listener.on(
+        "notification",
+        (notice) => notice.channel === secretsChannel.name && heard.push(notice.payload ?? ""),
+      );
       await listener.query(`LISTEN ${secretsChannel.name}`);
       await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "v1-value" });
       await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "v2-value" });
@@ -120,14 +141,32 @@ describe("the secret reader", () => {
     await setSecret({ db, key, agentId: agent.id, name: "NOT_DECLARED", value: "hidden-value" });
     expect(await reader.forVersion(version.id)).toEqual({ API_KEY: "expected-value" });
     // Another version of the same agent that expects nothing gets nothing.
-    const bare = await db.agentVersion.create({ data: { agentId: agent.id, number: 2, status: "ready", archivePath: "-", diagnostics: [], fileCount: 1, sourceBytes: 1, manifest: testManifest({ secretNames: [] }) } });
+    const bare = await db.agentVersion.create({
+      data: {
+        agentId: agent.id,
+        number: 2,
+        status: "ready",
+        archivePath: "-",
+        diagnostics: [],
+        fileCount: 1,
+        sourceBytes: 1,
+        manifest: testManifest({ secretNames: [] }),
+      },
+    });
     expect(await reader.forVersion(bare.id)).toEqual({});
     await expect(reader.forVersion("no-such-version")).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("falls back to connection templates for manifests that predate secretNames", async () => {
     const { agent, version } = await createTestAgent(db);
-    const connections = [{ name: "helpdesk", file: "x", scope: "mcp" as const, config: { headers: { authorization: "Bearer ${HELPDESK_TOKEN}" } } }];
+    const connections = [
+      {
+        name: "helpdesk",
+        file: "x",
+        scope: "mcp" as const,
+        config: { headers: { authorization: "Bearer ${HELPDESK_TOKEN}" } },
+      },
+    ];
     await db.agentVersion.update({ where: { id: version.id }, data: { manifest: testManifest({ connections }) } });
     await setSecret({ db, key, agentId: agent.id, name: "HELPDESK_TOKEN", value: "desk-value" });
     await setSecret({ db, key, agentId: agent.id, name: "OTHER", value: "other-value" });
@@ -186,7 +225,11 @@ describe("the secret reader", () => {
     await setSecret({ db, key, agentId: agent.id, name: "API_KEY", value: "kept-value" });
     expect(await reader.forVersion(version.id)).toEqual({ API_KEY: "kept-value" });
     const listening = async () =>
-      (await poolOf(db).query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN %${channel}"%' AND pid <> pg_backend_pid()`)).rows.map((row) => row.pid);
+      (
+        await poolOf(db).query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN %${channel}"%' AND pid <> pg_backend_pid()`,
+        )
+      ).rows.map((row) => row.pid);
     const [before] = await listening();
     await poolOf(db).query(`SELECT pg_terminate_backend($1)`, [before]);
     // Changed while it was not listening (and, on the test's channel, unannounced anyway).

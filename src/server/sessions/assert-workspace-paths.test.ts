@@ -3,7 +3,21 @@ import { AppError } from "@/server/errors";
 import { assertWorkspacePaths, workspacePathProblem } from "./assert-workspace-paths";
 import { startSessionBodySchema } from "./schema";
 
-const refused = [".", "..", "x/", "/etc/passwd", "a//b", "a/./b", "a/../b", "../up", "", "a\0b", "\\abs", "dir\\", "a\ud800"];
+const refused = [
+  ".",
+  "..",
+  "x/",
+  "/etc/passwd",
+  "a//b",
+  "a/./b",
+  "a/../b",
+  "../up",
+  "",
+  "a\0b",
+  "\\abs",
+  "dir\\",
+  "a\ud800",
+];
 const accepted = ["notes.md", "src/a.ts", ".hidden", "..dots", "a..b/c", "deep/er/file.txt"];
 
 describe("workspacePathProblem", () => {
@@ -21,7 +35,10 @@ describe("workspacePathProblem", () => {
 
 describe("the start body's workspaceFiles", () => {
   it("puts an issue at each bad key, with the key in its message", () => {
-    const result = startSessionBodySchema.safeParse({ message: "hi", workspaceFiles: { ".": "a", "fine.md": "b", "x/": "c" } });
+    const result = startSessionBodySchema.safeParse({
+      message: "hi",
+      workspaceFiles: { ".": "a", "fine.md": "b", "x/": "c" },
+    });
     expect(result.success).toBe(false);
     const issues = result.error!.issues.map(({ path, message }) => ({ path, message }));
     expect(issues).toEqual([
@@ -31,6 +48,8 @@ describe("the start body's workspaceFiles", () => {
   });
 
   it("refuses contents Postgres cannot store", () => {
-    expect(startSessionBodySchema.safeParse({ message: "hi", workspaceFiles: { "a.md": "nul\0" } }).success).toBe(false);
+    expect(startSessionBodySchema.safeParse({ message: "hi", workspaceFiles: { "a.md": "nul\0" } }).success).toBe(
+      false,
+    );
   });
 });

@@ -14,8 +14,18 @@ export async function deleteSession(options: {
 }): Promise<{ ok: true; sessionId: string }> {
   const { db, runtime, agentId, sessionId, principal } = options;
   await getOwnedSession({ db, agentId, sessionId, principal });
-  const running = await db.session.findUnique({ where: { id: sessionId }, select: { runningTurnId: true, runningInvocationId: true } });
-  if (running?.runningTurnId) await interruptTurn({ db, runtime, sessionId, turnId: running.runningTurnId, invocationId: running.runningInvocationId });
+  const running = await db.session.findUnique({
+    where: { id: sessionId },
+    select: { runningTurnId: true, runningInvocationId: true },
+  });
+  if (running?.runningTurnId)
+    await interruptTurn({
+      db,
+      runtime,
+      sessionId,
+      turnId: running.runningTurnId,
+      invocationId: running.runningInvocationId,
+    });
   await db.session.delete({ where: { id: sessionId } });
   return { ok: true, sessionId };
 }

@@ -8,11 +8,20 @@ import { appendEventsInTransaction } from "@/server/events/append-events";
 import { queuePendingDelivery } from "@/server/turns/pending-deliveries";
 import { newTurnId } from "./session-urls";
 
-export type Delivered = { kind: "started"; turn: TurnRequest } | { kind: "queued" } | { kind: "dropped"; reason: string };
+export type Delivered =
+  | { kind: "started"; turn: TurnRequest }
+  | { kind: "queued" }
+  | { kind: "dropped"; reason: string };
 
-export async function deliverCoalesced(client: pg.PoolClient, message: { sessionId: string; text: string; deliveryId: string }): Promise<Delivered> {
+export async function deliverCoalesced(
+  client: pg.PoolClient,
+  message: { sessionId: string; text: string; deliveryId: string },
+): Promise<Delivered> {
   const { sessionId, text, deliveryId } = message;
-  const { rows } = await client.query<{ runningTurnId: string | null; mode: string }>(`SELECT "runningTurnId", mode FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
+  const { rows } = await client.query<{ runningTurnId: string | null; mode: string }>(
+    `SELECT "runningTurnId", mode FROM sessions WHERE id = $1 FOR UPDATE`,
+    [sessionId],
+  );
   const session = rows[0];
   if (!session) return { kind: "dropped", reason: "the session is gone" };
   if (session.mode !== "chat") return { kind: "dropped", reason: "task sessions take no follow-ups" };
@@ -24,7 +33,14 @@ export async function deliverCoalesced(client: pg.PoolClient, message: { session
     return { kind: "queued" };
   }
   const turn: TurnRequest = { sessionId, turnId: newTurnId(), message: text };
-  await client.query(`UPDATE sessions SET status = 'running', "runningTurnId" = $2, "runningInvocationId" = NULL WHERE id = $1`, [sessionId, turn.turnId]);
-  await appendEventsInTransaction({ client, sessionId, events: [{ type: "message.received", turnId: turn.turnId, data: { text, deliveryIds: [deliveryId] } }] });
+  await client.query(
+    `UPDATE sessions SET status = 'running', "runningTurnId" = $2, "runningInvocationId" = NULL WHERE id = $1`,
+    [sessionId, turn.turnId],
+  );
+  await appendEventsInTransaction({
+    client,
+    sessionId,
+    events: [{ type: "message.received", turnId: turn.turnId, data: { text, deliveryIds: [deliveryId] } }],
+  });
   return { kind: "started", turn };
 }

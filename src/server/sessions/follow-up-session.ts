@@ -53,10 +53,16 @@ export async function followUpSession(options: {
       [sessionId, hashContinuationToken(body.continuationToken)],
     );
     const row = rows[0];
-    if (!row?.isCurrent) throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
+    if (!row?.isCurrent)
+      throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
     if (row.runningTurnId && body.admission === "coalesce") {
       await client.query(`UPDATE sessions SET "continuationTokenHash" = $2 WHERE id = $1`, [sessionId, next.hash]);
-      await queuePendingDelivery(client, { sessionId, deliveryId, text: body.message, workspaceFiles: body.workspaceFiles });
+      await queuePendingDelivery(client, {
+        sessionId,
+        deliveryId,
+        text: body.message,
+        workspaceFiles: body.workspaceFiles,
+      });
       return { queued: true as const };
     }
     await client.query(
@@ -64,8 +70,15 @@ export async function followUpSession(options: {
       `UPDATE sessions SET "continuationTokenHash" = $2, status = 'running', "runningTurnId" = $3, "eagerWorker" = NULL WHERE id = $1`,
       [sessionId, next.hash, turnId],
     );
-    await appendEventsInTransaction({ client, sessionId, events: [{ type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } }] });
-    return { queued: false as const, preempt: row.runningTurnId ? { turnId: row.runningTurnId, invocationId: row.runningInvocationId } : undefined };
+    await appendEventsInTransaction({
+      client,
+      sessionId,
+      events: [{ type: "message.received", turnId, data: { text: body.message, deliveryIds: [deliveryId] } }],
+    });
+    return {
+      queued: false as const,
+      preempt: row.runningTurnId ? { turnId: row.runningTurnId, invocationId: row.runningInvocationId } : undefined,
+    };
   });
   const accepted = { ok: true as const, sessionId, continuationToken: next.token, deliveryId };
   if (admitted.queued) return { ...accepted, admission: "queued" };
@@ -86,6 +99,11 @@ export async function followUpSession(options: {
       }
     }
   }
-  await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode: "chat" });
+  await queueTurn({
+    db,
+    runtime,
+    turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles },
+    mode: "chat",
+  });
   return { ...accepted, admission: "started", ...(admitted.preempt ? { preempted: true as const } : {}) };
 }

@@ -27,20 +27,33 @@ export const ownedSessionSelect = {
 
 export type OwnedSession = Prisma.SessionGetPayload<{ select: typeof ownedSessionSelect }>;
 
-export async function getOwnedSession(options: { db: PrismaClient; agentId: string; sessionId: string; principal: Principal }): Promise<OwnedSession> {
+export async function getOwnedSession(options: {
+  db: PrismaClient;
+  agentId: string;
+  sessionId: string;
+  principal: Principal;
+}): Promise<OwnedSession> {
   const { db, agentId, sessionId, principal } = options;
   return ownedOrThrow(await findSession(db, agentId, sessionId), principal, sessionId);
 }
 
 /** The session if `principal` owns it: 404 when there is none (on this agent), else 403. */
-export function ownedOrThrow<S extends { ownerKind: string; ownerId: string }>(session: S | undefined, principal: Principal, sessionId: string): S {
+export function ownedOrThrow<S extends { ownerKind: string; ownerId: string }>(
+  session: S | undefined,
+  principal: Principal,
+  sessionId: string,
+): S {
   if (!session) throw new AppError("not_found", `no session ${sessionId}`);
   if (!isOwner(principal, session)) throw new AppError("forbidden", "this session belongs to someone else");
   return session;
 }
 
 /** Every session route (the stream included) starts here: one prepared statement. */
-export async function findSession(db: PrismaClient, agentId: string, sessionId: string): Promise<OwnedSession | undefined> {
+export async function findSession(
+  db: PrismaClient,
+  agentId: string,
+  sessionId: string,
+): Promise<OwnedSession | undefined> {
   const { rows } = await poolOf(db).query<Omit<OwnedSession, "agentVersion"> & { versionNumber: number }>({
     name: "agentfold-owned-session",
     text: `SELECT s.id, s."agentId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.status, s.purpose, s.title, s."dryRun",

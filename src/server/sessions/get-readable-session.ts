@@ -10,7 +10,12 @@ import { findSession, type OwnedSession } from "./get-owned-session";
 
 type AgentOf = { slug: string; teamId: string };
 
-export async function getReadableSession(options: { db: PrismaClient; agent: AgentOf & { id: string }; sessionId: string; caller: Caller }): Promise<OwnedSession> {
+export async function getReadableSession(options: {
+  db: PrismaClient;
+  agent: AgentOf & { id: string };
+  sessionId: string;
+  caller: Caller;
+}): Promise<OwnedSession> {
   const { db, agent, sessionId, caller } = options;
   return readableOrThrow({ session: await findSession(db, agent.id, sessionId), caller, agent, sessionId });
 }

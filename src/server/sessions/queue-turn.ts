@@ -23,7 +23,12 @@ export async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function queueTurn(options: { db: PrismaClient; runtime: DurableRuntime; turn: TurnRequest; mode: "chat" | "task" }): Promise<void> {
+export async function queueTurn(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  turn: TurnRequest;
+  mode: "chat" | "task";
+}): Promise<void> {
   const { db, runtime, turn, mode } = options;
   try {
     await withRetries(async () => {
@@ -36,10 +41,22 @@ export async function queueTurn(options: { db: PrismaClient; runtime: DurableRun
 }
 
 /** A recorded turn the engine would not take: recorded as failed, and the caller gets 503. */
-export async function failUnqueuedTurn(turn: { db: PrismaClient; sessionId: string; turnId: string; mode: "chat" | "task" }, error: unknown): Promise<never> {
+export async function failUnqueuedTurn(
+  turn: { db: PrismaClient; sessionId: string; turnId: string; mode: "chat" | "task" },
+  error: unknown,
+): Promise<never> {
   const reason = error instanceof Error ? error.message : String(error);
-  await finishTurn({ db: turn.db, sessionId: turn.sessionId, turnId: turn.turnId, mode: turn.mode, end: { kind: "failed", message: `the turn could not be queued: ${reason}`, code: "engine_unavailable" } });
-  throw new AppError("unavailable", "the durable engine is not reachable; the message was recorded and its turn failed, try again shortly");
+  await finishTurn({
+    db: turn.db,
+    sessionId: turn.sessionId,
+    turnId: turn.turnId,
+    mode: turn.mode,
+    end: { kind: "failed", message: `the turn could not be queued: ${reason}`, code: "engine_unavailable" },
+  });
+  throw new AppError(
+    "unavailable",
+    "the durable engine is not reachable; the message was recorded and its turn failed, try again shortly",
+  );
 }
 
 /**
@@ -49,7 +66,12 @@ export async function failUnqueuedTurn(turn: { db: PrismaClient; sessionId: stri
  * invocation is remembered while the session still runs the turn. Answers its id; undefined when
  * the log has no such turn.
  */
-export async function sendRecordedTurn(options: { db: PrismaClient; runtime: DurableRuntime; sessionId: string; turnId: string }): Promise<string | undefined> {
+export async function sendRecordedTurn(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  sessionId: string;
+  turnId: string;
+}): Promise<string | undefined> {
   const { db, runtime, sessionId, turnId } = options;
   const { rows } = await poolOf(db).query<{ text: string | null }>({
     name: "agentfold-recorded-turn-message",

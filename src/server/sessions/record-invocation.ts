@@ -3,7 +3,12 @@
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 
-export async function recordInvocation(db: PrismaClient, sessionId: string, turnId: string, invocationId: string): Promise<void> {
+export async function recordInvocation(
+  db: PrismaClient,
+  sessionId: string,
+  turnId: string,
+  invocationId: string,
+): Promise<void> {
   await poolOf(db).query({
     name: "agentfold-record-invocation",
     text: `UPDATE sessions SET "runningInvocationId" = $3 WHERE id = $1 AND "runningTurnId" = $2`,

@@ -13,8 +13,16 @@ afterAll(() => db.$disconnect());
 async function newStart(overrides: Partial<SessionStart> = {}): Promise<SessionStart> {
   const { agent, version } = await createTestAgent(db);
   return {
-    sessionId: `ses_${crypto.randomUUID().replace(/-/g, "")}`, turnId: "turn_1", agentId: agent.id, versionId: version.id,
-    principal: { kind: "app", id: "token:t" }, channelId: "http", mode: "chat", continuationHash: "h", message: "hello", deliveryId: "dlv_1",
+    sessionId: `ses_${crypto.randomUUID().replace(/-/g, "")}`,
+    turnId: "turn_1",
+    agentId: agent.id,
+    versionId: version.id,
+    principal: { kind: "app", id: "token:t" },
+    channelId: "http",
+    mode: "chat",
+    continuationHash: "h",
+    message: "hello",
+    deliveryId: "dlv_1",
     ...overrides,
   };
 }
@@ -33,12 +41,30 @@ describe("recordSessionStart", () => {
     const start = await newStart({ title: "Orders", dryRun: true });
     await recordSessionStart(poolOf(db), start);
     const session = await db.session.findUniqueOrThrow({ where: { id: start.sessionId } });
-    expect(session).toMatchObject({ status: "running", runningTurnId: "turn_1", nextIndex: 2, ownerKind: "app", ownerId: "token:t", title: "Orders", dryRun: true, continuationTokenHash: "h" });
-    const [added] = await appendEvents({ db, sessionId: start.sessionId, events: [{ type: "turn.started", turnId: "turn_1", data: {} }] });
+    expect(session).toMatchObject({
+      status: "running",
+      runningTurnId: "turn_1",
+      nextIndex: 2,
+      ownerKind: "app",
+      ownerId: "token:t",
+      title: "Orders",
+      dryRun: true,
+      continuationTokenHash: "h",
+    });
+    const [added] = await appendEvents({
+      db,
+      sessionId: start.sessionId,
+      events: [{ type: "turn.started", turnId: "turn_1", data: {} }],
+    });
     expect(added?.index).toBe(2);
     const events = await readEvents({ db, sessionId: start.sessionId, fromIndex: 0 });
     expect(events.map(({ index, type, turnId, data }) => ({ index, type, turnId, data }))).toEqual([
-      { index: 0, type: "session.started", turnId: undefined, data: { channelId: "http", mode: "chat", purpose: "live", title: "Orders", dryRun: true } },
+      {
+        index: 0,
+        type: "session.started",
+        turnId: undefined,
+        data: { channelId: "http", mode: "chat", purpose: "live", title: "Orders", dryRun: true },
+      },
       { index: 1, type: "message.received", turnId: "turn_1", data: { text: "hello", deliveryIds: ["dlv_1"] } },
       { index: 2, type: "turn.started", turnId: "turn_1", data: {} },
     ]);
@@ -54,10 +80,12 @@ describe("recordSessionStart", () => {
         expect(listener.payloads).not.toContain(`${kept.sessionId}:1`);
       });
       const dropped = await newStart();
-      await expect(pgTransaction(db, async (client) => {
-        await recordSessionStart(client, dropped);
-        throw new Error("abandoned");
-      })).rejects.toThrow("abandoned");
+      await expect(
+        pgTransaction(db, async (client) => {
+          await recordSessionStart(client, dropped);
+          throw new Error("abandoned");
+        }),
+      ).rejects.toThrow("abandoned");
       await expect.poll(() => listener.payloads).toContain(`${kept.sessionId}:1`);
       expect(listener.payloads.filter((p) => p.startsWith(kept.sessionId))).toEqual([`${kept.sessionId}:1`]);
       expect(listener.payloads.some((p) => p.startsWith(dropped.sessionId))).toBe(false);

@@ -45,24 +45,51 @@ type FirstEvent = { type: SessionEvent["type"]; turnId: string | null; data: unk
  * Records the start and announces the first turn to the workers (src/server/worker/eager-turns.ts).
  * Answers whether it did: a turn announced needs no invocation from the caller.
  */
-export async function recordSessionStart(db: Queryable, start: SessionStart, clock: () => Date = () => new Date()): Promise<{ announced: boolean }> {
+export async function recordSessionStart(
+  db: Queryable,
+  start: SessionStart,
+  clock: () => Date = () => new Date(),
+): Promise<{ announced: boolean }> {
   const { sessionId, channelId, mode, title, dryRun } = start;
   const at = clock();
-  const started: FirstEvent = { type: "session.started", turnId: null, data: { channelId, mode, purpose: "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) } };
-  const received: FirstEvent = { type: "message.received", turnId: start.turnId, data: { text: start.message, deliveryIds: [start.deliveryId] } };
+  const started: FirstEvent = {
+    type: "session.started",
+    turnId: null,
+    data: { channelId, mode, purpose: "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) },
+  };
+  const received: FirstEvent = {
+    type: "message.received",
+    turnId: start.turnId,
+    data: { text: start.message, deliveryIds: [start.deliveryId] },
+  };
   // Validated before writing, as every append is: a drift from the vocabulary fails loudly here.
   for (const [index, event] of [started, received].entries()) toValidEnvelope({ sessionId, index, ...event, at });
   const owner = ownerOf(start.principal);
   const turn: TurnRequest = { sessionId, turnId: start.turnId, message: start.message };
   const payload = JSON.stringify(turn);
-  const announced = (start.announce ?? false) && !start.workspaceFiles && Buffer.byteLength(payload) <= maxAnnouncedBytes;
+  const announced =
+    (start.announce ?? false) && !start.workspaceFiles && Buffer.byteLength(payload) <= maxAnnouncedBytes;
   await (db as pg.Pool).query({
     name: "agentfold-record-session-start",
     text: recordSessionStartSql,
     values: [
-      sessionId, start.agentId, start.versionId, owner.ownerKind, owner.ownerId, channelId, mode, title ?? null, dryRun ?? false,
-      start.continuationHash, start.turnId, at.toISOString(), JSON.stringify(started.data), JSON.stringify(received.data), sessionEventsChannel.name,
-      announced ? payload : null, turnStartChannel.name,
+      sessionId,
+      start.agentId,
+      start.versionId,
+      owner.ownerKind,
+      owner.ownerId,
+      channelId,
+      mode,
+      title ?? null,
+      dryRun ?? false,
+      start.continuationHash,
+      start.turnId,
+      at.toISOString(),
+      JSON.stringify(started.data),
+      JSON.stringify(received.data),
+      sessionEventsChannel.name,
+      announced ? payload : null,
+      turnStartChannel.name,
     ],
   });
   return { announced };

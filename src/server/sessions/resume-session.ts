@@ -18,6 +18,10 @@ export async function resumeSession(options: {
   const session = await getOwnedSession({ db, agentId, sessionId, principal });
   if (session.mode === "task") throw new AppError("task_session", "task sessions do not take follow-ups");
   const next = newContinuationToken();
-  await db.session.update({ where: { id: sessionId }, data: { continuationTokenHash: next.hash }, select: { id: true } });
+  await db.session.update({
+    where: { id: sessionId },
+    data: { continuationTokenHash: next.hash },
+    select: { id: true },
+  });
   return { ok: true, sessionId, continuationToken: next.token };
 }

@@ -39,7 +39,9 @@ export type FollowUpBody = z.infer<typeof followUpBodySchema>;
 
 // The server makes `ses_` + 32 hex digits (./session-urls.ts); any id of this shape is looked up
 // (404 when unknown), anything else is not a session id.
-export const sessionIdSchema = z.string().regex(/^ses_[A-Za-z0-9]{1,64}$/, "not a session id (ses_ and 1-64 letters or digits)");
+export const sessionIdSchema = z
+  .string()
+  .regex(/^ses_[A-Za-z0-9]{1,64}$/, "not a session id (ses_ and 1-64 letters or digits)");
 
 /** `startIndex` of the stream and the events dump: an event index, a Postgres integer. */
 export const startIndexSchema = queryInteger({ min: 0, default: 0 });

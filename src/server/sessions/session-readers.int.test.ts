@@ -61,9 +61,11 @@ beforeAll(async () => {
   };
   const adminId = await person("admin");
   const memberId = await person("member");
-  const cookie = async (userId: string) => `next-auth.session-token=${await encode({ token: { sub: userId }, secret: authSecret(env()) })}`;
+  const cookie = async (userId: string) =>
+    `next-auth.session-token=${await encode({ token: { sub: userId }, secret: authSecret(env()) })}`;
   cookies = { admin: await cookie(adminId), member: await cookie(memberId) };
-  const token = async (actions: string[], createdById?: string) => (await createToken({ db, teamId: team.id, name: "t", actions, agentSlugs: [slug], createdById })).token;
+  const token = async (actions: string[], createdById?: string) =>
+    (await createToken({ db, teamId: team.id, name: "t", actions, agentSlugs: [slug], createdById })).token;
   tokens = {
     headless: await token(["sessions:read"]),
     byAdmin: await token(["sessions:read"], adminId),
@@ -75,7 +77,9 @@ beforeAll(async () => {
   // A schedule's run, finished; and a member's own chat.
   const schedule = scheduleAuth(slug, "digest");
   const session = (id: string, mode: "task" | "chat", ownerKind: string, ownerId: string) =>
-    db.session.create({ data: { id, agentId: agent.id, agentVersionId: version.id, ownerKind, ownerId, mode, title: `${mode} session` } });
+    db.session.create({
+      data: { id, agentId: agent.id, agentVersionId: version.id, ownerKind, ownerId, mode, title: `${mode} session` },
+    });
   taskId = sessionIdOf();
   await session(taskId, "task", schedule.kind, schedule.id);
   await appendEvents({
@@ -106,17 +110,35 @@ afterAll(async () => {
 type As = { token?: string; cookie?: string };
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-async function call(handler: Handler, method: string, suffix: string, params: Record<string, string>, as: As, body?: unknown) {
+async function call(
+  handler: Handler,
+  method: string,
+  suffix: string,
+  params: Record<string, string>,
+  as: As,
+  body?: unknown,
+) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (as.token) headers.authorization = `Bearer ${as.token}`;
   if (as.cookie) headers.cookie = as.cookie;
-  const request = new Request(`http://127.0.0.1:3000/${slug}/v1/session${suffix}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const request = new Request(`http://127.0.0.1:3000/${slug}/v1/session${suffix}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const response = await handler(request, { params: Promise.resolve({ slug, ...params }) });
   return { status: response.status, text: await response.text() };
 }
 
-const readers = () => ({ "the headless token": { token: tokens.headless }, "an admin's token": { token: tokens.byAdmin }, "a signed-in admin": { cookie: cookies.admin } });
-const strangers = () => ({ "a member's token": { token: tokens.byMember }, "a signed-in member": { cookie: cookies.member } });
+const readers = () => ({
+  "the headless token": { token: tokens.headless },
+  "an admin's token": { token: tokens.byAdmin },
+  "a signed-in admin": { cookie: cookies.admin },
+});
+const strangers = () => ({
+  "a member's token": { token: tokens.byMember },
+  "a signed-in member": { cookie: cookies.member },
+});
 
 describe("a schedule's task session", () => {
   it("is inspected and replayed by the team's admins and the tokens they made", async () => {
@@ -125,33 +147,66 @@ describe("a schedule's task session", () => {
       expect(got.status, who).toBe(200);
       expect(JSON.parse(got.text).session).toMatchObject({ id: taskId, mode: "task", eventCount: 3 });
       const events = await call(eventsRoute.GET as Handler, "GET", `/${taskId}/events`, { id: taskId }, as);
-      expect(events.text.trim().split("\n").map((line) => sessionEventSchema.parse(JSON.parse(line)).type), who).toEqual(["session.started", "message.appended", "session.completed"]);
+      expect(
+        events.text
+          .trim()
+          .split("\n")
+          .map((line) => sessionEventSchema.parse(JSON.parse(line)).type),
+        who,
+      ).toEqual(["session.started", "message.appended", "session.completed"]);
       // The stream replays the finished run and ends after its final event.
       const stream = await call(streamRoute.GET as Handler, "GET", `/${taskId}/stream?heartbeat=0`, { id: taskId }, as);
-      expect(stream.text.trim().split("\n").map((line) => JSON.parse(line).index), who).toEqual([0, 1, 2]);
+      expect(
+        stream.text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line).index),
+        who,
+      ).toEqual([0, 1, 2]);
       const listed = JSON.parse((await call(sessionsRoute.GET as Handler, "GET", "?mode=task", {}, as)).text);
-      expect(listed.sessions.map((s: { id: string }) => s.id), who).toEqual([taskId]);
+      expect(
+        listed.sessions.map((s: { id: string }) => s.id),
+        who,
+      ).toEqual([taskId]);
       const reminders = await call(remindersRoute.GET as Handler, "GET", `/${taskId}/reminders`, { id: taskId }, as);
       expect([reminders.status, JSON.parse(reminders.text).reminders], who).toEqual([200, []]);
     }
   });
 
   it("is refused to members, their tokens and tokens without sessions:read, and listed for none of them", async () => {
-    for (const [who, as] of Object.entries({ ...strangers(), "a token without sessions:read": { token: tokens.agentsOnly } })) {
-      for (const [handler, suffix] of [[sessionRoute.GET, ""], [eventsRoute.GET, "/events"], [streamRoute.GET, "/stream"], [remindersRoute.GET, "/reminders"]] as const) {
-        expect((await call(handler as Handler, "GET", `/${taskId}${suffix}`, { id: taskId }, as)).status, `${who} ${suffix}`).toBe(403);
+    for (const [who, as] of Object.entries({
+      ...strangers(),
+      "a token without sessions:read": { token: tokens.agentsOnly },
+    })) {
+      for (const [handler, suffix] of [
+        [sessionRoute.GET, ""],
+        [eventsRoute.GET, "/events"],
+        [streamRoute.GET, "/stream"],
+        [remindersRoute.GET, "/reminders"],
+      ] as const) {
+        expect(
+          (await call(handler as Handler, "GET", `/${taskId}${suffix}`, { id: taskId }, as)).status,
+          `${who} ${suffix}`,
+        ).toBe(403);
       }
     }
     for (const [who, as] of Object.entries(strangers())) {
       const listed = JSON.parse((await call(sessionsRoute.GET as Handler, "GET", "", {}, as)).text);
-      expect(listed.sessions.map((s: { id: string }) => s.id), who).not.toContain(taskId);
+      expect(
+        listed.sessions.map((s: { id: string }) => s.id),
+        who,
+      ).not.toContain(taskId);
     }
   });
 
   it("stays read-only for its readers, and another person's chat stays private", async () => {
     for (const [who, as] of Object.entries(readers())) {
-      expect((await call(stopRoute.POST as Handler, "POST", `/${taskId}/stop`, { id: taskId }, as)).status, who).toBe(403);
-      expect((await call(sessionRoute.DELETE as Handler, "DELETE", `/${taskId}`, { id: taskId }, as)).status, who).toBe(403);
+      expect((await call(stopRoute.POST as Handler, "POST", `/${taskId}/stop`, { id: taskId }, as)).status, who).toBe(
+        403,
+      );
+      expect((await call(sessionRoute.DELETE as Handler, "DELETE", `/${taskId}`, { id: taskId }, as)).status, who).toBe(
+        403,
+      );
       expect((await call(sessionRoute.GET as Handler, "GET", `/${chatId}`, { id: chatId }, as)).status, who).toBe(403);
     }
     expect(await db.session.count({ where: { id: taskId } })).toBe(1);
@@ -162,26 +217,66 @@ describe("approvals", () => {
   it("are decided by a token with approvals:write alone", async () => {
     const callId = `call_${crypto.randomUUID().slice(0, 8)}`;
     await db.approval.create({
-      data: { sessionId: chatId, turnId: "turn_x", callId, toolName: "issue_refund", args: {}, requestedBy: {}, awakeableId: "prom_1none", expiresAt: new Date(Date.now() + 60_000) },
+      data: {
+        sessionId: chatId,
+        turnId: "turn_x",
+        callId,
+        toolName: "issue_refund",
+        args: {},
+        requestedBy: {},
+        awakeableId: "prom_1none",
+        expiresAt: new Date(Date.now() + 60_000),
+      },
     });
-    const decided = await call(approvalRoute.POST as Handler, "POST", `/${chatId}/approvals/${callId}`, { id: chatId, callId }, { token: tokens.approver }, { decision: "deny", reason: "not today" });
+    const decided = await call(
+      approvalRoute.POST as Handler,
+      "POST",
+      `/${chatId}/approvals/${callId}`,
+      { id: chatId, callId },
+      { token: tokens.approver },
+      { decision: "deny", reason: "not today" },
+    );
     expect(decided.status).toBe(200);
     expect(JSON.parse(decided.text)).toMatchObject({ ok: true, callId, decision: "denied" });
-    expect((await db.approval.findUniqueOrThrow({ where: { sessionId_callId: { sessionId: chatId, callId } } })).status).toBe("denied");
+    expect(
+      (await db.approval.findUniqueOrThrow({ where: { sessionId_callId: { sessionId: chatId, callId } } })).status,
+    ).toBe("denied");
     // Neither sessions nor approvals rights: refused before anything is read.
-    expect((await call(approvalRoute.POST as Handler, "POST", `/${chatId}/approvals/${callId}`, { id: chatId, callId }, { token: tokens.agentsOnly }, { decision: "approve" })).status).toBe(403);
+    expect(
+      (
+        await call(
+          approvalRoute.POST as Handler,
+          "POST",
+          `/${chatId}/approvals/${callId}`,
+          { id: chatId, callId },
+          { token: tokens.agentsOnly },
+          { decision: "approve" },
+        )
+      ).status,
+    ).toBe(403);
   });
 });
 
 describe("an open stream over HTTP", () => {
   /** Opens the stream with `token`; resolves when the response's headers have arrived. */
   const open = (sessionId: string, token: string, startIndex: number) =>
-    fetch(`${baseUrl}/${slug}/v1/session/${sessionId}/stream?startIndex=${startIndex}`, { headers: { authorization: `Bearer ${token}` } });
+    fetch(`${baseUrl}/${slug}/v1/session/${sessionId}/stream?startIndex=${startIndex}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
 
   it("sends its headers at once when resumed at the end of the log, then follows it", async () => {
     const sessionId = sessionIdOf();
     const agent = await db.agent.findUniqueOrThrow({ where: { slug }, select: { id: true, activeVersionId: true } });
-    await db.session.create({ data: { id: sessionId, agentId: agent.id, agentVersionId: agent.activeVersionId!, ownerKind: "app", ownerId: await tokenPrincipal(tokens.owner), mode: "chat" } });
+    await db.session.create({
+      data: {
+        id: sessionId,
+        agentId: agent.id,
+        agentVersionId: agent.activeVersionId!,
+        ownerKind: "app",
+        ownerId: await tokenPrincipal(tokens.owner),
+        mode: "chat",
+      },
+    });
     await appendEvents({ db, sessionId, events: [{ type: "message.appended", data: { delta: "a" } }] });
     const startedAt = Date.now();
     // Heartbeats come after 15 s of silence: headers that waited for a line would take that long.
@@ -196,10 +291,26 @@ describe("an open stream over HTTP", () => {
   });
 
   it("ends within the credential cache's bound after its token is revoked elsewhere", async () => {
-    const token = (await createToken({ db, teamId: (await db.agent.findUniqueOrThrow({ where: { slug } })).teamId, name: "revoked soon", actions: ["sessions:read"] })).token;
+    const token = (
+      await createToken({
+        db,
+        teamId: (await db.agent.findUniqueOrThrow({ where: { slug } })).teamId,
+        name: "revoked soon",
+        actions: ["sessions:read"],
+      })
+    ).token;
     const agent = await db.agent.findUniqueOrThrow({ where: { slug }, select: { id: true, activeVersionId: true } });
     const sessionId = sessionIdOf();
-    await db.session.create({ data: { id: sessionId, agentId: agent.id, agentVersionId: agent.activeVersionId!, ownerKind: "app", ownerId: await tokenPrincipal(token), mode: "chat" } });
+    await db.session.create({
+      data: {
+        id: sessionId,
+        agentId: agent.id,
+        agentVersionId: agent.activeVersionId!,
+        ownerKind: "app",
+        ownerId: await tokenPrincipal(token),
+        mode: "chat",
+      },
+    });
     const stream = await open(sessionId, token, 0);
     expect(stream.status).toBe(200);
     const lines = parseNdjson(stream.body!);

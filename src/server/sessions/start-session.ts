@@ -28,20 +28,44 @@ export async function startSession(options: {
   mode?: "chat" | "task";
 }): Promise<SessionStarted> {
   const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat" } = options;
-  if (!agent.activeVersionId) throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
+  if (!agent.activeVersionId)
+    throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
   assertWorkspacePaths(body.workspaceFiles);
   const sessionId = newSessionId();
   const turnId = newTurnId();
   const continuation = newContinuationToken();
   const deliveryId = body.deliveryId ?? newDeliveryId();
   const { announced } = await recordSessionStart(poolOf(db), {
-    sessionId, turnId, agentId: agent.id, versionId: agent.activeVersionId, principal, channelId, mode,
-    title: body.title, dryRun: body.dryRun, continuationHash: mode === "chat" ? continuation.hash : null, message: body.message, deliveryId,
-    workspaceFiles: body.workspaceFiles, announce: true,
+    sessionId,
+    turnId,
+    agentId: agent.id,
+    versionId: agent.activeVersionId,
+    principal,
+    channelId,
+    mode,
+    title: body.title,
+    dryRun: body.dryRun,
+    continuationHash: mode === "chat" ? continuation.hash : null,
+    message: body.message,
+    deliveryId,
+    workspaceFiles: body.workspaceFiles,
+    announce: true,
   });
   // An announced turn starts in a worker at once, and goes to the engine only if it has to.
-  if (!announced) await queueTurn({ db, runtime, turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles }, mode });
-  return { ok: true, sessionId, continuationToken: continuation.token, deliveryId, ...sessionUrls(baseUrl, agent.slug, sessionId) };
+  if (!announced)
+    await queueTurn({
+      db,
+      runtime,
+      turn: { sessionId, turnId, message: body.message, workspaceFiles: body.workspaceFiles },
+      mode,
+    });
+  return {
+    ok: true,
+    sessionId,
+    continuationToken: continuation.token,
+    deliveryId,
+    ...sessionUrls(baseUrl, agent.slug, sessionId),
+  };
 }
 
 // Schedules and host calls record a start inside their own transactions.

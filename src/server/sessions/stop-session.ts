@@ -25,6 +25,13 @@ export async function stopSession(options: {
     await client.query(`DELETE FROM pending_deliveries WHERE "sessionId" = $1`, [sessionId]);
     return { running: rows[0]?.runningTurnId ? rows[0] : undefined };
   });
-  if (running) await interruptTurn({ db, runtime, sessionId, turnId: running.runningTurnId!, invocationId: running.runningInvocationId });
+  if (running)
+    await interruptTurn({
+      db,
+      runtime,
+      sessionId,
+      turnId: running.runningTurnId!,
+      invocationId: running.runningInvocationId,
+    });
   return { ok: true, sessionId, wasRunning: running !== undefined };
 }

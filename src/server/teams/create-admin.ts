@@ -17,7 +17,12 @@ export async function createAdmin(options: {
   if (problem) throw new AppError("invalid_input", problem.replace(/^slug/, "team slug"));
   const passwordHash = await hashPassword(password);
   return db.$transaction(async (tx) => {
-    const user = await tx.user.upsert({ where: { email }, create: { email, passwordHash, isInstanceAdmin: true }, update: { passwordHash, isInstanceAdmin: true }, select: { id: true } });
+    const user = await tx.user.upsert({
+      where: { email },
+      create: { email, passwordHash, isInstanceAdmin: true },
+      update: { passwordHash, isInstanceAdmin: true },
+      select: { id: true },
+    });
     const existing = await tx.team.findUnique({ where: { slug: teamSlug }, select: { id: true } });
     const team = existing ?? (await tx.team.create({ data: { slug: teamSlug, name: teamName }, select: { id: true } }));
     await tx.membership.upsert({

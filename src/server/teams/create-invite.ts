@@ -17,11 +17,19 @@ export async function createInvite(options: {
   now?: Date;
 }): Promise<{ id: string; token: string; expiresAt: Date }> {
   const { db, teamId, actorRole, role, email, createdById, now = new Date() } = options;
-  if (!canAssign(actorRole, role)) throw new AppError("forbidden", `a team ${actorRole} cannot invite someone as ${role}`);
+  if (!canAssign(actorRole, role))
+    throw new AppError("forbidden", `a team ${actorRole} cannot invite someone as ${role}`);
   const token = `inv_${crypto.randomBytes(24).toString("base64url")}`;
   const expiresAt = new Date(now.getTime() + inviteLifetimeDays * 86_400_000);
   const invite = await db.invite.create({
-    data: { teamId, role, email: email?.trim().toLowerCase() || null, tokenHash: hashToken(token), expiresAt, createdById },
+    data: {
+      teamId,
+      role,
+      email: email?.trim().toLowerCase() || null,
+      tokenHash: hashToken(token),
+      expiresAt,
+      createdById,
+    },
     select: { id: true },
   });
   return { id: invite.id, token, expiresAt };

@@ -15,18 +15,30 @@ const unique = () => crypto.randomUUID().slice(0, 8);
 
 describe("findTeamOfUser", () => {
   it("agrees with findTeamsOfUser, by slug and by id", async () => {
-    const [mine, other] = await Promise.all([0, 1].map((i) => db.team.create({ data: { slug: `t-${unique()}-${i}`, name: `Team ${i}` } })));
+    const [mine, other] = await Promise.all(
+      [0, 1].map((i) => db.team.create({ data: { slug: `t-${unique()}-${i}`, name: `Team ${i}` } })),
+    );
     const member = await db.user.create({ data: { email: `m-${unique()}@example.com` } });
-    const admin = { id: (await db.user.create({ data: { email: `a-${unique()}@example.com`, isInstanceAdmin: true } })).id, isInstanceAdmin: true };
+    const admin = {
+      id: (await db.user.create({ data: { email: `a-${unique()}@example.com`, isInstanceAdmin: true } })).id,
+      isInstanceAdmin: true,
+    };
     await db.membership.create({ data: { teamId: mine!.id, userId: member.id, role: "viewer" } });
     const user = { id: member.id, isInstanceAdmin: false };
 
     const listed = await findTeamsOfUser({ db, user });
-    expect(await findTeamOfUser({ db, user, team: { slug: mine!.slug } })).toEqual(listed.find((t) => t.id === mine!.id));
-    expect(await findTeamOfUser({ db, user, team: { id: mine!.id } })).toMatchObject({ slug: mine!.slug, role: "viewer" });
+    expect(await findTeamOfUser({ db, user, team: { slug: mine!.slug } })).toEqual(
+      listed.find((t) => t.id === mine!.id),
+    );
+    expect(await findTeamOfUser({ db, user, team: { id: mine!.id } })).toMatchObject({
+      slug: mine!.slug,
+      role: "viewer",
+    });
     expect(await findTeamOfUser({ db, user, team: { slug: other!.slug } })).toBeUndefined();
     expect(await findTeamOfUser({ db, user, team: { slug: "no-such-team" } })).toBeUndefined();
-    expect(await findTeamOfUser({ db, user: admin, team: { id: other!.id } })).toEqual((await findTeamsOfUser({ db, user: admin })).find((t) => t.id === other!.id));
+    expect(await findTeamOfUser({ db, user: admin, team: { id: other!.id } })).toEqual(
+      (await findTeamsOfUser({ db, user: admin })).find((t) => t.id === other!.id),
+    );
     expect(await findTeamOfUser({ db, user: admin, team: { id: other!.id } })).toMatchObject({ role: "owner" });
   });
 });

@@ -20,7 +20,13 @@ export async function findMembers({ db, teamId, now = new Date() }: { db: Prisma
     }),
   ]);
   return {
-    members: members.map((m) => ({ userId: m.user.id, email: m.user.email ?? "", name: m.user.name, role: m.role, joinedAt: m.createdAt })),
+    members: members.map((m) => ({
+      userId: m.user.id,
+      email: m.user.email ?? "",
+      name: m.user.name,
+      role: m.role,
+      joinedAt: m.createdAt,
+    })),
     invites,
   };
 }
@@ -35,40 +41,81 @@ async function assertOwnerRemains(tx: Tx, teamId: string, userId: string): Promi
   if (owners === 0) throw new AppError("conflict", "a team needs at least one owner; make someone else owner first");
 }
 
-export async function setMemberRole(options: { db: PrismaClient; teamId: string; actorRole: Role; userId: string; role: Role }): Promise<void> {
+export async function setMemberRole(options: {
+  db: PrismaClient;
+  teamId: string;
+  actorRole: Role;
+  userId: string;
+  role: Role;
+}): Promise<void> {
   const { db, teamId, actorRole, userId, role } = options;
-  const current = await db.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true } });
+  const current = await db.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    select: { role: true },
+  });
   if (!current) throw new AppError("not_found", "no such member in this team");
-  if (!canAssign(actorRole, role) || !canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot change a ${current.role} to ${role}`);
+  if (!canAssign(actorRole, role) || !canAssign(actorRole, current.role))
+    throw new AppError("forbidden", `a team ${actorRole} cannot change a ${current.role} to ${role}`);
   await db.$transaction(async (tx) => {
     if (current.role === "owner" && role !== "owner") await assertOwnerRemains(tx, teamId, userId);
     await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
     // Tokens never carry more than their creator's role: those that now would are revoked.
-    const tokens = await tx.apiToken.findMany({ where: { teamId, createdById: userId, revokedAt: null }, select: { id: true, actions: true } });
+    const tokens = await tx.apiToken.findMany({
+      where: { teamId, createdById: userId, revokedAt: null },
+      select: { id: true, actions: true },
+    });
     const beyond = tokens.filter((t) => t.actions.some((a) => a === "*" || !isTokenAction(a) || !roleGrants(role, a)));
-    if (beyond.length > 0) await tx.apiToken.updateMany({ where: { id: { in: beyond.map((t) => t.id) } }, data: { revokedAt: new Date() } });
-    if (!isAtLeast(role, "admin")) await tx.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (beyond.length > 0)
+      await tx.apiToken.updateMany({ where: { id: { in: beyond.map((t) => t.id) } }, data: { revokedAt: new Date() } });
+    if (!isAtLeast(role, "admin"))
+      await tx.invite.updateMany({
+        where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null },
+        data: { revokedAt: new Date() },
+      });
   });
   forgetCredentials();
 }
 
-export async function removeMember(options: { db: PrismaClient; teamId: string; actorRole: Role; userId: string }): Promise<void> {
+export async function removeMember(options: {
+  db: PrismaClient;
+  teamId: string;
+  actorRole: Role;
+  userId: string;
+}): Promise<void> {
   const { db, teamId, actorRole, userId } = options;
-  const current = await db.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true } });
+  const current = await db.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    select: { role: true },
+  });
   if (!current) throw new AppError("not_found", "no such member in this team");
-  if (!canAssign(actorRole, current.role)) throw new AppError("forbidden", `a team ${actorRole} cannot remove a ${current.role}`);
+  if (!canAssign(actorRole, current.role))
+    throw new AppError("forbidden", `a team ${actorRole} cannot remove a ${current.role}`);
   // Someone who leaves takes their tokens and open invites along.
   const now = new Date();
   await db.$transaction(async (tx) => {
     if (current.role === "owner") await assertOwnerRemains(tx, teamId, userId);
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
     await tx.apiToken.updateMany({ where: { teamId, createdById: userId, revokedAt: null }, data: { revokedAt: now } });
-    await tx.invite.updateMany({ where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
+    await tx.invite.updateMany({
+      where: { teamId, createdById: userId, acceptedAt: null, revokedAt: null },
+      data: { revokedAt: now },
+    });
   });
   forgetCredentials();
 }
 
-export async function revokeInvite({ db, teamId, inviteId }: { db: PrismaClient; teamId: string; inviteId: string }): Promise<void> {
-  const { count } = await db.invite.updateMany({ where: { id: inviteId, teamId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+export async function revokeInvite({
+  db,
+  teamId,
+  inviteId,
+}: {
+  db: PrismaClient;
+  teamId: string;
+  inviteId: string;
+}): Promise<void> {
+  const { count } = await db.invite.updateMany({
+    where: { id: inviteId, teamId, acceptedAt: null, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   if (count === 0) throw new AppError("not_found", "no such open invite in this team");
 }

@@ -10,7 +10,15 @@ import type { CredentialCache } from "@/server/auth/credential-cache";
 import type { Caller } from "@/server/auth/principal";
 import { poolOf } from "@/server/db";
 
-type Row = Partial<TokenRow> & { agentId: string | null; agentSlug: string; agentTeamId: string; agentName: string; agentDescription: string | null; agentActiveVersionId: string | null; agentAllowAnonymous: boolean };
+type Row = Partial<TokenRow> & {
+  agentId: string | null;
+  agentSlug: string;
+  agentTeamId: string;
+  agentName: string;
+  agentDescription: string | null;
+  agentActiveVersionId: string | null;
+  agentAllowAnonymous: boolean;
+};
 
 export async function authenticateTokenForAgent(options: {
   db: PrismaClient;
@@ -22,10 +30,20 @@ export async function authenticateTokenForAgent(options: {
   const { db, authorization, slug, cache, now = new Date() } = options;
   const tokenHash = bearerTokenHash(authorization);
   const load = () => readTokenAndAgent(db, tokenHash, slug);
-  const row = cache ? await cache.lookup(`${tokenHash}\n${slug}`, load, (found) => Boolean(found.id && found.agentId)) : await load();
+  const row = cache
+    ? await cache.lookup(`${tokenHash}\n${slug}`, load, (found) => Boolean(found.id && found.agentId))
+    : await load();
   const caller = callerOfToken({ db, token: row.id ? (row as TokenRow) : undefined, now });
   const agent: AgentBySlug | undefined = row.agentId
-    ? { id: row.agentId, slug: row.agentSlug, teamId: row.agentTeamId, name: row.agentName, description: row.agentDescription, activeVersionId: row.agentActiveVersionId, allowAnonymous: row.agentAllowAnonymous }
+    ? {
+        id: row.agentId,
+        slug: row.agentSlug,
+        teamId: row.agentTeamId,
+        name: row.agentName,
+        description: row.agentDescription,
+        activeVersionId: row.agentActiveVersionId,
+        allowAnonymous: row.agentAllowAnonymous,
+      }
     : undefined;
   return { caller, agent };
 }

@@ -33,10 +33,22 @@ export async function callTool(options: {
     versionId = session.agentVersionId;
     mayApprove = true;
     const effect = await toolEffect(db, versionId, toolName);
-    if (effect === "write" && session.runningTurnId) throw new AppError("session_busy", `a turn is running in ${sessionId}; write tools wait for it to end (reads run alongside)`);
+    if (effect === "write" && session.runningTurnId)
+      throw new AppError(
+        "session_busy",
+        `a turn is running in ${sessionId}; write tools wait for it to end (reads run alongside)`,
+      );
   }
   if (!versionId) throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
-  const outcome = await runtime.callTool({ agentId: agent.id, versionId, toolName, input: body.input ?? {}, caller: caller.principal, mayApprove, sessionId });
+  const outcome = await runtime.callTool({
+    agentId: agent.id,
+    versionId,
+    toolName,
+    input: body.input ?? {},
+    caller: caller.principal,
+    mayApprove,
+    sessionId,
+  });
   if (!outcome.ok) throw AppError.fromBody(outcome);
   return outcome;
 }

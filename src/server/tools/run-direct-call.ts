@@ -15,18 +15,39 @@ import { stateRoot, versionSandboxSpec, workspaceDir } from "@/server/agents/sto
 import { AppError } from "@/server/errors";
 import type { DirectCallOutcome, DirectCallRequest } from "./schema";
 
-export async function runDirectCall(options: { db: PrismaClient; dataDir: string; sandboxes: SandboxPool; request: DirectCallRequest }): Promise<DirectCallOutcome> {
+export async function runDirectCall(options: {
+  db: PrismaClient;
+  dataDir: string;
+  sandboxes: SandboxPool;
+  request: DirectCallRequest;
+}): Promise<DirectCallOutcome> {
   const { db, dataDir, sandboxes, request } = options;
   // Every failure here is an answer (an AppError's wire form), never a throw: Restate would retry
   // a throw without end.
-  const version = await db.agentVersion.findUnique({ where: { id: request.versionId }, select: { manifest: true, bundlePath: true } });
+  const version = await db.agentVersion.findUnique({
+    where: { id: request.versionId },
+    select: { manifest: true, bundlePath: true },
+  });
   const manifest = version?.manifest as AgentManifest | null | undefined;
   const tool = manifest?.tools.find((candidate) => candidate.name === request.toolName);
-  if (!tool || !version?.bundlePath) return new AppError("not_found", `the agent has no tool named ${request.toolName}`).toBody();
+  if (!tool || !version?.bundlePath)
+    return new AppError("not_found", `the agent has no tool named ${request.toolName}`).toBody();
   const session = await sessionInfo(db, request);
   if (!session) return new AppError("not_found", `no session ${request.sessionId}`).toBody();
-  if (session.dryRun && tool.effect === "write") return { ok: true, output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
-  const sandbox = sandboxes.forVersion(versionSandboxSpec(dataDir, { agentId: request.agentId, versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath) }));
+  if (session.dryRun && tool.effect === "write")
+    return {
+      ok: true,
+      output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`,
+      isError: false,
+      stubbed: true,
+    };
+  const sandbox = sandboxes.forVersion(
+    versionSandboxSpec(dataDir, {
+      agentId: request.agentId,
+      versionId: request.versionId,
+      bundlePath: path.join(dataDir, version.bundlePath),
+    }),
+  );
   const context = {
     toolCallId: `direct_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`,
     session,
@@ -37,23 +58,50 @@ export async function runDirectCall(options: { db: PrismaClient; dataDir: string
   ensureWorkspaceDir(context.workspaceDir);
   let needsApproval = tool.needsApproval === true;
   if (tool.needsApproval === "dynamic") {
-    needsApproval = await sandbox.call("needsApproval", { file: tool.file, input: request.input, context }).then((answer) => answer.needsApproval, () => true);
+    needsApproval = await sandbox.call("needsApproval", { file: tool.file, input: request.input, context }).then(
+      (answer) => answer.needsApproval,
+      () => true,
+    );
   }
   if (needsApproval && !request.mayApprove) {
-    return new AppError("forbidden", `${tool.name} needs approval, and this caller may not approve it; call it from a turn so that it parks for a decision`).toBody();
+    return new AppError(
+      "forbidden",
+      `${tool.name} needs approval, and this caller may not approve it; call it from a turn so that it parks for a decision`,
+    ).toBody();
   }
-  const hostContext = { agentId: request.agentId, versionId: request.versionId, bundlePath: path.join(dataDir, version.bundlePath), sessionId: request.sessionId };
-  const result = await runTool({ sandbox, tool, input: request.input, context: { ...context, ...(needsApproval ? { approvedBy: request.caller } : {}) }, hostContext });
+  const hostContext = {
+    agentId: request.agentId,
+    versionId: request.versionId,
+    bundlePath: path.join(dataDir, version.bundlePath),
+    sessionId: request.sessionId,
+  };
+  const result = await runTool({
+    sandbox,
+    tool,
+    input: request.input,
+    context: { ...context, ...(needsApproval ? { approvedBy: request.caller } : {}) },
+    hostContext,
+  });
   if (result.ok) return { ok: true, output: result.output ?? null, isError: false };
   if (result.invalidInput) return new AppError("invalid_input", result.error).toBody();
   return { ok: true, output: result.error, isError: true };
 }
 
 async function sessionInfo(db: PrismaClient, request: DirectCallRequest): Promise<SessionInfo | undefined> {
-  if (!request.sessionId) return { id: "direct", channel: "http", mode: "task", auth: request.caller, purpose: "live", dryRun: false };
+  if (!request.sessionId)
+    return { id: "direct", channel: "http", mode: "task", auth: request.caller, purpose: "live", dryRun: false };
   const session = await db.session.findUnique({
     where: { id: request.sessionId },
-    select: { id: true, channelId: true, mode: true, ownerKind: true, ownerId: true, purpose: true, title: true, dryRun: true },
+    select: {
+      id: true,
+      channelId: true,
+      mode: true,
+      ownerKind: true,
+      ownerId: true,
+      purpose: true,
+      title: true,
+      dryRun: true,
+    },
   });
   if (!session) return undefined;
   return {

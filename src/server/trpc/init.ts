@@ -31,8 +31,17 @@ const t = initTRPC.context<Context>().create({
   // message reach the client, stacks never do.
   errorFormatter({ shape, error }) {
     const cause = error.cause instanceof AppError ? error.cause : undefined;
-    const code: ErrorCode = cause?.code ?? (error.code === "BAD_REQUEST" ? "invalid_input" : error.code === "INTERNAL_SERVER_ERROR" ? "internal_error" : "bad_request");
-    const message = error.code === "INTERNAL_SERVER_ERROR" && !cause ? "something went wrong on the server; try again" : shape.message;
+    const code: ErrorCode =
+      cause?.code ??
+      (error.code === "BAD_REQUEST"
+        ? "invalid_input"
+        : error.code === "INTERNAL_SERVER_ERROR"
+          ? "internal_error"
+          : "bad_request");
+    const message =
+      error.code === "INTERNAL_SERVER_ERROR" && !cause
+        ? "something went wrong on the server; try again"
+        : shape.message;
     return { message, code: shape.code, data: { code, httpStatus: shape.data.httpStatus } };
   },
 });
@@ -43,7 +52,8 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   // A value the database refused (NUL, a lone surrogate) is the input's fault, as on /v1.
   const thrown = result.error.cause;
   const cause = thrown instanceof AppError ? thrown : refusedValueCode(thrown) ? toAppError(thrown) : undefined;
-  if (cause) throw new TRPCError({ code: trpcCodes[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
+  if (cause)
+    throw new TRPCError({ code: trpcCodes[cause.status] ?? "INTERNAL_SERVER_ERROR", message: cause.message, cause });
   return result;
 });
 
@@ -53,10 +63,14 @@ export const publicProcedure = t.procedure.use(mapAppErrors);
 export const authedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.userId) throw new AppError("unauthorized", "sign in to continue");
   // A valid cookie can outlive its user (deleted by an admin).
-  const user = await ctx.db.user.findUnique({ where: { id: ctx.userId }, select: { id: true, email: true, name: true, isInstanceAdmin: true } });
+  const user = await ctx.db.user.findUnique({
+    where: { id: ctx.userId },
+    select: { id: true, email: true, name: true, isInstanceAdmin: true },
+  });
   if (!user) throw new AppError("unauthorized", "this account no longer exists; sign in again");
   // The sign-in cookie rides along on cross-site requests too: changes must come from our pages.
-  if (type === "mutation" && ctx.isCrossSite) throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in");
+  if (type === "mutation" && ctx.isCrossSite)
+    throw new AppError("forbidden", "cross-site requests cannot use the dashboard sign-in");
   return next({ ctx: { ...ctx, userId: ctx.userId, user } });
 });
 
@@ -65,7 +79,8 @@ export function teamProcedure(least: Role) {
   return authedProcedure.input(teamInputSchema).use(async ({ ctx, input, next }) => {
     const team = await findTeamOfUser({ db: ctx.db, user: ctx.user, team: { slug: input.teamSlug } });
     if (!team) throw new AppError("not_found", `no team '${input.teamSlug}' among yours`);
-    if (!isAtLeast(team.role, least)) throw new AppError("forbidden", `this needs the ${least} role in ${team.name}; you are ${team.role}`);
+    if (!isAtLeast(team.role, least))
+      throw new AppError("forbidden", `this needs the ${least} role in ${team.name}; you are ${team.role}`);
     return next({ ctx: { ...ctx, team } });
   });
 }

@@ -87,20 +87,45 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
         spec?.kind === "task" && env.delegate && !call.invalid
           ? await env.delegate(call)
           : await step<ToolCallResult>(`${options.keyPrefix}:tool:${call.callId}`, (seal) =>
-              runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict, seal, { deferRecord: isRead }),
+              runToolCall({ ...env, keyPrefix: options.keyPrefix, tools: options.tools }, call, verdict, seal, {
+                deferRecord: isRead,
+              }),
             );
       if (result.usage) add({ usage: result.usage, costUsd: result.costUsd ?? null });
       if (result.cancelled) return { kind: "cancelled", ...spend, nextStep: n + 1 };
-      results.push({ type: "tool-result", toolCallId: call.callId, toolName: call.toolName, output: toModelOutput(result) });
+      results.push({
+        type: "tool-result",
+        toolCallId: call.callId,
+        toolName: call.toolName,
+        output: toModelOutput(result),
+      });
     }
     messages.push({ role: "tool", content: results });
     const parentCallId = options.parentCallId ? { parentCallId: options.parentCallId } : {};
     leading = [
-      { type: "actions.completed", turnId, data: { callIds: outcome.toolCalls.map((call) => call.callId) }, idempotencyKey: `${options.keyPrefix}:s${n}:actions-completed` },
-      { type: "step.completed", turnId, data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId }, idempotencyKey: `${options.keyPrefix}:s${n}:completed` },
+      {
+        type: "actions.completed",
+        turnId,
+        data: { callIds: outcome.toolCalls.map((call) => call.callId) },
+        idempotencyKey: `${options.keyPrefix}:s${n}:actions-completed`,
+      },
+      {
+        type: "step.completed",
+        turnId,
+        data: { step: n, durationMs: Date.now() - outcome.startedAt, ...parentCallId },
+        idempotencyKey: `${options.keyPrefix}:s${n}:completed`,
+      },
     ];
   }
   // The last batch is closed here: no next step will carry its closing events.
-  await step(`${options.keyPrefix}:close:${last - 1}`, () => appendEvents({ db, sessionId: setup.session.id, events: leading }));
-  return { kind: "failed", message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`, code: "step_limit", ...spend, nextStep: last };
+  await step(`${options.keyPrefix}:close:${last - 1}`, () =>
+    appendEvents({ db, sessionId: setup.session.id, events: leading }),
+  );
+  return {
+    kind: "failed",
+    message: `the turn used all ${maxStepsPerLoop} model steps without a final answer`,
+    code: "step_limit",
+    ...spend,
+    nextStep: last,
+  };
 }

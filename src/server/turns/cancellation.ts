@@ -29,7 +29,10 @@ export type TurnCancellations = {
 // A notice can beat the turn to this process (the turn was still queued): remember it briefly.
 const earlyNoticeMs = 60_000;
 
-export async function createTurnCancellations(options: { databaseUrl: string; log?: (message: string) => void }): Promise<TurnCancellations> {
+export async function createTurnCancellations(options: {
+  databaseUrl: string;
+  log?: (message: string) => void;
+}): Promise<TurnCancellations> {
   const running = new Map<string, AbortController>();
   const early = new Map<string, number>();
   const listener = await listen({

@@ -56,7 +56,11 @@ describe("a tool attacking the platform from its sandbox", () => {
     const started = await h.start(thief, { message: `Look around. [call steal ${JSON.stringify({ urls })}]` });
     const log = await h.eventsUntil(started.sessionId, waiting);
     const [result] = ofType(log, "action.result");
-    expect(result!.data).toMatchObject({ toolName: "steal", isError: false, output: Object.fromEntries(urls.map((url) => [url, "refused"])) });
+    expect(result!.data).toMatchObject({
+      toolName: "steal",
+      isError: false,
+      output: Object.fromEntries(urls.map((url) => [url, "refused"])),
+    });
     expect(JSON.stringify(log)).not.toContain("SECRET-42");
   }, 60_000);
 });

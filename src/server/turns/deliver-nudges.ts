@@ -8,7 +8,14 @@ import type { TurnDeps, TurnSetup } from "./engine";
 import { claimPendingDeliveries } from "./pending-deliveries";
 
 export async function deliverNudges(
-  { db, earlier, setup, turnId, settled, mayHavePending }: Pick<TurnDeps, "db" | "earlier" | "settled" | "mayHavePending"> & { setup: TurnSetup; turnId: string },
+  {
+    db,
+    earlier,
+    setup,
+    turnId,
+    settled,
+    mayHavePending,
+  }: Pick<TurnDeps, "db" | "earlier" | "settled" | "mayHavePending"> & { setup: TurnSetup; turnId: string },
   step: number,
   stored: () => Promise<void>,
 ): Promise<ModelMessage[]> {
@@ -23,22 +30,37 @@ export async function deliverNudges(
     earlier.nudges(keyPrefix),
     mayHavePending?.() === false
       ? { rows: [] }
-      : poolOf(db).query({ name: "agentfold-pending-exists", text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`, values: [sessionId] }),
+      : poolOf(db).query({
+          name: "agentfold-pending-exists",
+          text: `SELECT 1 FROM pending_deliveries WHERE "sessionId" = $1 LIMIT 1`,
+          values: [sessionId],
+        }),
   ]);
   // The step's leading events (the previous batch's close) go before any nudge in the log, and
   // sends are claimed only by a run whose decisions so far are recorded.
   if (waiting.length > 0) await Promise.all([stored(), settled?.()]);
-  const claimed = waiting.length === 0 ? [] : await pgTransaction(db, async (client) => {
-    const { rows } = await client.query<{ runningTurnId: string | null }>(`SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
-    if (rows[0]?.runningTurnId !== turnId) return [];
-    const taken = await claimPendingDeliveries(client, sessionId, setup.workspaceDir);
-    await appendEventsInTransaction({
-      client,
-      sessionId,
-      events: taken.map((delivery) => ({ type: "nudge.delivered", turnId, data: { deliveryId: delivery.deliveryId, text: delivery.text }, idempotencyKey: `${keyPrefix}${delivery.deliveryId}` })),
-    });
-    return taken.map((delivery) => delivery.text);
-  });
+  const claimed =
+    waiting.length === 0
+      ? []
+      : await pgTransaction(db, async (client) => {
+          const { rows } = await client.query<{ runningTurnId: string | null }>(
+            `SELECT "runningTurnId" FROM sessions WHERE id = $1 FOR UPDATE`,
+            [sessionId],
+          );
+          if (rows[0]?.runningTurnId !== turnId) return [];
+          const taken = await claimPendingDeliveries(client, sessionId, setup.workspaceDir);
+          await appendEventsInTransaction({
+            client,
+            sessionId,
+            events: taken.map((delivery) => ({
+              type: "nudge.delivered",
+              turnId,
+              data: { deliveryId: delivery.deliveryId, text: delivery.text },
+              idempotencyKey: `${keyPrefix}${delivery.deliveryId}`,
+            })),
+          });
+          return taken.map((delivery) => delivery.text);
+        });
   const texts = [...taken, ...claimed];
   return texts.length === 0 ? [] : [{ role: "user", content: texts.join("\n\n") }];
 }

@@ -143,17 +143,31 @@ export type LoopEnv = {
 export type Spend = { usage: Usage; costUsd: number | null };
 
 export type LoopOutcome = Spend & { nextStep: number } & (
-  | { kind: "ok"; text: string; messages: ModelMessage[] }
-  | { kind: "failed"; message: string; code: TurnFailureCode }
-  | { kind: "cancelled" }
-);
+    | { kind: "ok"; text: string; messages: ModelMessage[] }
+    | { kind: "failed"; message: string; code: TurnFailureCode }
+    | { kind: "cancelled" }
+  );
 
 export type ModelStepOutcome =
-  | { kind: "ok"; text: string; toolCalls: ToolCallRequest[]; steered: ModelMessage[]; response: ModelMessage[]; usage: Usage; startedAt: number }
+  | {
+      kind: "ok";
+      text: string;
+      toolCalls: ToolCallRequest[];
+      steered: ModelMessage[];
+      response: ModelMessage[];
+      usage: Usage;
+      startedAt: number;
+    }
   | { kind: "failed"; message: string; code: TurnFailureCode }
   | { kind: "cancelled" };
 
-export type ToolCallRequest = { callId: string; toolName: string; input: unknown; parentCallId?: string; invalid?: string };
+export type ToolCallRequest = {
+  callId: string;
+  toolName: string;
+  input: unknown;
+  parentCallId?: string;
+  invalid?: string;
+};
 
 export type ToolCallResult = ToolOutcome & { cancelled?: true };
 

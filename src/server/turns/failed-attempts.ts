@@ -5,7 +5,10 @@ import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 
 /** Adds one failed attempt of the turn and answers how many there have been; 0 when its session is gone. */
-export async function countFailedAttempt(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<number> {
+export async function countFailedAttempt(
+  db: PrismaClient,
+  turn: { sessionId: string; turnId: string },
+): Promise<number> {
   const { rows } = await poolOf(db).query<{ result: string }>({
     name: "agentfold-count-failed-attempt",
     text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)

@@ -41,7 +41,13 @@ export async function finishTurn(options: {
   // newer one superseded writes nothing, and its journal then stops it. Without a journal, no check.
   const record = options.seal?.(undefined);
   if (mode === "chat" && end.kind !== "cancelled" && (record || options.epoch === undefined)) {
-    const stored = await appendEvents({ db, sessionId, events: [...endEvents(turnId, end), waitingEvent(turnId)], step: record, endsTurn: true });
+    const stored = await appendEvents({
+      db,
+      sessionId,
+      events: [...endEvents(turnId, end), waitingEvent(turnId)],
+      step: record,
+      endsTurn: true,
+    });
     if (stored.length > 0) return undefined;
   }
   const drainKey = `${turnId}:drain`;
@@ -53,7 +59,12 @@ export async function finishTurn(options: {
     // step runs again after a crash that followed its commit), and end the calls still parked
     // for approval (stop, preempt), which end with the turn, resolved as cancelled.
     const finishedKey = `${turnId}:finished`;
-    const { rows } = await client.query<{ runningTurnId: string | null; isCurrent: boolean; done: { key: string; turnId: string; text: string }[]; abandoned: string[] }>({
+    const { rows } = await client.query<{
+      runningTurnId: string | null;
+      isCurrent: boolean;
+      done: { key: string; turnId: string; text: string }[];
+      abandoned: string[];
+    }>({
       name: "agentfold-finish-turn-start",
       text: `WITH locked AS (
                SELECT "runningTurnId", $5::int IS NULL OR "turnEpoch" = $5 AS "isCurrent" FROM sessions WHERE id = $1 FOR UPDATE
@@ -86,23 +97,42 @@ export async function finishTurn(options: {
     if (mode === "task") {
       events.push(
         end.kind === "completed"
-          ? { type: "session.completed", turnId, data: end.result !== undefined && end.result !== null ? { result: end.result } : {}, idempotencyKey: `${turnId}:session-end` }
-          : { type: "session.failed", turnId, data: { message: end.kind === "cancelled" ? "turn interrupted" : end.message }, idempotencyKey: `${turnId}:session-end` },
+          ? {
+              type: "session.completed",
+              turnId,
+              data: end.result !== undefined && end.result !== null ? { result: end.result } : {},
+              idempotencyKey: `${turnId}:session-end`,
+            }
+          : {
+              type: "session.failed",
+              turnId,
+              data: { message: end.kind === "cancelled" ? "turn interrupted" : end.message },
+              idempotencyKey: `${turnId}:session-end`,
+            },
       );
-      await client.query(`UPDATE sessions SET status = $2::"SessionStatus", "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [
-        sessionId,
-        end.kind === "completed" ? "completed" : "failed",
-      ]);
+      await client.query(
+        `UPDATE sessions SET status = $2::"SessionStatus", "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`,
+        [sessionId, end.kind === "completed" ? "completed" : "failed"],
+      );
     } else if (runningTurnId === turnId) {
       // What waits drains into one follow-up turn; otherwise the session waits. A cancelled turn
       // never drains (see startLeftoverTurn).
       const nextTurnId = newTurnId();
       const drains = end.kind !== "cancelled" && options.workspaceDir !== undefined;
       const pending = drains ? await claimIntoFollowUp(client, sessionId, options.workspaceDir!, nextTurnId) : [];
-      if (!drains) await client.query(`UPDATE sessions SET status = 'waiting', "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`, [sessionId]);
+      if (!drains)
+        await client.query(
+          `UPDATE sessions SET status = 'waiting', "runningTurnId" = NULL, "runningInvocationId" = NULL WHERE id = $1`,
+          [sessionId],
+        );
       if (pending.length > 0) {
         next = { sessionId, turnId: nextTurnId, message: pending.map((p) => p.text).join("\n\n") };
-        events.push({ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) }, idempotencyKey: drainKey });
+        events.push({
+          type: "message.received",
+          turnId: next.turnId,
+          data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) },
+          idempotencyKey: drainKey,
+        });
       } else {
         events.push(waitingEvent(turnId));
       }
@@ -116,18 +146,27 @@ export async function finishTurn(options: {
 function endEvents(turnId: string, end: TurnEnd): NewEvent[] {
   const text = end.kind === "cancelled" ? undefined : end.text;
   return [
-    ...(text !== undefined ? [{ type: "message.completed" as const, turnId, data: { text }, idempotencyKey: `${turnId}:message` }] : []),
+    ...(text !== undefined
+      ? [{ type: "message.completed" as const, turnId, data: { text }, idempotencyKey: `${turnId}:message` }]
+      : []),
     end.kind === "completed"
       ? {
           type: "turn.completed",
           turnId,
-          data: { usage: end.usage, ...(end.cost ? { cost: end.cost } : {}), ...(end.result !== undefined && end.result !== null ? { result: end.result } : {}) },
+          data: {
+            usage: end.usage,
+            ...(end.cost ? { cost: end.cost } : {}),
+            ...(end.result !== undefined && end.result !== null ? { result: end.result } : {}),
+          },
           idempotencyKey: `${turnId}:finished`,
         }
       : {
           type: "turn.failed",
           turnId,
-          data: end.kind === "cancelled" ? { message: "turn interrupted", status: "cancelled", code: "cancelled" } : { message: end.message, status: "error", code: end.code },
+          data:
+            end.kind === "cancelled"
+              ? { message: "turn interrupted", status: "cancelled", code: "cancelled" }
+              : { message: end.message, status: "error", code: end.code },
           idempotencyKey: `${turnId}:finished`,
         },
   ];
@@ -150,16 +189,28 @@ export async function startLeftoverTurn(options: {
 }): Promise<TurnRequest | undefined> {
   const { db, sessionId } = options;
   return pgTransaction(db, async (client) => {
-    const { rows } = await client.query<{ runningTurnId: string | null; mode: string }>(`SELECT "runningTurnId", mode FROM sessions WHERE id = $1 FOR UPDATE`, [sessionId]);
+    const { rows } = await client.query<{ runningTurnId: string | null; mode: string }>(
+      `SELECT "runningTurnId", mode FROM sessions WHERE id = $1 FOR UPDATE`,
+      [sessionId],
+    );
     if (!rows[0] || rows[0].runningTurnId || rows[0].mode !== "chat") return undefined;
     const pending = await claimPendingDeliveries(client, sessionId, options.workspaceDir);
     if (pending.length === 0) return undefined;
     const next: TurnRequest = { sessionId, turnId: newTurnId(), message: pending.map((p) => p.text).join("\n\n") };
-    await client.query(`UPDATE sessions SET status = 'running', "runningTurnId" = $2, "runningInvocationId" = NULL WHERE id = $1`, [sessionId, next.turnId]);
+    await client.query(
+      `UPDATE sessions SET status = 'running', "runningTurnId" = $2, "runningInvocationId" = NULL WHERE id = $1`,
+      [sessionId, next.turnId],
+    );
     await appendEventsInTransaction({
       client,
       sessionId,
-      events: [{ type: "message.received", turnId: next.turnId, data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) } }],
+      events: [
+        {
+          type: "message.received",
+          turnId: next.turnId,
+          data: { text: next.message, deliveryIds: pending.map((p) => p.deliveryId) },
+        },
+      ],
       step: options.seal?.(next),
     });
     return next;

@@ -17,17 +17,36 @@ import { queueTurn } from "@/server/sessions/queue-turn";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { recordSessionStart } from "@/server/sessions/start-session";
 
-export type HostContext = { agentId: string; versionId: string; bundlePath: string; sessionId?: string; appAuth?: Principal };
+export type HostContext = {
+  agentId: string;
+  versionId: string;
+  bundlePath: string;
+  sessionId?: string;
+  appAuth?: Principal;
+};
 
 type Deps = { db: PrismaClient; dataDir: string; runtime?: DurableRuntime; sandboxes: () => SandboxPool };
 
 export function hostCallHandler(deps: Deps) {
-  return async ({ method, params, context }: { method: HostCallMethod; params: unknown; context: unknown }): Promise<unknown> => {
+  return async ({
+    method,
+    params,
+    context,
+  }: {
+    method: HostCallMethod;
+    params: unknown;
+    context: unknown;
+  }): Promise<unknown> => {
     const host = context as HostContext | undefined;
     if (!host) throw new Error(`${method} is not available in this call`);
     switch (method) {
       case "reminders.create":
-        return createReminder({ db: deps.db, runtime: needRuntime(deps), sessionId: needSession(host), input: params as ReminderInput });
+        return createReminder({
+          db: deps.db,
+          runtime: needRuntime(deps),
+          sessionId: needSession(host),
+          input: params as ReminderInput,
+        });
       case "reminders.list":
         return listReminders(deps.db, needSession(host));
       case "reminders.cancel":
@@ -55,8 +74,17 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
   const version = await deps.db.agentVersion.findUnique({ where: { id: host.versionId }, select: { manifest: true } });
   const tool = (version?.manifest as AgentManifest | null)?.tools.find((candidate) => candidate.name === params.name);
   if (!tool) throw new Error(`the agent has no tool named ${params.name}`);
-  if (tool.needsApproval !== false) throw new Error(`${params.name} needs approval; a schedule cannot approve its own calls`);
-  const sandbox = deps.sandboxes().forVersion(versionSandboxSpec(deps.dataDir, { agentId: host.agentId, versionId: host.versionId, bundlePath: host.bundlePath }));
+  if (tool.needsApproval !== false)
+    throw new Error(`${params.name} needs approval; a schedule cannot approve its own calls`);
+  const sandbox = deps
+    .sandboxes()
+    .forVersion(
+      versionSandboxSpec(deps.dataDir, {
+        agentId: host.agentId,
+        versionId: host.versionId,
+        bundlePath: host.bundlePath,
+      }),
+    );
   const auth = host.appAuth ?? { kind: "app", id: "schedule" };
   const scratch = workspaceDir(deps.dataDir, host.agentId, "_schedule");
   ensureWorkspaceDir(scratch);
@@ -72,13 +100,22 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
     },
     hostContext: host,
   });
-  const text = result.ok ? (typeof result.output === "string" ? result.output : JSON.stringify(result.output)) : result.error;
+  const text = result.ok
+    ? typeof result.output === "string"
+      ? result.output
+      : JSON.stringify(result.output)
+    : result.error;
   return { content: [{ type: "text", text }], isError: !result.ok };
 }
 
 /** receive on the built-in HTTP channel: a new chat session owned by the schedule's principal. */
-async function receive(deps: Deps, host: HostContext, params: { channel?: string; input: { message: string; auth: Principal } }) {
-  if (params.channel !== "http") throw new Error(`no channel ${params.channel ?? "(none)"} on this platform yet; use "http"`);
+async function receive(
+  deps: Deps,
+  host: HostContext,
+  params: { channel?: string; input: { message: string; auth: Principal } },
+) {
+  if (params.channel !== "http")
+    throw new Error(`no channel ${params.channel ?? "(none)"} on this platform yet; use "http"`);
   if (!host.appAuth) throw new Error("receive is for schedules");
   // Agent code may only act as the schedule itself: it cannot start sessions in someone's name.
   if (params.input?.auth?.id !== host.appAuth.id) throw new Error("receive: auth must be the schedule's appAuth");
@@ -87,10 +124,23 @@ async function receive(deps: Deps, host: HostContext, params: { channel?: string
   const turnId = newTurnId();
   await pgTransaction(deps.db, (client) =>
     recordSessionStart(client, {
-      sessionId, turnId, agentId: host.agentId, versionId: host.versionId, principal: host.appAuth!, channelId: "http", mode: "chat",
-      continuationHash: null, message: params.input.message, deliveryId: newDeliveryId(),
+      sessionId,
+      turnId,
+      agentId: host.agentId,
+      versionId: host.versionId,
+      principal: host.appAuth!,
+      channelId: "http",
+      mode: "chat",
+      continuationHash: null,
+      message: params.input.message,
+      deliveryId: newDeliveryId(),
     }),
   );
-  await queueTurn({ db: deps.db, runtime: needRuntime(deps), turn: { sessionId, turnId, message: params.input.message }, mode: "chat" });
+  await queueTurn({
+    db: deps.db,
+    runtime: needRuntime(deps),
+    turn: { sessionId, turnId, message: params.input.message },
+    mode: "chat",
+  });
   return { sessionId };
 }

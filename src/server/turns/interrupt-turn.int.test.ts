@@ -21,8 +21,15 @@ const engine = (outcome: "done" | "signalled") => ({ cancel: async () => outcome
 async function runningSession() {
   const session = await createTestSession(db);
   const turnId = `turn_${crypto.randomUUID().slice(0, 8)}`;
-  await db.session.update({ where: { id: session.id }, data: { status: "running", runningTurnId: turnId, runningInvocationId: "inv_1" } });
-  await appendEvents({ db, sessionId: session.id, events: [{ type: "message.received", turnId, data: { text: "hi" } }] });
+  await db.session.update({
+    where: { id: session.id },
+    data: { status: "running", runningTurnId: turnId, runningInvocationId: "inv_1" },
+  });
+  await appendEvents({
+    db,
+    sessionId: session.id,
+    events: [{ type: "message.received", turnId, data: { text: "hi" } }],
+  });
   return { sessionId: session.id, turnId };
 }
 
@@ -32,7 +39,9 @@ describe("interruptTurn", () => {
     await interruptTurn({ db, runtime: engine("done"), sessionId, turnId, invocationId: "inv_1" });
     const types = (await readEvents({ db, sessionId, fromIndex: 0 })).map((e) => e.type);
     expect(types).toEqual(["message.received", "turn.failed", "session.waiting"]);
-    expect(await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { status: true, runningTurnId: true } })).toEqual({ status: "waiting", runningTurnId: null });
+    expect(
+      await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { status: true, runningTurnId: true } }),
+    ).toEqual({ status: "waiting", runningTurnId: null });
   });
 
   it("leaves the end to the running handler when the engine signalled it", async () => {
@@ -43,7 +52,9 @@ describe("interruptTurn", () => {
 
   it("keeps the stop when the engine cannot be reached, and does not fail the caller", async () => {
     const { sessionId, turnId } = await runningSession();
-    const unreachable = { cancel: async () => Promise.reject(new Error("connect ECONNREFUSED")) } as unknown as DurableRuntime;
+    const unreachable = {
+      cancel: async () => Promise.reject(new Error("connect ECONNREFUSED")),
+    } as unknown as DurableRuntime;
     await interruptTurn({ db, runtime: unreachable, sessionId, turnId, invocationId: "inv_1" });
     expect(await db.turnStop.count({ where: { turnId } })).toBe(1);
     expect((await readEvents({ db, sessionId, fromIndex: 0 })).map((e) => e.type)).toEqual(["message.received"]);

@@ -32,14 +32,23 @@ export async function judgeResult(options: {
   const verdict = await options.step(`${turnId}:result:${repairs}`, () => askContract(options));
   if (verdict.outcome === "cancelled") return { kind: "cancelled" };
   if (verdict.outcome === "committed") return { kind: "committed", result: verdict.result };
-  if (verdict.outcome === "failed") return { kind: "failed", message: `the result contract failed: ${verdict.message}` };
+  if (verdict.outcome === "failed")
+    return { kind: "failed", message: `the result contract failed: ${verdict.message}` };
   if (repairs >= maxRepairs) {
-    return { kind: "failed", message: `the result contract rejected the reply ${repairs + 1} times; last: ${verdict.message}` };
+    return {
+      kind: "failed",
+      message: `the result contract rejected the reply ${repairs + 1} times; last: ${verdict.message}`,
+    };
   }
   return { kind: "repair", feedback: verdict.message };
 }
 
-async function askContract(options: { setup: TurnSetup; sandbox: () => Sandbox; text: string; signal: AbortSignal }): Promise<ResultOutcome | { outcome: "cancelled" }> {
+async function askContract(options: {
+  setup: TurnSetup;
+  sandbox: () => Sandbox;
+  text: string;
+  signal: AbortSignal;
+}): Promise<ResultOutcome | { outcome: "cancelled" }> {
   const { setup, sandbox, text, signal } = options;
   if (signal.aborted) return { outcome: "cancelled" };
   if (text.trim() === "") return { outcome: "failed", message: "the reply is empty" };

@@ -51,14 +51,20 @@ const firstAppendLingerMs = 5;
 /** Deltas of one text that wait for the same append are one delta (the first one's key: a step's
  * keys are its attempt's, so a run of the step again never meets them). */
 export const joinDeltas: JoinEvents = (queued, next) => {
-  if (queued.type !== next.type || (next.type !== "message.appended" && next.type !== "reasoning.appended")) return undefined;
+  if (queued.type !== next.type || (next.type !== "message.appended" && next.type !== "reasoning.appended"))
+    return undefined;
   const [a, b] = [queued.data as { delta: string }, next.data as { delta: string }];
   if (Object.keys(a).length !== 1 || Object.keys(b).length !== 1 || queued.turnId !== next.turnId) return undefined;
   return { ...queued, data: { delta: a.delta + b.delta } };
 };
 
 export function toolSet(specs: ToolSpec[]): ToolSet {
-  return Object.fromEntries(specs.map((spec) => [spec.name, tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as never) })]));
+  return Object.fromEntries(
+    specs.map((spec) => [
+      spec.name,
+      tool({ description: spec.description, inputSchema: jsonSchema(spec.inputSchema as never) }),
+    ]),
+  );
 }
 
 export async function runModelStep(options: ModelStepOptions): Promise<ModelStepOutcome> {
@@ -73,7 +79,13 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   // next one (group-commit.ts): a fast turn then writes its steps and its end in one statement.
   let isDeferred = false;
   const append = (events: NewEvent[], record?: StepRecord) =>
-    appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })), step: record, linger: record !== undefined && isDeferred });
+    appendEvents({
+      db,
+      sessionId,
+      events: events.map((event) => ({ turnId, ...event })),
+      step: record,
+      linger: record !== undefined && isDeferred,
+    });
   // Subagents' text is their answer to the parent, reported in subagent.completed; only the
   // root agent's text streams as the reply.
   const isRoot = parentCallId === undefined;
@@ -84,7 +96,12 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
   const steered = options.steer ? await options.steer(() => out.flush()) : [];
   out.push({
     type: "step.started",
-    data: { step, ...(attempt > 1 ? { attempt } : {}), ...(options.repair ? { repair: options.repair } : {}), ...(parentCallId ? { parentCallId } : {}) },
+    data: {
+      step,
+      ...(attempt > 1 ? { attempt } : {}),
+      ...(options.repair ? { repair: options.repair } : {}),
+      ...(parentCallId ? { parentCallId } : {}),
+    },
     idempotencyKey: key("started"),
   });
   let text = "";
@@ -103,7 +120,12 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
     });
     const closeReasoning = () => {
       // A step may think in several blocks (OpenAI summary parts, Anthropic interleaved thinking).
-      if (reasoning && isRoot) out.push({ type: "reasoning.completed", data: { text: reasoning }, idempotencyKey: key(`reasoning${reasoningBlocks++}`) });
+      if (reasoning && isRoot)
+        out.push({
+          type: "reasoning.completed",
+          data: { text: reasoning },
+          idempotencyKey: key(`reasoning${reasoningBlocks++}`),
+        });
       reasoning = "";
     };
     // The parts as they stream, then (the generator's return value) the step's usage and response.
@@ -112,16 +134,24 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
       const part = next.value;
       if (part.type === "reasoning-delta") {
         reasoning += part.text;
-        if (isRoot) out.push({ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
+        if (isRoot)
+          out.push({ type: "reasoning.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
       } else if (part.type === "reasoning-end") {
         closeReasoning();
       } else if (part.type === "text-delta") {
         closeReasoning();
         text += part.text;
-        if (isRoot) out.push({ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
+        if (isRoot)
+          out.push({ type: "message.appended", data: { delta: part.text }, idempotencyKey: key(`d${deltas++}`) });
       } else {
         const invalid = part.invalid ? `invalid call of ${part.toolName}: ${part.invalid.message}` : undefined;
-        toolCalls.push({ callId: part.toolCallId, toolName: part.toolName, input: part.input ?? null, ...(parentCallId ? { parentCallId } : {}), ...(invalid ? { invalid } : {}) });
+        toolCalls.push({
+          callId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input ?? null,
+          ...(parentCallId ? { parentCallId } : {}),
+          ...(invalid ? { invalid } : {}),
+        });
       }
     }
     closeReasoning();
@@ -138,14 +168,21 @@ export async function runModelStep(options: ModelStepOptions): Promise<ModelStep
         outputTokens: usage.outputTokens ?? 0,
         cacheReadTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
         cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
-        ...(usage.outputTokenDetails?.reasoningTokens ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens } : {}),
+        ...(usage.outputTokenDetails?.reasoningTokens
+          ? { reasoningTokens: usage.outputTokenDetails.reasoningTokens }
+          : {}),
       },
     };
     // The step's last event carries its journal record: both commit in one statement.
     const record = options.seal?.(outcome);
     isDeferred = record !== undefined && (toolCalls.length > 0 || options.deferRecord === true);
     if (toolCalls.length > 0) {
-      const calls = toolCalls.map((call) => ({ callId: call.callId, toolName: call.toolName, args: call.input as never, ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}) }));
+      const calls = toolCalls.map((call) => ({
+        callId: call.callId,
+        toolName: call.toolName,
+        args: call.input as never,
+        ...(call.parentCallId ? { parentCallId: call.parentCallId } : {}),
+      }));
       out.end(record, { type: "actions.requested", data: { calls }, idempotencyKey: key("actions") });
     } else {
       // A step with tool calls closes after its tools have answered (agent-loop.ts).

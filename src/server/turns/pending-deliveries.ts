@@ -20,14 +20,27 @@ export async function queuePendingDelivery(
              INSERT INTO pending_deliveries ("sessionId", "deliveryId", text, "workspaceFiles") VALUES ($1, $2, $3, $4)
            )
            SELECT pg_notify($5, $1)`,
-    values: [delivery.sessionId, delivery.deliveryId, delivery.text, delivery.workspaceFiles ? JSON.stringify(delivery.workspaceFiles) : null, pendingDeliveryChannel.name],
+    values: [
+      delivery.sessionId,
+      delivery.deliveryId,
+      delivery.text,
+      delivery.workspaceFiles ? JSON.stringify(delivery.workspaceFiles) : null,
+      pendingDeliveryChannel.name,
+    ],
   });
 }
 
 type PendingRow = { id: string; deliveryId: string; text: string; workspaceFiles: Record<string, string> | null };
 
-export async function claimPendingDeliveries(client: pg.PoolClient, sessionId: string, workspaceDir: string): Promise<Claimed[]> {
-  const { rows } = await client.query<PendingRow>(`DELETE FROM pending_deliveries WHERE "sessionId" = $1 RETURNING id, "deliveryId", text, "workspaceFiles"`, [sessionId]);
+export async function claimPendingDeliveries(
+  client: pg.PoolClient,
+  sessionId: string,
+  workspaceDir: string,
+): Promise<Claimed[]> {
+  const { rows } = await client.query<PendingRow>(
+    `DELETE FROM pending_deliveries WHERE "sessionId" = $1 RETURNING id, "deliveryId", text, "workspaceFiles"`,
+    [sessionId],
+  );
   return taken(rows, workspaceDir);
 }
 
@@ -35,7 +48,12 @@ export async function claimPendingDeliveries(client: pg.PoolClient, sessionId: s
  * At the end of a chat turn that still owns its session: claims what waits and hands the session
  * to the follow-up turn `nextTurnId` — or, with nothing waiting, sets it waiting. One statement.
  */
-export async function claimIntoFollowUp(client: pg.PoolClient, sessionId: string, workspaceDir: string, nextTurnId: string): Promise<Claimed[]> {
+export async function claimIntoFollowUp(
+  client: pg.PoolClient,
+  sessionId: string,
+  workspaceDir: string,
+  nextTurnId: string,
+): Promise<Claimed[]> {
   const { rows } = await client.query<PendingRow>({
     name: "agentfold-claim-into-follow-up",
     text: `WITH claimed AS (

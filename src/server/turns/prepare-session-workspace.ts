@@ -9,7 +9,12 @@ import { adoptLegacyWorkspace, versionPaths, workspaceStockDir } from "@/server/
 import type { TurnRequest } from "@/server/durable/runtime";
 import type { TurnSetup } from "./engine";
 
-export function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn: TurnRequest, stock?: WorkspaceStock): void {
+export function prepareSessionWorkspace(
+  dataDir: string,
+  setup: TurnSetup,
+  turn: TurnRequest,
+  stock?: WorkspaceStock,
+): void {
   const files = turn.workspaceFiles ?? {};
   const { manifest, workspaceDir } = setup;
   adoptLegacyWorkspace(dataDir, setup.session.agentId, setup.session.id, workspaceDir);
@@ -20,8 +25,15 @@ export function prepareSessionWorkspace(dataDir: string, setup: TurnSetup, turn:
   const { agentId, versionId } = setup.session;
   const paths = versionPaths(dataDir, agentId, versionId);
   const layOut = (dir: string, workspaceFiles?: Record<string, string>) =>
-    prepareWorkspace({ workspaceDir: dir, sourceDir: paths.source, bundleDir: paths.bundle, manifest: manifest as AgentManifest, workspaceFiles });
+    prepareWorkspace({
+      workspaceDir: dir,
+      sourceDir: paths.source,
+      bundleDir: paths.bundle,
+      manifest: manifest as AgentManifest,
+      workspaceFiles,
+    });
   const laidOut = (dir: string) => (layOut(dir), isPrepared(dir));
-  if (stock?.take(workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut)) return writeWorkspaceFiles(workspaceDir, files);
+  if (stock?.take(workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut))
+    return writeWorkspaceFiles(workspaceDir, files);
   layOut(workspaceDir, files);
 }

@@ -24,7 +24,9 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const { db, step } = deps;
   const { sessionId, turnId } = turn;
   // The setup reads the same on every run of the turn (turn-setup.ts), alongside the journal.
-  const conversation: ModelMessage[] | undefined = deps.opensSession ? [{ role: "user", content: turn.message }] : undefined;
+  const conversation: ModelMessage[] | undefined = deps.opensSession
+    ? [{ role: "user", content: turn.message }]
+    : undefined;
   // Seeding the workspace is idempotent (done once, then marked). A journaled step is needed only
   // when running prepare again could change the outcome: this send's workspaceFiles would
   // overwrite what tools have since written, and an unattended session's approval policy, which
@@ -32,20 +34,36 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   // lay their workspace out as soon as the setup is read, while the journal's first read (which
   // takes the epoch, or checks an eager run's) is still in flight: it records nothing.
   const hasFiles = Object.keys(turn.workspaceFiles ?? {}).length > 0;
-  const needsStep = (loaded: TurnSetup) => hasFiles || loaded.session.mode === "task" || loaded.session.purpose === "eval";
+  const needsStep = (loaded: TurnSetup) =>
+    hasFiles || loaded.session.mode === "task" || loaded.session.purpose === "eval";
   const prepare = (loaded: TurnSetup) => {
     prepareSessionWorkspace(deps.dataDir, loaded, turn, deps.workspaces);
     return { title: loaded.session.title ?? null, unattendedApprovals: loaded.session.unattendedApprovals };
   };
   const [{ loaded, prepared }] = await Promise.all([
-    loadTurnSetup({ db, dataDir: deps.dataDir, sessionId, turnId, defaultModel: deps.defaultModel, conversation, row: deps.setupRow }).then((loaded) => ({
+    loadTurnSetup({
+      db,
+      dataDir: deps.dataDir,
+      sessionId,
+      turnId,
+      defaultModel: deps.defaultModel,
+      conversation,
+      row: deps.setupRow,
+    }).then((loaded) => ({
       loaded,
       prepared: needsStep(loaded) ? undefined : prepare(loaded),
     })),
     deps.started,
   ]);
   const settings = prepared ?? (await step(`${turnId}:prepare`, async () => prepare(loaded)));
-  const setup: TurnSetup = { ...loaded, session: { ...loaded.session, title: settings.title ?? undefined, unattendedApprovals: settings.unattendedApprovals } };
+  const setup: TurnSetup = {
+    ...loaded,
+    session: {
+      ...loaded.session,
+      title: settings.title ?? undefined,
+      unattendedApprovals: settings.unattendedApprovals,
+    },
+  };
   // A capped agent first waits for a slot.
   const max = setup.manifest.maxRunningTurns;
   if (max) {
@@ -83,9 +101,27 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
   const { db, step, signal } = deps;
   const sandbox = (): Sandbox => {
     if (!setup.bundlePath) throw new SandboxError("failed_to_start", "this agent version has no code to run");
-    return deps.sandboxes.forVersion(versionSandboxSpec(deps.dataDir, { agentId: setup.session.agentId, versionId: setup.session.versionId, bundlePath: setup.bundlePath }));
+    return deps.sandboxes.forVersion(
+      versionSandboxSpec(deps.dataDir, {
+        agentId: setup.session.agentId,
+        versionId: setup.session.versionId,
+        bundlePath: setup.bundlePath,
+      }),
+    );
   };
-  const env: LoopEnv = { db, step, settled: deps.settled, earlier: deps.earlier, setup, turnId, signal, models: deps.models, sandbox, retryDelayMs: deps.retryDelayMs, approvals: deps.approvals };
+  const env: LoopEnv = {
+    db,
+    step,
+    settled: deps.settled,
+    earlier: deps.earlier,
+    setup,
+    turnId,
+    signal,
+    models: deps.models,
+    sandbox,
+    retryDelayMs: deps.retryDelayMs,
+    approvals: deps.approvals,
+  };
   env.delegate = (call) => runSubagent(env, call, setup.modelId);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;
@@ -99,13 +135,21 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       messages,
       tools: turnTools(setup, {
         canDelegate: true,
-        remind: deps.runtime ? (input) => createReminder({ db, runtime: deps.runtime!, sessionId: setup.session.id, input }) : undefined,
+        remind: deps.runtime
+          ? (input) => createReminder({ db, runtime: deps.runtime!, sessionId: setup.session.id, input })
+          : undefined,
       }),
       firstStep,
       repair,
       // turn.started goes out with the first step's start.
-      leading: repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
-      steer: (n, stored) => deliverNudges({ db, earlier: deps.earlier, setup, turnId, settled: deps.settled, mayHavePending: deps.mayHavePending }, n, stored),
+      leading:
+        repairs === 0 ? [{ type: "turn.started", turnId, data: {}, idempotencyKey: `${turnId}:started` }] : undefined,
+      steer: (n, stored) =>
+        deliverNudges(
+          { db, earlier: deps.earlier, setup, turnId, settled: deps.settled, mayHavePending: deps.mayHavePending },
+          n,
+          stored,
+        ),
       // The finish comes next, unless a result contract judges the answer first.
       deferFinalRecord: !setup.manifest.result,
     });
@@ -115,22 +159,38 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     };
     const cost = spent.costUsd === null ? undefined : { totalUsd: spent.costUsd, model: setup.modelId };
     if (outcome.kind === "cancelled") return { kind: "cancelled" };
-    if (outcome.kind === "failed") return { kind: "failed", message: outcome.message, code: outcome.code, usage: spent.usage };
+    if (outcome.kind === "failed")
+      return { kind: "failed", message: outcome.message, code: outcome.code, usage: spent.usage };
     if (!setup.manifest.result) return { kind: "completed", text: outcome.text, usage: spent.usage, cost };
     const judged = await judgeResult({ step, setup, sandbox, signal, turnId, text: outcome.text, repairs });
     if (judged.kind === "cancelled") return { kind: "cancelled" };
-    if (judged.kind === "committed") return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: judged.result };
-    if (judged.kind === "failed") return { kind: "failed", message: judged.message, code: "result_rejected", text: outcome.text, usage: spent.usage };
+    if (judged.kind === "committed")
+      return { kind: "completed", text: outcome.text, usage: spent.usage, cost, result: judged.result };
+    if (judged.kind === "failed")
+      return {
+        kind: "failed",
+        message: judged.message,
+        code: "result_rejected",
+        text: outcome.text,
+        usage: spent.usage,
+      };
     // Same turn, same tools and workspace: the model revises with the feedback.
     repair = judged.feedback;
     firstStep = outcome.nextStep;
     // From where the loop stopped: its tool calls and results stay in view.
-    messages = [...outcome.messages, { role: "user", content: `Your reply was rejected: ${judged.feedback}\nRevise it.` }];
+    messages = [
+      ...outcome.messages,
+      { role: "user", content: `Your reply was rejected: ${judged.feedback}\nRevise it.` },
+    ];
   }
 }
 
 /** Frees the turn's maxRunningTurns slot (or queue place) and wakes the turns promoted into it. */
-export async function handOnSlot(deps: Pick<TurnDeps, "db" | "step" | "resolveAwakeable">, sessionId: string, turnId: string): Promise<void> {
+export async function handOnSlot(
+  deps: Pick<TurnDeps, "db" | "step" | "resolveAwakeable">,
+  sessionId: string,
+  turnId: string,
+): Promise<void> {
   const promoted = await deps.step(`${turnId}:release`, () => releaseTurnSlot(deps.db, sessionId, turnId));
   for (const id of promoted) deps.resolveAwakeable(id);
 }

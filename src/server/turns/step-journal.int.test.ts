@@ -34,14 +34,20 @@ describe("turnJournal", () => {
       return value;
     };
     const first = stepJournal(db, turn);
-    expect(await first("prepare", action("prepare", { system: "s", at: new Date("2026-01-01T00:00:00Z") }))).toEqual({ system: "s", at: "2026-01-01T00:00:00.000Z" });
+    expect(await first("prepare", action("prepare", { system: "s", at: new Date("2026-01-01T00:00:00Z") }))).toEqual({
+      system: "s",
+      at: "2026-01-01T00:00:00.000Z",
+    });
     expect(await first("tool:1", action("tool:1", undefined))).toBeUndefined();
     expect(await first("model:0", action("model:0", [1, null, "x"]))).toEqual([1, null, "x"]);
     // The same name again in the same run is a replay too.
     expect(await first("model:0", action("model:0 again", "other"))).toEqual([1, null, "x"]);
 
     const replay = stepJournal(db, turn);
-    expect(await replay("prepare", action("prepare again", "changed"))).toEqual({ system: "s", at: "2026-01-01T00:00:00.000Z" });
+    expect(await replay("prepare", action("prepare again", "changed"))).toEqual({
+      system: "s",
+      at: "2026-01-01T00:00:00.000Z",
+    });
     expect(await replay("tool:1", action("tool:1 again", "changed"))).toBeUndefined();
     expect(await replay("model:0", action("model:0 again", "changed"))).toEqual([1, null, "x"]);
     expect(await replay("model:1", action("model:1", "new"))).toBe("new");
@@ -51,7 +57,9 @@ describe("turnJournal", () => {
   it("records nothing for a step that threw: the next attempt runs it", async () => {
     const turn = await newTurn();
     const failing = stepJournal(db, turn);
-    await expect(failing("tool:1", async () => Promise.reject(new Error("worker lost the sandbox")))).rejects.toThrow("worker lost the sandbox");
+    await expect(failing("tool:1", async () => Promise.reject(new Error("worker lost the sandbox")))).rejects.toThrow(
+      "worker lost the sandbox",
+    );
     const retry = stepJournal(db, turn);
     expect(await retry("tool:1", async () => "ran")).toBe("ran");
   });
@@ -65,11 +73,36 @@ describe("turnJournal", () => {
       events: [
         { type: "step.started", turnId, data: { step: 0 }, idempotencyKey: `${turnId}:s0.1:started` },
         { type: "step.started", turnId, data: { step: 0, attempt: 2 }, idempotencyKey: `${turnId}:s0.2:started` },
-        { type: "step.started", turnId, data: { step: 0, parentCallId: "c9" }, idempotencyKey: `${turnId}:c9:s0.1:started` },
-        { type: "action.result", turnId, data: { callId: "c1", toolName: "lookup", output: { ok: 1 }, isError: false }, idempotencyKey: `${turnId}:c1:result` },
-        { type: "nudge.delivered", turnId, data: { deliveryId: "d1", text: "first" }, idempotencyKey: `${turnId}:nudge:1:d1` },
-        { type: "nudge.delivered", turnId, data: { deliveryId: "d2", text: "second" }, idempotencyKey: `${turnId}:nudge:1:d2` },
-        { type: "nudge.delivered", turnId, data: { deliveryId: "d3", text: "later" }, idempotencyKey: `${turnId}:nudge:2:d3` },
+        {
+          type: "step.started",
+          turnId,
+          data: { step: 0, parentCallId: "c9" },
+          idempotencyKey: `${turnId}:c9:s0.1:started`,
+        },
+        {
+          type: "action.result",
+          turnId,
+          data: { callId: "c1", toolName: "lookup", output: { ok: 1 }, isError: false },
+          idempotencyKey: `${turnId}:c1:result`,
+        },
+        {
+          type: "nudge.delivered",
+          turnId,
+          data: { deliveryId: "d1", text: "first" },
+          idempotencyKey: `${turnId}:nudge:1:d1`,
+        },
+        {
+          type: "nudge.delivered",
+          turnId,
+          data: { deliveryId: "d2", text: "second" },
+          idempotencyKey: `${turnId}:nudge:1:d2`,
+        },
+        {
+          type: "nudge.delivered",
+          turnId,
+          data: { deliveryId: "d3", text: "later" },
+          idempotencyKey: `${turnId}:nudge:2:d3`,
+        },
       ],
     });
     const { earlier } = turnJournal(db, turn);
@@ -86,19 +119,31 @@ describe("turnJournal", () => {
   it("commits a sealed step's record with its last events, in one statement", async () => {
     const turn = await newTurn();
     const { sessionId, turnId } = turn;
-    const event = { type: "action.result" as const, turnId, data: { callId: "c1", toolName: "t", output: "done", isError: false }, idempotencyKey: `${turnId}:c1:result` };
+    const event = {
+      type: "action.result" as const,
+      turnId,
+      data: { callId: "c1", toolName: "t", output: "done", isError: false },
+      idempotencyKey: `${turnId}:c1:result`,
+    };
     const value = await turnJournal(db, turn).step("tool:c1", async (seal) => {
       const outcome = { output: "done", isError: false };
       await appendEvents({ db, sessionId, events: [event], step: seal(outcome) });
       return outcome;
     });
     expect(value).toEqual({ output: "done", isError: false });
-    expect(await db.turnStep.findMany({ where: { turnId }, select: { name: true, result: true } })).toEqual([{ name: "tool:c1", result: '{"output":"done","isError":false}' }]);
+    expect(await db.turnStep.findMany({ where: { turnId }, select: { name: true, result: true } })).toEqual([
+      { name: "tool:c1", result: '{"output":"done","isError":false}' },
+    ]);
     // A step whose append failed left neither its events nor its record.
     const failing = turnJournal(db, { sessionId: "no-such-session", turnId });
     await expect(
       failing.step("tool:c2", async (seal) => {
-        await appendEvents({ db, sessionId: "no-such-session", events: [{ ...event, idempotencyKey: `${turnId}:c2:result` }], step: seal("x") });
+        await appendEvents({
+          db,
+          sessionId: "no-such-session",
+          events: [{ ...event, idempotencyKey: `${turnId}:c2:result` }],
+          step: seal("x"),
+        });
         return "x";
       }),
     ).rejects.toThrow();
@@ -115,13 +160,22 @@ describe("turnJournal", () => {
     await expect(old.step("tool:c1", async () => "old result")).rejects.toBeInstanceOf(SupersededRun);
     await expect(
       old.step("model:1", async (seal) => {
-        await appendEvents({ db, sessionId: turn.sessionId, events: [{ type: "session.waiting", turnId: turn.turnId, data: {} }], step: seal("old outcome") });
+        await appendEvents({
+          db,
+          sessionId: turn.sessionId,
+          events: [{ type: "session.waiting", turnId: turn.turnId, data: {} }],
+          step: seal("old outcome"),
+        });
         return "old outcome";
       }),
     ).rejects.toBeInstanceOf(SupersededRun);
     expect(await current.step("tool:c1", async () => "current result")).toBe("current result");
     expect(await current.step("model:1", async () => "current outcome")).toBe("current outcome");
-    const rows = await db.turnStep.findMany({ where: { turnId: turn.turnId }, orderBy: { name: "asc" }, select: { name: true, result: true } });
+    const rows = await db.turnStep.findMany({
+      where: { turnId: turn.turnId },
+      orderBy: { name: "asc" },
+      select: { name: true, result: true },
+    });
     expect(rows).toEqual([
       { name: "model:1", result: '"current outcome"' },
       { name: "prepare", result: '"old"' },
@@ -133,7 +187,9 @@ describe("turnJournal", () => {
     const turn = await newTurn();
     const current = turnJournal(db, turn);
     await current.stopRequested(); // reads the journal: nothing yet
-    await db.turnStep.create({ data: { turnId: turn.turnId, name: "tool:c1", sessionId: turn.sessionId, result: '"theirs"' } });
+    await db.turnStep.create({
+      data: { turnId: turn.turnId, name: "tool:c1", sessionId: turn.sessionId, result: '"theirs"' },
+    });
     await expect(current.step("tool:c1", async () => "mine")).rejects.toBeInstanceOf(SupersededRun);
     expect(await turnJournal(db, turn).step("tool:c1", async () => "again")).toBe("theirs");
   });
@@ -143,7 +199,9 @@ describe("turnJournal", () => {
     expect(await turnJournal(db, turn).stopRequested()).toBe(false);
     await requestTurnCancel(db, turn.sessionId, turn.turnId);
     expect(await turnJournal(db, turn).stopRequested()).toBe(true);
-    expect(await turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) }).stopRequested()).toBe(true);
+    expect(
+      await turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) }).stopRequested(),
+    ).toBe(true);
     expect(await turnJournal(db, { ...turn, turnId: `${turn.turnId}x` }).stopRequested()).toBe(false);
   });
 
@@ -151,7 +209,14 @@ describe("turnJournal", () => {
     const a = await newTurn();
     const b = { sessionId: a.sessionId, turnId: `${a.turnId}b` };
     const c = { sessionId: a.sessionId, turnId: `${a.turnId}c` };
-    const names = async () => (await db.turnStep.findMany({ where: { sessionId: a.sessionId }, orderBy: { turnId: "asc" }, select: { turnId: true } })).map((row) => row.turnId);
+    const names = async () =>
+      (
+        await db.turnStep.findMany({
+          where: { sessionId: a.sessionId },
+          orderBy: { turnId: "asc" },
+          select: { turnId: true },
+        })
+      ).map((row) => row.turnId);
     await turnJournal(db, a).step("finish", async () => "a");
     // A new invocation runs b: a's invocation has ended.
     await turnJournal(db, b, [b.turnId]).step("finish", async () => "b");
@@ -163,9 +228,12 @@ describe("turnJournal", () => {
 
   it("lets an eager run record under the epoch its session's start gave it, taking nothing, until another run takes a later one", async () => {
     const turn = await newTurn();
-    const epoch = async () => (await db.session.findUniqueOrThrow({ where: { id: turn.sessionId }, select: { turnEpoch: true } })).turnEpoch;
+    const epoch = async () =>
+      (await db.session.findUniqueOrThrow({ where: { id: turn.sessionId }, select: { turnEpoch: true } })).turnEpoch;
     // Named by nobody (no live worker when the session started): not the eager run's to run.
-    expect(await turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) }).isCurrent()).toBe(false);
+    expect(await turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) }).isCurrent()).toBe(
+      false,
+    );
     // As record-session-start.ts leaves a session whose first turn it gave a live worker.
     await db.session.update({ where: { id: turn.sessionId }, data: { turnEpoch: eagerEpoch } });
     const eager = turnJournal(db, turn, [turn.turnId], { eagerStart: readEagerTurnStart(db, turn) });
@@ -197,9 +265,23 @@ describe("turnJournal", () => {
     const turn = await newTurn();
     await db.session.update({ where: { id: turn.sessionId }, data: { status: "running", runningTurnId: turn.turnId } });
     // An earlier run wrote the end; its record did not make it (say, that run was superseded).
-    await appendEvents({ db, sessionId: turn.sessionId, events: [{ type: "turn.completed", turnId: turn.turnId, data: { usage: zeroUsage }, idempotencyKey: `${turn.turnId}:finished` }] });
+    await appendEvents({
+      db,
+      sessionId: turn.sessionId,
+      events: [
+        {
+          type: "turn.completed",
+          turnId: turn.turnId,
+          data: { usage: zeroUsage },
+          idempotencyKey: `${turn.turnId}:finished`,
+        },
+      ],
+    });
     const step = stepJournal(db, turn);
-    const finish = () => step(`${turn.turnId}:finish`, (seal) => finishTurn({ db, ...turn, mode: "chat", end: { kind: "completed", text: "done", usage: zeroUsage }, seal }));
+    const finish = () =>
+      step(`${turn.turnId}:finish`, (seal) =>
+        finishTurn({ db, ...turn, mode: "chat", end: { kind: "completed", text: "done", usage: zeroUsage }, seal }),
+      );
     expect(await finish()).toBeUndefined();
     expect(await db.turnStep.count({ where: { turnId: turn.turnId, name: `${turn.turnId}:finish` } })).toBe(1);
     expect(await db.sessionEvent.count({ where: { sessionId: turn.sessionId } })).toBe(1);
@@ -240,12 +322,17 @@ describe("turnJournal", () => {
     for (const mode of ["chat", "task"] as const) {
       const session = await createTestSession(db, { mode });
       const turn = { sessionId: session.id, turnId: `turn_${crypto.randomUUID().slice(0, 8)}` };
-      await db.session.update({ where: { id: turn.sessionId }, data: { status: "running", runningTurnId: turn.turnId } });
+      await db.session.update({
+        where: { id: turn.sessionId },
+        data: { status: "running", runningTurnId: turn.turnId },
+      });
       const step = stepJournal(db, turn);
       await step("prepare", async () => "ready");
       // A newer run of the turn takes the epoch.
       await db.session.update({ where: { id: turn.sessionId }, data: { turnEpoch: { increment: 1 } } });
-      const finish = step(`${turn.turnId}:finish`, (seal) => finishTurn({ db, ...turn, mode, end: { kind: "completed", text: "done", usage: zeroUsage }, seal }));
+      const finish = step(`${turn.turnId}:finish`, (seal) =>
+        finishTurn({ db, ...turn, mode, end: { kind: "completed", text: "done", usage: zeroUsage }, seal }),
+      );
       await expect(finish).rejects.toBeInstanceOf(SupersededRun);
       expect(await db.sessionEvent.count({ where: { sessionId: turn.sessionId } })).toBe(0);
       expect((await db.session.findUniqueOrThrow({ where: { id: turn.sessionId } })).status).toBe("running");
@@ -273,7 +360,14 @@ describe("turnJournal", () => {
       const session = await createTestSession(db, { mode });
       const turnId = `turn_${crypto.randomUUID().slice(0, 8)}`;
       await db.session.update({ where: { id: session.id }, data: { status: "running", runningTurnId: turnId } });
-      await finishTurn({ db, sessionId: session.id, turnId, mode, end: { kind: "completed", text: "done", usage: zeroUsage }, settled: async () => void waits.push(mode) });
+      await finishTurn({
+        db,
+        sessionId: session.id,
+        turnId,
+        mode,
+        end: { kind: "completed", text: "done", usage: zeroUsage },
+        settled: async () => void waits.push(mode),
+      });
     }
     // A chat turn's one-statement end queues behind them in group commit instead.
     expect(waits).toEqual(["task"]);

@@ -66,7 +66,10 @@ export function turnJournal(
   options: { eagerStart?: Promise<EagerStart | undefined> } = {},
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
-  const read = () => (reading ??= options.eagerStart ? options.eagerStart.then(eagerRecorded) : readRecorded(db, turn, invocationTurnIds));
+  const read = () =>
+    (reading ??= options.eagerStart
+      ? options.eagerStart.then(eagerRecorded)
+      : readRecorded(db, turn, invocationTurnIds));
   // Records handed to an append that a step did not wait for (a deferred record): the step's
   // outcome counts as recorded for the steps after it, whose appends group commit writes after
   // (or with) it; each later step that completes checks them first.
@@ -90,13 +93,16 @@ export function turnJournal(
       (error: unknown) => void (failure ??= { error }),
     );
   };
-  const superseded = (name: string) => new SupersededRun(`turn ${turn.turnId}: step ${name} was not recorded, a newer run of the turn took over`);
+  const superseded = (name: string) =>
+    new SupersededRun(`turn ${turn.turnId}: step ${name} was not recorded, a newer run of the turn took over`);
   const step: Step = async <T>(name: string, action: (seal: Seal<T>) => Promise<T>): Promise<T> => {
     const { steps, epoch } = await read();
     if (steps.has(name)) return decode(steps.get(name)!) as T;
     if (failure) throw failure.error;
     let sealed: StepRecord | undefined;
-    const value = await action((outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome), epoch }));
+    const value = await action(
+      (outcome) => (sealed = { turnId: turn.turnId, name, sessionId: turn.sessionId, result: encode(outcome), epoch }),
+    );
     const encoded = encode(value);
     if (sealed && sealed.result !== encoded) throw new Error(`step ${name} sealed another outcome than it returned`);
     if (sealed?.written) {
@@ -114,24 +120,42 @@ export function turnJournal(
   // appends later does not need to be seen here.
   const earlier: EarlierRun = {
     startedAttempts: async (stepKey) =>
-      (await read()).events.filter((event) => event.type === "step.started" && event.key.startsWith(`${stepKey}.`) && event.key.endsWith(":started")).length,
+      (await read()).events.filter(
+        (event) =>
+          event.type === "step.started" && event.key.startsWith(`${stepKey}.`) && event.key.endsWith(":started"),
+      ).length,
     recorded: async (key) => {
       const event = (await read()).events.find((candidate) => candidate.key === key);
       return event ? JSON.parse(event.data) : undefined;
     },
     nudges: async (keyPrefix) =>
-      (await read()).events.filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix)).map((event) => (JSON.parse(event.data) as { text: string }).text),
+      (await read()).events
+        .filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix))
+        .map((event) => (JSON.parse(event.data) as { text: string }).text),
   };
   const epoch = async () => {
     const taken = (await read()).epoch;
     return taken === noEpoch ? undefined : taken;
   };
-  return { step, settled, earlier, stopRequested: async () => (await read()).stopRequested, isCurrent: async () => (await epoch()) !== undefined, epoch };
+  return {
+    step,
+    settled,
+    earlier,
+    stopRequested: async () => (await read()).stopRequested,
+    isCurrent: async () => (await epoch()) !== undefined,
+    epoch,
+  };
 }
 
 /** Writes a step's record while `epoch` is still the session's; false when it is not (or another
  * run recorded the step first). The row lock waits for a run that is taking the epoch. */
-async function recordStep(db: PrismaClient, turn: { sessionId: string; turnId: string }, name: string, encoded: string | null, epoch: number): Promise<boolean> {
+async function recordStep(
+  db: PrismaClient,
+  turn: { sessionId: string; turnId: string },
+  name: string,
+  encoded: string | null,
+  epoch: number,
+): Promise<boolean> {
   const { rowCount } = await poolOf(db).query({
     name: "agentfold-record-step",
     text: `INSERT INTO turn_steps ("turnId", name, "sessionId", result, at)
@@ -148,7 +172,12 @@ const noEpoch = -1;
 /** The epoch the session's start gives its eager run (record-session-start.ts). */
 export const eagerEpoch = 1;
 
-type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, string | null>; events: { key: string; type: string; data: string }[] };
+type Recorded = {
+  epoch: number;
+  stopRequested: boolean;
+  steps: Map<string, string | null>;
+  events: { key: string; type: string; data: string }[];
+};
 
 /**
  * Takes the epoch and reads what the turn recorded. It also drops the records of the session's
@@ -156,9 +185,19 @@ type Recorded = { epoch: number; stopRequested: boolean; steps: Map<string, stri
  * those invocations have ended and will never be replayed. Turns of this invocation (a drained
  * follow-up runs in the same one) keep theirs.
  */
-async function readRecorded(db: PrismaClient, turn: { sessionId: string; turnId: string }, invocationTurnIds: string[]): Promise<Recorded> {
+async function readRecorded(
+  db: PrismaClient,
+  turn: { sessionId: string; turnId: string },
+  invocationTurnIds: string[],
+): Promise<Recorded> {
   // Every idempotency key of a turn's events starts with its id (run-turn.ts and the steps).
-  const { rows } = await poolOf(db).query<{ kind: "epoch" | "stop" | "step" | "event"; index: number | null; key: string | null; type: string | null; value: string | null }>({
+  const { rows } = await poolOf(db).query<{
+    kind: "epoch" | "stop" | "step" | "event";
+    index: number | null;
+    key: string | null;
+    type: string | null;
+    value: string | null;
+  }>({
     name: "agentfold-read-turn-journal",
     text: `WITH bumped AS (
              UPDATE sessions SET "turnEpoch" = "turnEpoch" + 1 WHERE id = $2 RETURNING "turnEpoch"
@@ -195,7 +234,12 @@ export type EagerStart = { isCurrent: boolean; stopRequested: boolean };
 export const eagerStartColumns = `s."turnEpoch" = $3 AS "isCurrent", EXISTS (SELECT 1 FROM turn_stops WHERE "turnId" = $2) AS "stopRequested"`;
 
 function eagerRecorded(start: EagerStart | undefined): Recorded {
-  return { epoch: start?.isCurrent ? eagerEpoch : noEpoch, stopRequested: start?.stopRequested ?? false, steps: new Map(), events: [] };
+  return {
+    epoch: start?.isCurrent ? eagerEpoch : noEpoch,
+    stopRequested: start?.stopRequested ?? false,
+    steps: new Map(),
+    events: [],
+  };
 }
 
 function encode(value: unknown): string | null {

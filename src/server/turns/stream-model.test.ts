@@ -6,8 +6,15 @@ import { jsonSchema, streamText, tool, type ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { streamModel } from "./stream-model";
 
-const usage = { inputTokens: { total: 12, noCache: 4, cacheRead: 8, cacheWrite: 0 }, outputTokens: { total: 30, text: 10, reasoning: 20 } };
-const finish: LanguageModelV3StreamPart = { type: "finish", usage, finishReason: { unified: "tool-calls", raw: "tool_use" } };
+const usage = {
+  inputTokens: { total: 12, noCache: 4, cacheRead: 8, cacheWrite: 0 },
+  outputTokens: { total: 30, text: 10, reasoning: 20 },
+};
+const finish: LanguageModelV3StreamPart = {
+  type: "finish",
+  usage,
+  finishReason: { unified: "tool-calls", raw: "tool_use" },
+};
 const signature = { anthropic: { signature: "sig-1" } };
 
 function modelStreaming(parts: LanguageModelV3StreamPart[]): LanguageModelV3 {
@@ -28,16 +35,35 @@ function modelStreaming(parts: LanguageModelV3StreamPart[]): LanguageModelV3 {
   };
 }
 
-const tools = { lookup: tool({ description: "Looks up an order", inputSchema: jsonSchema({ type: "object", properties: { orderId: { type: "string" } } }) }) };
+const tools = {
+  lookup: tool({
+    description: "Looks up an order",
+    inputSchema: jsonSchema({ type: "object", properties: { orderId: { type: "string" } } }),
+  }),
+};
 const messages: ModelMessage[] = [{ role: "user", content: "hello" }];
 
 async function viaStreamText(parts: LanguageModelV3StreamPart[]) {
-  const result = streamText({ model: modelStreaming(parts), system: "Be brief.", messages, tools, maxRetries: 0, onError: () => undefined });
+  const result = streamText({
+    model: modelStreaming(parts),
+    system: "Be brief.",
+    messages,
+    tools,
+    maxRetries: 0,
+    onError: () => undefined,
+  });
   const seen: unknown[] = [];
   for await (const part of result.fullStream) {
     if (part.type === "text-delta" || part.type === "reasoning-delta") seen.push({ type: part.type, text: part.text });
     else if (part.type === "reasoning-end") seen.push({ type: "reasoning-end" });
-    else if (part.type === "tool-call") seen.push({ type: "tool-call", toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: part.invalid ? (part.error as Error).message : undefined });
+    else if (part.type === "tool-call")
+      seen.push({
+        type: "tool-call",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        invalid: part.invalid ? (part.error as Error).message : undefined,
+      });
     else if (part.type === "error") return { seen, error: (part.error as Error).message };
   }
   const [totalUsage, response] = await Promise.all([result.totalUsage, result.response]);
@@ -48,7 +74,14 @@ async function viaStreamText(parts: LanguageModelV3StreamPart[]) {
 async function viaStreamModel(parts: LanguageModelV3StreamPart[]) {
   const seen: unknown[] = [];
   try {
-    const stream = streamModel({ model: modelStreaming(parts), system: "Be brief.", messages, tools, signal: new AbortController().signal, maxRetries: 0 });
+    const stream = streamModel({
+      model: modelStreaming(parts),
+      system: "Be brief.",
+      messages,
+      tools,
+      signal: new AbortController().signal,
+      maxRetries: 0,
+    });
     let next = await stream.next();
     for (; !next.done; next = await stream.next()) {
       const part = next.value;
@@ -85,12 +118,33 @@ describe("streamModel", () => {
       { type: "tool-input-start", id: "call-1", toolName: "lookup" },
       { type: "tool-input-delta", id: "call-1", delta: '{"orderId":"A1"}' },
       { type: "tool-input-end", id: "call-1" },
-      { type: "tool-call", toolCallId: "call-1", toolName: "lookup", input: '{"orderId":"A1"}', providerMetadata: { openai: { itemId: "fc_1" } } },
+      {
+        type: "tool-call",
+        toolCallId: "call-1",
+        toolName: "lookup",
+        input: '{"orderId":"A1"}',
+        providerMetadata: { openai: { itemId: "fc_1" } },
+      },
       finish,
     ]);
     // Not vacuous: the comparison covered a signed reasoning block, text and a call.
-    expect(actual.response).toMatchObject([{ role: "assistant", content: [{ type: "reasoning", providerOptions: signature }, { type: "text", text: "Looking it up." }, { type: "reasoning" }, { type: "tool-call", input: { orderId: "A1" } }] }]);
-    expect(actual.usage).toMatchObject({ inputTokens: 12, outputTokens: 30, inputTokenDetails: { cacheReadTokens: 8 }, outputTokenDetails: { reasoningTokens: 20 } });
+    expect(actual.response).toMatchObject([
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", providerOptions: signature },
+          { type: "text", text: "Looking it up." },
+          { type: "reasoning" },
+          { type: "tool-call", input: { orderId: "A1" } },
+        ],
+      },
+    ]);
+    expect(actual.usage).toMatchObject({
+      inputTokens: 12,
+      outputTokens: 30,
+      inputTokenDetails: { cacheReadTokens: 8 },
+      outputTokenDetails: { reasoningTokens: 20 },
+    });
   });
 
   it("marks calls of unknown tools and calls with unparseable input invalid, as streamText does; empty input is {}", async () => {
@@ -119,7 +173,15 @@ describe("streamModel", () => {
       { type: "file", mediaType: "text/plain", data: "aGk=" },
       { ...finish, finishReason: { unified: "stop", raw: "stop" } },
     ]);
-    expect(actual.response).toEqual([{ role: "assistant", content: [{ type: "file", data: "iVBORw==", mediaType: "image/png" }, { type: "file", data: "aGk=", mediaType: "text/plain" }] }]);
+    expect(actual.response).toEqual([
+      {
+        role: "assistant",
+        content: [
+          { type: "file", data: "iVBORw==", mediaType: "image/png" },
+          { type: "file", data: "aGk=", mediaType: "text/plain" },
+        ],
+      },
+    ]);
   });
 
   it("fails on a streamed provider error after the deltas before it", async () => {
@@ -132,19 +194,41 @@ describe("streamModel", () => {
   });
 
   it("fails on a stream that ends with neither output nor its finish part, and takes output without one, as streamText does", async () => {
-    expect(await expectSame([{ type: "stream-start", warnings: [] }])).toMatchObject({ seen: [], error: expect.stringContaining("without a finish chunk") });
-    expect(await expectSame([{ type: "text-start", id: "t0" }, { type: "text-delta", id: "t0", delta: "Cut" }])).toMatchObject({ seen: [{ type: "text-delta", text: "Cut" }], response: [{ role: "assistant" }] });
+    expect(await expectSame([{ type: "stream-start", warnings: [] }])).toMatchObject({
+      seen: [],
+      error: expect.stringContaining("without a finish chunk"),
+    });
+    expect(
+      await expectSame([
+        { type: "text-start", id: "t0" },
+        { type: "text-delta", id: "t0", delta: "Cut" },
+      ]),
+    ).toMatchObject({ seen: [{ type: "text-delta", text: "Cut" }], response: [{ role: "assistant" }] });
   });
 
   it("refuses an empty conversation, as streamText does", async () => {
-    const parts = streamModel({ model: modelStreaming([finish]), messages: [], signal: new AbortController().signal, maxRetries: 0 });
+    const parts = streamModel({
+      model: modelStreaming([finish]),
+      messages: [],
+      signal: new AbortController().signal,
+      maxRetries: 0,
+    });
     await expect(parts.next()).rejects.toThrow("messages must not be empty");
   });
 
   it("stops at once when stopped before the provider answered", async () => {
     const controller = new AbortController();
     controller.abort(new Error("stopped early"));
-    const parts = streamModel({ model: modelStreaming([{ type: "text-start", id: "t0" }, { type: "text-delta", id: "t0", delta: "never" }, finish]), messages, signal: controller.signal, maxRetries: 0 });
+    const parts = streamModel({
+      model: modelStreaming([
+        { type: "text-start", id: "t0" },
+        { type: "text-delta", id: "t0", delta: "never" },
+        finish,
+      ]),
+      messages,
+      signal: controller.signal,
+      maxRetries: 0,
+    });
     await expect(parts.next()).rejects.toThrow("stopped early");
   });
 

@@ -11,11 +11,28 @@
 // invalid ones included, is answered by the turn loop alone (one result per call id).
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { secureJsonParse } from "@ai-sdk/provider-utils";
-import { InvalidPromptError, InvalidToolInputError, JSONParseError, NoOutputGeneratedError, NoSuchToolError, type LanguageModelUsage, type ModelMessage, type ToolSet } from "ai";
-import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareRetries, prepareToolsAndToolChoice } from "ai/internal";
+import {
+  InvalidPromptError,
+  InvalidToolInputError,
+  JSONParseError,
+  NoOutputGeneratedError,
+  NoSuchToolError,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+} from "ai";
+import {
+  asLanguageModelUsage,
+  convertToLanguageModelPrompt,
+  prepareRetries,
+  prepareToolsAndToolChoice,
+} from "ai/internal";
 
 /** What a step's assistant message holds (no provider-executed tool results: we pass no provider tools). */
-type AssistantPart = Extract<Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string>[number], { type: "text" | "reasoning" | "tool-call" | "file" }>;
+type AssistantPart = Extract<
+  Exclude<Extract<ModelMessage, { role: "assistant" }>["content"], string>[number],
+  { type: "text" | "reasoning" | "tool-call" | "file" }
+>;
 
 export type ModelPart =
   | { type: "text-delta"; text: string }
@@ -45,14 +62,27 @@ export async function* streamModel(options: StreamModelOptions): AsyncGenerator<
   // the turn engine, typed (the conversation from the log, the model's own responses, tool
   // results as JSON), and its schema check (a union of unions, tried option by option) cost
   // ~0.4 ms of CPU per step, a tenth of the worker's time per turn.
-  if (options.messages.length === 0) throw new InvalidPromptError({ prompt: options.messages, message: "messages must not be empty" });
+  if (options.messages.length === 0)
+    throw new InvalidPromptError({ prompt: options.messages, message: "messages must not be empty" });
   const prompt = { system: options.system, messages: options.messages };
   const [languageModelPrompt, prepared] = await Promise.all([
-    convertToLanguageModelPrompt({ prompt, supportedUrls: await model.supportedUrls, download: undefined, abortSignal: signal }),
+    convertToLanguageModelPrompt({
+      prompt,
+      supportedUrls: await model.supportedUrls,
+      download: undefined,
+      abortSignal: signal,
+    }),
     prepareToolsAndToolChoice({ tools, toolChoice: undefined, activeTools: undefined }),
   ]);
   const { retry } = prepareRetries({ maxRetries: options.maxRetries, abortSignal: signal });
-  const { stream } = await retry(() => model.doStream({ prompt: languageModelPrompt, tools: prepared.tools, toolChoice: prepared.toolChoice, abortSignal: signal }));
+  const { stream } = await retry(() =>
+    model.doStream({
+      prompt: languageModelPrompt,
+      tools: prepared.tools,
+      toolChoice: prepared.toolChoice,
+      abortSignal: signal,
+    }),
+  );
   const content = new ResponseContent();
   let usage: LanguageModelUsage | undefined;
   let hasOutput = false;
@@ -83,7 +113,10 @@ export async function* streamModel(options: StreamModelOptions): AsyncGenerator<
       }
     }
     isDone = true;
-    if (!usage && !hasOutput) throw new NoOutputGeneratedError({ message: "No output generated. The model stream ended without a finish chunk." });
+    if (!usage && !hasOutput)
+      throw new NoOutputGeneratedError({
+        message: "No output generated. The model stream ended without a finish chunk.",
+      });
   } finally {
     signal.removeEventListener("abort", onAbort);
     // A consumer that stops early (or a failure) ends the provider's stream too.
@@ -95,7 +128,10 @@ export async function* streamModel(options: StreamModelOptions): AsyncGenerator<
 /** As the SDK parses a call: the tool must exist and its input must be JSON (empty means {}),
  * parsed as securely (no __proto__ or constructor.prototype keys). An invalid call keeps whatever
  * of its input parses. */
-function parseToolCall(part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>, tools: ToolSet | undefined): Extract<ModelPart, { type: "tool-call" }> {
+function parseToolCall(
+  part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>,
+  tools: ToolSet | undefined,
+): Extract<ModelPart, { type: "tool-call" }> {
   const { toolCallId, toolName } = part;
   let input: unknown = part.input;
   let parseError: unknown;
@@ -107,7 +143,11 @@ function parseToolCall(part: Extract<LanguageModelV3StreamPart, { type: "tool-ca
   const invalid = !tools?.[toolName]
     ? new NoSuchToolError({ toolName, availableTools: Object.keys(tools ?? {}) })
     : parseError !== undefined
-      ? new InvalidToolInputError({ toolName, toolInput: part.input, cause: new JSONParseError({ text: part.input, cause: parseError }) })
+      ? new InvalidToolInputError({
+          toolName,
+          toolInput: part.input,
+          cause: new JSONParseError({ text: part.input, cause: parseError }),
+        })
       : undefined;
   return { type: "tool-call", toolCallId, toolName, input, ...(invalid ? { invalid } : {}) };
 }
@@ -123,7 +163,11 @@ class ResponseContent {
     switch (part.type) {
       case "text-start":
       case "reasoning-start": {
-        const block = { type: part.type === "text-start" ? ("text" as const) : ("reasoning" as const), text: "", ...metadata(part) };
+        const block = {
+          type: part.type === "text-start" ? ("text" as const) : ("reasoning" as const),
+          text: "",
+          ...metadata(part),
+        };
         this.open.set(`${block.type}:${part.id}`, block);
         this.parts.push(block);
         return;
@@ -141,12 +185,20 @@ class ResponseContent {
         return;
       }
       case "file":
-        this.parts.push({ type: "file", data: typeof part.data === "string" ? part.data : Buffer.from(part.data).toString("base64"), mediaType: part.mediaType, ...metadata(part) });
+        this.parts.push({
+          type: "file",
+          data: typeof part.data === "string" ? part.data : Buffer.from(part.data).toString("base64"),
+          mediaType: part.mediaType,
+          ...metadata(part),
+        });
         return;
     }
   }
 
-  addCall(part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>, call: Extract<ModelPart, { type: "tool-call" }>) {
+  addCall(
+    part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>,
+    call: Extract<ModelPart, { type: "tool-call" }>,
+  ) {
     this.parts.push({
       type: "tool-call",
       toolCallId: part.toolCallId,
@@ -169,7 +221,23 @@ function metadata(part: { providerMetadata?: AssistantPart["providerOptions"] })
 }
 
 /** The parts that count as the model's output (the SDK's own list). */
-const outputParts = new Set<string>(["file", "source", "text-start", "text-end", "text-delta", "reasoning-start", "reasoning-end", "reasoning-delta", "tool-input-start", "tool-input-end", "tool-input-delta", "tool-approval-request", "tool-call", "tool-result", "tool-error"]);
+const outputParts = new Set<string>([
+  "file",
+  "source",
+  "text-start",
+  "text-end",
+  "text-delta",
+  "reasoning-start",
+  "reasoning-end",
+  "reasoning-delta",
+  "tool-input-start",
+  "tool-input-end",
+  "tool-input-delta",
+  "tool-approval-request",
+  "tool-call",
+  "tool-result",
+  "tool-error",
+]);
 
 const unknownUsage = asLanguageModelUsage({
   inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },

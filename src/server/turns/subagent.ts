@@ -8,7 +8,11 @@ import { failed } from "./tool-output";
 import { modelIdOf } from "./turn-setup";
 import { turnTools } from "./turn-tools";
 
-export async function runSubagent(env: LoopEnv, call: ToolCallRequest, parentModelId: string): Promise<ToolCallResult & Spend> {
+export async function runSubagent(
+  env: LoopEnv,
+  call: ToolCallRequest,
+  parentModelId: string,
+): Promise<ToolCallResult & Spend> {
   const { db, step, setup, turnId } = env;
   const sessionId = setup.session.id;
   const input = (call.input ?? {}) as { subagent?: unknown; prompt?: unknown };
@@ -18,7 +22,12 @@ export async function runSubagent(env: LoopEnv, call: ToolCallRequest, parentMod
   const finish = (outcome: ToolCallResult, spend: Spend) =>
     step(`${turnId}:${call.callId}:completed`, async () => {
       const events: NewEvent[] = [
-        { type: "action.result", turnId, data: { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError }, idempotencyKey: resultKey },
+        {
+          type: "action.result",
+          turnId,
+          data: { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError },
+          idempotencyKey: resultKey,
+        },
       ];
       if (subagent) {
         const result = typeof outcome.output === "string" ? outcome.output : JSON.stringify(outcome.output);
@@ -33,7 +42,10 @@ export async function runSubagent(env: LoopEnv, call: ToolCallRequest, parentMod
       return { ...outcome, ...spend };
     });
 
-  const none: Spend = { usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0 };
+  const none: Spend = {
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    costUsd: 0,
+  };
   if (!subagent) {
     const known = setup.manifest.subagents.map((s) => s.id).join(", ");
     return finish(failed(`there is no subagent named ${String(input.subagent)}; subagents: ${known}`), none);
@@ -42,7 +54,14 @@ export async function runSubagent(env: LoopEnv, call: ToolCallRequest, parentMod
     appendEvents({
       db,
       sessionId,
-      events: [{ type: "subagent.called", turnId, data: { callId: call.callId, subagent: subagent.id, prompt }, idempotencyKey: `${turnId}:${call.callId}:subagent-called` }],
+      events: [
+        {
+          type: "subagent.called",
+          turnId,
+          data: { callId: call.callId, subagent: subagent.id, prompt },
+          idempotencyKey: `${turnId}:${call.callId}:subagent-called`,
+        },
+      ],
     }),
   );
   const outcome = await agentLoop(
@@ -57,7 +76,8 @@ export async function runSubagent(env: LoopEnv, call: ToolCallRequest, parentMod
       firstStep: 0,
     },
   );
-  if (outcome.kind === "cancelled") return { ...failed("cancelled: the turn was stopped"), cancelled: true, ...outcome };
+  if (outcome.kind === "cancelled")
+    return { ...failed("cancelled: the turn was stopped"), cancelled: true, ...outcome };
   if (outcome.kind === "failed") return finish(failed(`${subagent.id} failed: ${outcome.message}`), outcome);
   return finish({ output: outcome.text, isError: false }, outcome);
 }

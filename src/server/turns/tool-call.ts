@@ -42,7 +42,10 @@ const maxUnwritten = 1_000;
 function keepUnwritten(key: string, outcome: ToolCallResult, written: Promise<unknown>): void {
   if (unwritten.size >= maxUnwritten) unwritten.delete(unwritten.keys().next().value!);
   unwritten.set(key, outcome);
-  written.then(() => unwritten.delete(key), () => undefined);
+  written.then(
+    () => unwritten.delete(key),
+    () => undefined,
+  );
 }
 
 /** With `deferRecord` (read tools), the call returns once its result is handed to group commit;
@@ -60,15 +63,34 @@ export async function runToolCall(
   const unwrittenKey = `${sessionId}\t${resultKey}`;
   const recorded = (await env.earlier.recorded(resultKey)) as ToolOutcome | undefined;
   if (recorded) {
-    return { output: recorded.output ?? null, isError: recorded.isError, ...(recorded.stubbed ? { stubbed: true } : {}) };
+    return {
+      output: recorded.output ?? null,
+      isError: recorded.isError,
+      ...(recorded.stubbed ? { stubbed: true } : {}),
+    };
   }
-  const append = (events: NewEvent[]) => appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
-  const outcome: ToolCallResult = unwritten.get(unwrittenKey) ?? (verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy));
+  const append = (events: NewEvent[]) =>
+    appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
+  const outcome: ToolCallResult =
+    unwritten.get(unwrittenKey) ??
+    (verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy));
   // The result and the step's journal record commit together.
-  const data = { callId: call.callId, toolName: call.toolName, output: outcome.output, isError: outcome.isError, ...(outcome.stubbed ? { stubbed: true } : {}) };
+  const data = {
+    callId: call.callId,
+    toolName: call.toolName,
+    output: outcome.output,
+    isError: outcome.isError,
+    ...(outcome.stubbed ? { stubbed: true } : {}),
+  };
   const record = seal?.(outcome);
   const isDeferred = record !== undefined && options.deferRecord === true;
-  const written = appendEvents({ db, sessionId, step: record, events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }], linger: isDeferred });
+  const written = appendEvents({
+    db,
+    sessionId,
+    step: record,
+    events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }],
+    linger: isDeferred,
+  });
   if (!outcome.cancelled) keepUnwritten(unwrittenKey, outcome, written);
   if (record && isDeferred) {
     deferStepRecord(record, written);
@@ -78,13 +100,22 @@ export async function runToolCall(
   return outcome;
 }
 
-async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events: NewEvent[]) => Promise<unknown>, approvedBy?: Principal): Promise<ToolCallResult> {
+async function execute(
+  env: ToolCallEnv,
+  call: ToolCallRequest,
+  append: (events: NewEvent[]) => Promise<unknown>,
+  approvedBy?: Principal,
+): Promise<ToolCallResult> {
   if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
   if (call.invalid) return failed(call.invalid);
   const spec = env.tools.find((candidate) => candidate.name === call.toolName);
   if (!spec || spec.kind === "task") return failed(`there is no tool named ${call.toolName}`);
   if (env.setup.session.dryRun && spec.effect === "write") {
-    return { output: `dry run: ${call.toolName} was not run (write tools are stubbed in dry-run sessions)`, isError: false, stubbed: true };
+    return {
+      output: `dry run: ${call.toolName} was not run (write tools are stubbed in dry-run sessions)`,
+      isError: false,
+      stubbed: true,
+    };
   }
   const attempts = spec.effect === "read" ? maxReadAttempts : 1;
   const delay = env.retryDelayMs ?? defaultRetryDelay;
@@ -108,7 +139,12 @@ async function execute(env: ToolCallEnv, call: ToolCallRequest, append: (events:
   }
 }
 
-async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "task" }>, call: ToolCallRequest, approvedBy?: Principal): Promise<ToolRunResult> {
+async function attemptOnce(
+  env: ToolCallEnv,
+  spec: Exclude<ToolSpec, { kind: "task" }>,
+  call: ToolCallRequest,
+  approvedBy?: Principal,
+): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
     try {
       return { ok: true, output: await spec.execute(call.input, { callId: call.callId }) };
@@ -122,7 +158,12 @@ async function attemptOnce(env: ToolCallEnv, spec: Exclude<ToolSpec, { kind: "ta
     tool: spec.tool,
     input: call.input,
     signal: env.signal,
-    hostContext: { agentId: session.agentId, versionId: session.versionId, bundlePath: env.setup.bundlePath, sessionId: session.id },
+    hostContext: {
+      agentId: session.agentId,
+      versionId: session.versionId,
+      bundlePath: env.setup.bundlePath,
+      sessionId: session.id,
+    },
     context: {
       toolCallId: call.callId,
       session: sessionInfo(env.setup),

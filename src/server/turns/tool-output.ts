@@ -16,7 +16,10 @@ type ContentPart = { type: string; text?: string; data?: string; mimeType?: stri
 function isEnvelope(value: unknown): value is { content: ContentPart[]; isError?: boolean } {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const content = (value as { content?: unknown }).content;
-  return Array.isArray(content) && content.every((part) => typeof part === "object" && part !== null && typeof (part as ContentPart).type === "string");
+  return (
+    Array.isArray(content) &&
+    content.every((part) => typeof part === "object" && part !== null && typeof (part as ContentPart).type === "string")
+  );
 }
 
 export function succeeded(output: unknown): ToolOutcome {
@@ -37,11 +40,13 @@ export function toModelOutput(outcome: ToolOutcome): ToolResultOutput {
       type: "content",
       value: output.content.flatMap((part): ContentOutput[] => {
         if (part.type === "text") return [{ type: "text" as const, text: part.text ?? "" }];
-        if (part.type === "image" && part.data && part.mimeType) return [{ type: "media" as const, data: part.data, mediaType: part.mimeType }];
+        if (part.type === "image" && part.data && part.mimeType)
+          return [{ type: "media" as const, data: part.data, mediaType: part.mimeType }];
         return [{ type: "text" as const, text: JSON.stringify(part) }];
       }),
     };
   }
-  if (typeof output === "string") return isError ? { type: "error-text", value: output } : { type: "text", value: output };
+  if (typeof output === "string")
+    return isError ? { type: "error-text", value: output } : { type: "text", value: output };
   return isError ? { type: "error-json", value: output } : { type: "json", value: output };
 }

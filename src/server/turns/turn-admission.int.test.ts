@@ -20,7 +20,8 @@ beforeAll(async () => {
   agent = await h.deploy("admission", engineAgent);
   capped = await h.deploy("capped", {
     ...engineAgent,
-    "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ concurrency: { maxRunningTurns: 1 } });\n',
+    "bot/agent.ts":
+      'import { defineAgent } from "agentfold";\nexport default defineAgent({ concurrency: { maxRunningTurns: 1 } });\n',
   });
 }, 120_000);
 
@@ -35,7 +36,10 @@ describe("preempt (the default admission)", () => {
   it("aborts a long model stream within a second, then runs the new message", async () => {
     const started = await h.start(agent, { message: "think hard [delay 20s]" });
     await h.eventsUntil(started.sessionId, has("step.started"));
-    const next = await h.followUp(agent, started.sessionId, { continuationToken: started.continuationToken, message: "never mind" });
+    const next = await h.followUp(agent, started.sessionId, {
+      continuationToken: started.continuationToken,
+      message: "never mind",
+    });
     expect(next).toMatchObject({ admission: "started", preempted: true });
     const log = await h.eventsUntil(started.sessionId, has("turn.completed"));
     const [failed] = ofType(log, "turn.failed");
@@ -57,7 +61,11 @@ describe("preempt (the default admission)", () => {
     const failed = ofType(log, "turn.failed")[0];
     expect(failed!.data.status).toBe("cancelled");
     expect(at(failed) - at(ofType(log, "message.received")[1])).toBeLessThan(1_000);
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: true, output: expect.stringContaining("cancelled") });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      callId,
+      isError: true,
+      output: expect.stringContaining("cancelled"),
+    });
     expect(fs.existsSync(stateFile(`sleepy-done-${callId}`))).toBe(false);
   });
 });
@@ -68,9 +76,16 @@ describe("stop", () => {
     await h.eventsUntil(started.sessionId, has("actions.requested"));
     expect(await h.stop(agent, started.sessionId)).toMatchObject({ wasRunning: true });
     const log = await h.eventsUntil(started.sessionId, has("session.waiting"));
-    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: "turn interrupted", status: "cancelled", code: "cancelled" });
+    expect(ofType(log, "turn.failed")[0]!.data).toEqual({
+      message: "turn interrupted",
+      status: "cancelled",
+      code: "cancelled",
+    });
     expect(log.at(-1)!.type).toBe("session.waiting");
-    const again = await h.followUp(agent, started.sessionId, { continuationToken: started.continuationToken, message: "hello again" });
+    const again = await h.followUp(agent, started.sessionId, {
+      continuationToken: started.continuationToken,
+      message: "hello again",
+    });
     expect(again.admission).toBe("started");
     await h.eventsUntil(started.sessionId, has("turn.completed"));
   });
@@ -82,19 +97,32 @@ describe("coalesce", () => {
     await h.eventsUntil(started.sessionId, has("actions.requested"));
     let token = started.continuationToken;
     const send = async (message: string, deliveryId: string) => {
-      const accepted = await h.followUp(agent, started.sessionId, { continuationToken: token, message, admission: "coalesce", deliveryId });
+      const accepted = await h.followUp(agent, started.sessionId, {
+        continuationToken: token,
+        message,
+        admission: "coalesce",
+        deliveryId,
+      });
       token = accepted.continuationToken;
       return accepted;
     };
     // During the tool: steered in at the boundary. Its [delay] keeps the next model step busy.
-    expect(await send("first, while the tool runs [delay 2s]", "dlv_first")).toMatchObject({ admission: "queued", deliveryId: "dlv_first" });
+    expect(await send("first, while the tool runs [delay 2s]", "dlv_first")).toMatchObject({
+      admission: "queued",
+      deliveryId: "dlv_first",
+    });
     await h.eventsUntil(started.sessionId, has("nudge.delivered"));
     await send("second", "dlv_second");
     await send("third", "dlv_third");
     const log = await h.eventsUntil(started.sessionId, has("turn.completed", 2));
-    expect(ofType(log, "nudge.delivered").map((e) => e.data)).toEqual([{ deliveryId: "dlv_first", text: "first, while the tool runs [delay 2s]" }]);
+    expect(ofType(log, "nudge.delivered").map((e) => e.data)).toEqual([
+      { deliveryId: "dlv_first", text: "first, while the tool runs [delay 2s]" },
+    ]);
     const received = ofType(log, "message.received");
-    expect(received.map((e) => e.data.deliveryIds)).toEqual([[expect.stringMatching(/^dlv_/)], ["dlv_second", "dlv_third"]]);
+    expect(received.map((e) => e.data.deliveryIds)).toEqual([
+      [expect.stringMatching(/^dlv_/)],
+      ["dlv_second", "dlv_third"],
+    ]);
     expect(received[1]!.data.text).toBe("second\n\nthird");
     expect(ofType(log, "turn.failed")).toEqual([]);
     await h.eventsUntil(started.sessionId, has("session.waiting"));
@@ -103,7 +131,11 @@ describe("coalesce", () => {
   it("starts a turn at once when the session is idle", async () => {
     const started = await h.start(agent, { message: "hi" });
     await h.eventsUntil(started.sessionId, has("session.waiting"));
-    const accepted = await h.followUp(agent, started.sessionId, { continuationToken: started.continuationToken, message: "again", admission: "coalesce" });
+    const accepted = await h.followUp(agent, started.sessionId, {
+      continuationToken: started.continuationToken,
+      message: "again",
+      admission: "coalesce",
+    });
     expect(accepted.admission).toBe("started");
     await h.eventsUntil(started.sessionId, has("session.waiting", 2));
   });
@@ -123,10 +155,16 @@ describe("concurrency.maxRunningTurns", () => {
     expect(logs.map((log) => ofType(log, "turn.queued").map((e) => e.data.position))).toEqual([[], [1], [2, 1]]);
     // No overlap: each turn starts after the one before it completed.
     for (const i of [1, 2]) {
-      expect(at(ofType(logs[i]!, "turn.started")[0])).toBeGreaterThanOrEqual(at(ofType(logs[i - 1]!, "turn.completed")[0]));
+      expect(at(ofType(logs[i]!, "turn.started")[0])).toBeGreaterThanOrEqual(
+        at(ofType(logs[i - 1]!, "turn.completed")[0]),
+      );
     }
     // The last turn hands its slot on just after it finishes.
-    await waitFor("every slot to be released", async () => (await h.db.turnAdmission.count({ where: { agentId: capped.id } })) === 0, { timeoutMs: 10_000 });
+    await waitFor(
+      "every slot to be released",
+      async () => (await h.db.turnAdmission.count({ where: { agentId: capped.id } })) === 0,
+      { timeoutMs: 10_000 },
+    );
   });
 
   it("a queued turn that is stopped gives up its place", async () => {

@@ -42,11 +42,17 @@ async function midSecondCall(firstMs: number, secondMs: number, options: { asFol
   let started = await h.start(agent, { message: options.asFollowUp ? "hello" : message });
   if (options.asFollowUp) {
     await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "session.waiting"));
-    started = { ...started, ...(await h.followUp(agent, started.sessionId, { message, continuationToken: started.continuationToken })) };
+    started = {
+      ...started,
+      ...(await h.followUp(agent, started.sessionId, { message, continuationToken: started.continuationToken })),
+    };
   }
   const before = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.result").length === 1);
   const [first, second] = ofType(before, "actions.requested")[0]!.data.calls.map((c) => c.callId);
-  await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, { timeoutMs: 10_000, intervalMs: 20 });
+  await waitFor("the second call to start", async () => count(`sleepy-start-${second}`) === 1, {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+  });
   return { started, first: first!, second: second! };
 }
 
@@ -86,15 +92,29 @@ describe("a worker killed mid-turn", () => {
 
   it("while a call is parked for approval: kill -9 the worker, restart Restate, approve, and the turn completes", async () => {
     const started = await h.start(approvals, { message: '[call refund {"amount":12}]' });
-    const parked = await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "action.approval_requested"));
+    const parked = await h.eventsUntil(started.sessionId, (log) =>
+      log.some((e) => e.type === "action.approval_requested"),
+    );
     const callId = ofType(parked, "action.approval_requested")[0]!.data.callId;
     await h.crashWorker();
     await h.restartRestate();
-    const decided = await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: started.sessionId, callId, caller: { principal: h.owner, can: (action) => action === "sessions:write" }, body: { decision: "approve" } });
+    const decided = await decideApproval({
+      db: h.db,
+      runtime: h.runtime,
+      agent: approvals,
+      sessionId: started.sessionId,
+      callId,
+      caller: { principal: h.owner, can: (action) => action === "sessions:write" },
+      body: { decision: "approve" },
+    });
     expect(decided.delivered).toBe(true);
     const log = await h.eventsUntil(started.sessionId, (l) => l.some((e) => e.type === "session.waiting"), 60_000);
     expectCleanLog(log);
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 12, approvedBy: h.owner.id } });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      callId,
+      isError: false,
+      output: { refunded: 12, approvedBy: h.owner.id },
+    });
   }, 120_000);
 
   it("Restate restarted mid-tool of a new session's first turn: the retried invocation waits for the run going on", async () => {
@@ -123,10 +143,15 @@ describe("a worker killed mid-turn", () => {
     // The call in flight ran in both runs (at least once); the completed one never again.
     expect(count(`sleepy-done-${first}`)).toBe(1);
     expect(count(`sleepy-start-${second}`)).toBe(2);
-    await waitFor("the other run's call to end", async () => count(`sleepy-done-${second}`) === 2, { timeoutMs: 15_000 });
+    await waitFor("the other run's call to end", async () => count(`sleepy-done-${second}`) === 2, {
+      timeoutMs: 15_000,
+    });
     // Nothing more lands once both runs are done: one second step, one end.
     const after = await h.events(started.sessionId);
-    expect(ofType(after.slice(secondTurn[0]!.index), "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
+    expect(ofType(after.slice(secondTurn[0]!.index), "step.started").map((e) => e.data)).toEqual([
+      { step: 0 },
+      { step: 1 },
+    ]);
     expect(after).toHaveLength(log.length);
   }, 90_000);
 
@@ -134,7 +159,14 @@ describe("a worker killed mid-turn", () => {
     const started = await h.start(agent, { message: "[remind 3s: Time to follow up]" });
     await h.eventsUntil(started.sessionId, (log) => log.some((e) => e.type === "session.waiting"));
     await h.crashWorker();
-    const log = await h.eventsUntil(started.sessionId, (l) => l.filter((e) => e.type === "session.waiting").length === 2, 60_000);
-    expect(ofType(log, "message.received").map((e) => e.data.text)).toEqual(["[remind 3s: Time to follow up]", "Time to follow up"]);
+    const log = await h.eventsUntil(
+      started.sessionId,
+      (l) => l.filter((e) => e.type === "session.waiting").length === 2,
+      60_000,
+    );
+    expect(ofType(log, "message.received").map((e) => e.data.text)).toEqual([
+      "[remind 3s: Time to follow up]",
+      "Time to follow up",
+    ]);
   }, 90_000);
 });

@@ -27,7 +27,8 @@ afterAll(async () => {
 
 const ended = (log: SessionEvent[]) => log.some((e) => e.type === "session.waiting");
 const stateFile = (name: string) => path.join(agentDir(h.dataDir, agent.id), "state", name);
-const readCount = (name: string) => (fs.existsSync(stateFile(name)) ? Number(fs.readFileSync(stateFile(name), "utf8")) : 0);
+const readCount = (name: string) =>
+  fs.existsSync(stateFile(name)) ? Number(fs.readFileSync(stateFile(name), "utf8")) : 0;
 
 async function turn(message: string, options: { on?: AgentRef; dryRun?: boolean } = {}) {
   const started = await h.start(options.on ?? agent, { message, ...(options.dryRun ? { dryRun: true } : {}) });
@@ -40,14 +41,32 @@ describe("tools in the sandbox", () => {
     const { sessionId, log } = await turn('Where is my order? [call lookup {"orderId":"A1"}]');
     const types = log.map((e) => e.type).filter((t) => !t.endsWith(".appended"));
     expect(types).toEqual([
-      "session.started", "message.received", "turn.started",
-      "step.started", "reasoning.completed", "actions.requested", "action.result", "actions.completed", "step.completed",
-      "step.started", "reasoning.completed", "step.completed",
-      "message.completed", "turn.completed", "session.waiting",
+      "session.started",
+      "message.received",
+      "turn.started",
+      "step.started",
+      "reasoning.completed",
+      "actions.requested",
+      "action.result",
+      "actions.completed",
+      "step.completed",
+      "step.started",
+      "reasoning.completed",
+      "step.completed",
+      "message.completed",
+      "turn.completed",
+      "session.waiting",
     ]);
     const [requested] = ofType(log, "actions.requested");
-    expect(requested!.data.calls).toEqual([{ callId: expect.stringMatching(/^call_/), toolName: "lookup", args: { orderId: "A1" } }]);
-    expect(ofType(log, "action.result")[0]!.data).toEqual({ callId: requested!.data.calls[0]!.callId, toolName: "lookup", output: { orderId: "A1", status: "shipped" }, isError: false });
+    expect(requested!.data.calls).toEqual([
+      { callId: expect.stringMatching(/^call_/), toolName: "lookup", args: { orderId: "A1" } },
+    ]);
+    expect(ofType(log, "action.result")[0]!.data).toEqual({
+      callId: requested!.data.calls[0]!.callId,
+      toolName: "lookup",
+      output: { orderId: "A1", status: "shipped" },
+      isError: false,
+    });
     expect(ofType(log, "message.completed")[0]!.data.text).toContain('"status":"shipped"');
     const usage = ofType(log, "turn.completed")[0]!.data.usage!;
     expect(usage.inputTokens).toBeGreaterThan(0);
@@ -64,7 +83,11 @@ describe("tools in the sandbox", () => {
   it("turns a thrown write into an error result without retrying it, and the turn goes on", async () => {
     const { log } = await turn("[call declined {}]");
     const [result] = ofType(log, "action.result");
-    expect(result!.data).toMatchObject({ toolName: "declined", isError: true, output: expect.stringContaining("card declined") });
+    expect(result!.data).toMatchObject({
+      toolName: "declined",
+      isError: true,
+      output: expect.stringContaining("card declined"),
+    });
     expect(ofType(log, "action.tool_retry")).toEqual([]);
     expect(readCount(`declined-${result!.data.callId}`)).toBe(1);
     expect(ofType(log, "message.completed")[0]!.data.text).toContain("The declined tool failed: ");
@@ -89,19 +112,30 @@ describe("tools in the sandbox", () => {
 
   it("ends a tool that overruns its timeout with an error result", async () => {
     const { log } = await turn("[call slow {}]");
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: true, output: expect.stringContaining("did not finish within 0.3 s") });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("did not finish within 0.3 s"),
+    });
     expect(ofType(log, "turn.completed")).toHaveLength(1);
   });
 
   it("refuses input that fails the tool's schema, without retrying", async () => {
     const { log } = await turn('[call lookup {"orderId": 5}]');
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: true, output: expect.stringContaining("invalid tool input: orderId") });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      isError: true,
+      output: expect.stringContaining("invalid tool input: orderId"),
+    });
     expect(ofType(log, "action.tool_retry")).toEqual([]);
   });
 
   it("passes an MCP-style content envelope through as rich content", async () => {
     const { log } = await turn("[call rich {}]");
-    expect(ofType(log, "action.result")[0]!.data.output).toEqual({ content: [{ type: "text", text: "line one" }, { type: "text", text: "line two" }] });
+    expect(ofType(log, "action.result")[0]!.data.output).toEqual({
+      content: [
+        { type: "text", text: "line one" },
+        { type: "text", text: "line two" },
+      ],
+    });
     expect(ofType(log, "message.completed")[0]!.data.text).toContain("line one line two");
   });
 
@@ -117,16 +151,24 @@ describe("tools in the sandbox", () => {
 
 describe("built-in tools, skills and subagents", () => {
   it("writes and reads workspace files with the built-in tools", async () => {
-    const { sessionId, log } = await turn('[call write {"path":"notes/todo.txt","content":"buy milk"}] [call read {"path":"notes/todo.txt"}]');
+    const { sessionId, log } = await turn(
+      '[call write {"path":"notes/todo.txt","content":"buy milk"}] [call read {"path":"notes/todo.txt"}]',
+    );
     const results = ofType(log, "action.result").map((e) => e.data);
     expect(results.map((r) => r.isError)).toEqual([false, false]);
     expect(String(results[1]!.output)).toContain("buy milk");
-    expect(fs.readFileSync(path.join(workspaceDir(h.dataDir, agent.id, sessionId), "notes/todo.txt"), "utf8")).toBe("buy milk");
+    expect(fs.readFileSync(path.join(workspaceDir(h.dataDir, agent.id, sessionId), "notes/todo.txt"), "utf8")).toBe(
+      "buy milk",
+    );
   });
 
-  it("runs an execution: \"agent\" tool for the model; its script is in the workspace catalog", async () => {
+  it('runs an execution: "agent" tool for the model; its script is in the workspace catalog', async () => {
     const { sessionId, log } = await turn('[call tally {"items":[1,2,3]}]');
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ toolName: "tally", output: { counted: 3 }, isError: false });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      toolName: "tally",
+      output: { counted: 3 },
+      isError: false,
+    });
     const workspace = workspaceDir(h.dataDir, agent.id, sessionId);
     expect(fs.existsSync(path.join(workspace, ".agentfold/tools/tally.mjs"))).toBe(true);
     expect(fs.readFileSync(path.join(workspace, "AGENTS.md"), "utf8")).toContain("### tally");
@@ -154,20 +196,29 @@ describe("built-in tools, skills and subagents", () => {
     const first = await turn('[call glob {"pattern":"**"}]', { on: stocked });
     // The first session laid its own out; the worker then lays copies out for the next ones.
     const stock = path.join(agentDir(h.dataDir, stocked.id), "workspace-stock", stocked.activeVersionId!);
-    await expect.poll(() => (fs.existsSync(stock) ? fs.readdirSync(stock).filter((name) => !name.startsWith(".")).length : 0)).toBe(2);
+    await expect
+      .poll(() => (fs.existsSync(stock) ? fs.readdirSync(stock).filter((name) => !name.startsWith(".")).length : 0))
+      .toBe(2);
     const before = new Date();
     const second = await turn('[call glob {"pattern":"**"}]', { on: stocked });
     const workspace = workspaceDir(h.dataDir, stocked.id, second.sessionId);
     // Laid out before the session existed (the marker records when), and the same as a fresh layout.
-    expect(new Date(fs.readFileSync(path.join(workspace, ".agentfold/prepared"), "utf8")).getTime()).toBeLessThan(before.getTime());
+    expect(new Date(fs.readFileSync(path.join(workspace, ".agentfold/prepared"), "utf8")).getTime()).toBeLessThan(
+      before.getTime(),
+    );
     expect(listing(second.log)).toEqual(listing(first.log));
-    expect(listing(second.log)).toEqual(expect.arrayContaining(["notes/start.txt", "AGENTS.md", ".agentfold/prepared"]));
+    expect(listing(second.log)).toEqual(
+      expect.arrayContaining(["notes/start.txt", "AGENTS.md", ".agentfold/prepared"]),
+    );
     expect(fs.readFileSync(path.join(workspace, "notes/start.txt"), "utf8")).toBe("from the seed");
   });
 
   it("loads a skill in full on demand", async () => {
     const { log } = await turn('[call skill {"name":"refunds"}]');
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: false, output: expect.stringContaining("within 5 days") });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      isError: false,
+      output: expect.stringContaining("within 5 days"),
+    });
   });
 
   it("delegates to a subagent whose tool calls carry parentCallId", async () => {
@@ -175,12 +226,23 @@ describe("built-in tools, skills and subagents", () => {
     const [called] = ofType(log, "subagent.called");
     expect(called!.data).toMatchObject({ subagent: "researcher", prompt: '[call lookup {"orderId":"B2"}]' });
     const taskCallId = called!.data.callId;
-    const nested = ofType(log, "actions.requested").flatMap((e) => e.data.calls).filter((c) => c.parentCallId === taskCallId);
-    expect(nested).toEqual([{ callId: expect.any(String), toolName: "lookup", args: { orderId: "B2" }, parentCallId: taskCallId }]);
+    const nested = ofType(log, "actions.requested")
+      .flatMap((e) => e.data.calls)
+      .filter((c) => c.parentCallId === taskCallId);
+    expect(nested).toEqual([
+      { callId: expect.any(String), toolName: "lookup", args: { orderId: "B2" }, parentCallId: taskCallId },
+    ]);
     expect(nested[0]!.callId).not.toBe(taskCallId);
     const [completed] = ofType(log, "subagent.completed");
-    expect(completed!.data).toMatchObject({ callId: taskCallId, subagent: "researcher", result: expect.stringContaining("shipped") });
-    expect(ofType(log, "action.result").find((e) => e.data.callId === taskCallId)!.data).toMatchObject({ toolName: "task", isError: false });
+    expect(completed!.data).toMatchObject({
+      callId: taskCallId,
+      subagent: "researcher",
+      result: expect.stringContaining("shipped"),
+    });
+    expect(ofType(log, "action.result").find((e) => e.data.callId === taskCallId)!.data).toMatchObject({
+      toolName: "task",
+      isError: false,
+    });
     // The subagent's text is its answer to the parent, not part of the reply stream.
     expect(ofType(log, "message.completed")[0]!.data.text).toContain("The task tool returned");
   });
@@ -197,7 +259,11 @@ describe("the result contract", () => {
   it("fails the turn when the reply is rejected a third time", async () => {
     const { log } = await turn("[say: NEVER]", { on: strict });
     expect(ofType(log, "step.started")).toHaveLength(3);
-    expect(ofType(log, "turn.failed")[0]!.data).toEqual({ message: expect.stringContaining("rejected the reply 3 times"), status: "error", code: "result_rejected" });
+    expect(ofType(log, "turn.failed")[0]!.data).toEqual({
+      message: expect.stringContaining("rejected the reply 3 times"),
+      status: "error",
+      code: "result_rejected",
+    });
   });
 
   it("fails the turn on an empty reply and on a commit that throws", async () => {

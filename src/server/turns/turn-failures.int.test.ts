@@ -24,11 +24,16 @@ let unresolvable: AgentRef;
 // What the provider fake answers next: down (503) until a test brings it back.
 let reply: () => FakeReply = () => ({ error: { status: 503, message: "the provider is overloaded" } });
 
-const agentTs = (model: string) => `import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "${model}" });\n`;
+const agentTs = (model: string) =>
+  `import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "${model}" });\n`;
 
 beforeAll(async () => {
   fake = await startProviderFake({ provider: "openai", script: () => reply() });
-  h = await startTurnHarness({ databaseUrl: inject("databaseUrl"), models: { openaiApiKey: "test-key", openaiBaseUrl: fake.baseUrl }, retry });
+  h = await startTurnHarness({
+    databaseUrl: inject("databaseUrl"),
+    models: { openaiApiKey: "test-key", openaiBaseUrl: fake.baseUrl },
+    retry,
+  });
   engine = await h.deploy("failing", {
     ...engineAgent,
     "bot/tools/nul.ts": `import { defineTool } from "agentfold/tools";
@@ -47,13 +52,18 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const waiting = (n = 1) => (log: SessionEvent[]) => ofType(log, "session.waiting").length >= n;
+const waiting =
+  (n = 1) =>
+  (log: SessionEvent[]) =>
+    ofType(log, "session.waiting").length >= n;
 
 async function invocationStatus(sessionId: string): Promise<string[]> {
   const response = await fetch(`${h.ports().restateAdmin}/query`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ query: `SELECT status FROM sys_invocation WHERE target_service_name = 'session' AND target_service_key = '${sessionId}'` }),
+    body: JSON.stringify({
+      query: `SELECT status FROM sys_invocation WHERE target_service_name = 'session' AND target_service_key = '${sessionId}'`,
+    }),
   });
   return ((await response.json()) as { rows: { status: string }[] }).rows.map((row) => row.status);
 }
@@ -65,7 +75,11 @@ describe("terminal failures end the turn at once", () => {
     const log = await h.eventsUntil(started.sessionId, waiting(), 10_000);
     expect(Date.now() - startedAt).toBeLessThan(10_000);
     const [failed] = ofType(log, "turn.failed");
-    expect(failed!.data).toEqual({ message: expect.stringContaining("ANTHROPIC_API_KEY"), status: "error", code: "model_unavailable" });
+    expect(failed!.data).toEqual({
+      message: expect.stringContaining("ANTHROPIC_API_KEY"),
+      status: "error",
+      code: "model_unavailable",
+    });
     expect(await invocationStatus(started.sessionId)).not.toContain("backing-off");
   });
 });
@@ -74,10 +88,16 @@ describe("data Postgres cannot store", () => {
   it("a write tool whose output and arguments hold NUL and lone surrogates runs exactly once", async () => {
     const started = await h.start(engine, { message: String.raw`[call nul {"text":"x\u0000y\udc00"}]` });
     const log = await h.eventsUntil(started.sessionId, waiting());
-    const lines = fs.readFileSync(path.join(agentDir(h.dataDir, engine.id), "state", "nul.log"), "utf8").trim().split("\n");
+    const lines = fs
+      .readFileSync(path.join(agentDir(h.dataDir, engine.id), "state", "nul.log"), "utf8")
+      .trim()
+      .split("\n");
     expect(lines).toHaveLength(1);
     expect(ofType(log, "actions.requested")[0]!.data.calls[0]!.args).toEqual({ text: "x\ufffdy\ufffd" });
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ isError: false, output: { echoed: "x\ufffdy\ufffd", extra: "a\ufffdb\ufffdc" } });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      isError: false,
+      output: { echoed: "x\ufffdy\ufffd", extra: "a\ufffdb\ufffdc" },
+    });
     expect(ofType(log, "turn.completed")).toHaveLength(1);
   });
 });
@@ -88,7 +108,11 @@ describe("retryable failures are bounded", () => {
     const started = await h.start(provider, { message: "are you there?" });
     const log = await h.eventsUntil(started.sessionId, waiting(), 30_000);
     const [failed] = ofType(log, "turn.failed");
-    expect(failed!.data).toEqual({ message: expect.stringMatching(/^gave up after 3 attempts \(provider_unavailable\): .*overloaded/), status: "error", code: "retries_exhausted" });
+    expect(failed!.data).toEqual({
+      message: expect.stringMatching(/^gave up after 3 attempts \(provider_unavailable\): .*overloaded/),
+      status: "error",
+      code: "retries_exhausted",
+    });
     // Each attempt is one model step: its request and the SDK's one retry of it. Bounded spend.
     expect(fake.requests.length - before).toBe(retry.attempts * 2);
     expect(ofType(log, "step.started").map((e) => e.data.attempt ?? 1)).toEqual([1, 2, 3]);
@@ -98,7 +122,11 @@ describe("retryable failures are bounded", () => {
 
   it("stop during the backoff records cancelled at once, and the next follow-up runs", async () => {
     const started = await h.start(provider, { message: "first try" });
-    await waitFor("the turn to wait out a retry's backoff", async () => (await invocationStatus(started.sessionId)).includes("backing-off"), { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor(
+      "the turn to wait out a retry's backoff",
+      async () => (await invocationStatus(started.sessionId)).includes("backing-off"),
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
     const stoppedAt = Date.now();
     expect(await h.stop(provider, started.sessionId)).toMatchObject({ wasRunning: true });
     const log = await h.eventsUntil(started.sessionId, waiting(), 10_000);
@@ -108,7 +136,10 @@ describe("retryable failures are bounded", () => {
 
     reply = () => ({ text: ["back ", "again"] });
     try {
-      await h.followUp(provider, started.sessionId, { message: "second try", continuationToken: started.continuationToken });
+      await h.followUp(provider, started.sessionId, {
+        message: "second try",
+        continuationToken: started.continuationToken,
+      });
       const after = await h.eventsUntil(started.sessionId, waiting(2), 15_000);
       expect(ofType(after, "message.completed").at(-1)!.data.text).toBe("back again");
       expect(ofType(after, "turn.completed")).toHaveLength(1);
@@ -119,9 +150,17 @@ describe("retryable failures are bounded", () => {
 
   it("delete during the backoff ends the invocation: no attempt runs after it", async () => {
     const started = await h.start(provider, { message: "doomed" });
-    await waitFor("the turn to wait out a retry's backoff", async () => (await invocationStatus(started.sessionId)).includes("backing-off"), { timeoutMs: 15_000, intervalMs: 50 });
+    await waitFor(
+      "the turn to wait out a retry's backoff",
+      async () => (await invocationStatus(started.sessionId)).includes("backing-off"),
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
     await h.remove(provider, started.sessionId);
-    await waitFor("the invocation to end", async () => (await invocationStatus(started.sessionId)).every((status) => status === "completed"), { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor(
+      "the invocation to end",
+      async () => (await invocationStatus(started.sessionId)).every((status) => status === "completed"),
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
     const requests = fake.requests.length;
     await new Promise((resolve) => setTimeout(resolve, retry.maxIntervalMs + 1_000));
     expect(fake.requests.length).toBe(requests);

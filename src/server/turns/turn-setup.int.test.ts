@@ -16,9 +16,22 @@ afterAll(async () => {
 describe("loadTurnSetup", () => {
   it("gives the conversation up to and including the turn's message, whatever came after", async () => {
     const { id: sessionId } = await createTestSession(db);
-    const said = (type: "message.received" | "message.completed" | "nudge.delivered", turnId: string, text: string) => ({ type, turnId, data: { text, ...(type === "nudge.delivered" ? { deliveryId: "dlv_1" } : {}) } });
-    await appendEvents({ db, sessionId, events: [said("message.received", "t1", "hello"), said("message.completed", "t1", "hi there"), said("message.received", "t2", "look up A1")] });
-    const load = () => loadTurnSetup({ db, dataDir: "/tmp/agentfold-unused", sessionId, turnId: "t2", defaultModel: "local:scripted" });
+    const said = (
+      type: "message.received" | "message.completed" | "nudge.delivered",
+      turnId: string,
+      text: string,
+    ) => ({ type, turnId, data: { text, ...(type === "nudge.delivered" ? { deliveryId: "dlv_1" } : {}) } });
+    await appendEvents({
+      db,
+      sessionId,
+      events: [
+        said("message.received", "t1", "hello"),
+        said("message.completed", "t1", "hi there"),
+        said("message.received", "t2", "look up A1"),
+      ],
+    });
+    const load = () =>
+      loadTurnSetup({ db, dataDir: "/tmp/agentfold-unused", sessionId, turnId: "t2", defaultModel: "local:scripted" });
     const first = await load();
     expect(first.messages).toEqual([
       { role: "user", content: "hello" },
@@ -26,7 +39,11 @@ describe("loadTurnSetup", () => {
       { role: "user", content: "look up A1" },
     ]);
     // Later: a nudge t2 took and a message that preempted it. Run again, t2 sees what it saw.
-    await appendEvents({ db, sessionId, events: [said("nudge.delivered", "t2", "also B2"), said("message.received", "t3", "never mind")] });
+    await appendEvents({
+      db,
+      sessionId,
+      events: [said("nudge.delivered", "t2", "also B2"), said("message.received", "t3", "never mind")],
+    });
     expect((await load()).messages).toEqual(first.messages);
   });
 });

@@ -26,7 +26,9 @@ export function modelIdOf(configured: unknown, fallback: string): string {
   return typeof id === "string" && id.includes(":") ? id : fallback;
 }
 
-const setupSql = (extraColumns = "") => `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
+const setupSql = (
+  extraColumns = "",
+) => `SELECT s.id, s."agentId", s."agentVersionId", s."ownerKind", s."ownerId", s."channelId", s.mode, s.purpose, s.title, s."dryRun",
     v.manifest, v."bundlePath", a."unattendedApprovals"${extraColumns}
   FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId" WHERE s.id = $1`;
 
@@ -35,7 +37,10 @@ const setupSql = (extraColumns = "") => `SELECT s.id, s."agentId", s."agentVersi
  * in the same statement, whether the run may go on (step-journal.ts, EagerStart). Undefined when
  * the session is gone.
  */
-export async function readEagerTurnStart(db: PrismaClient, turn: { sessionId: string; turnId: string }): Promise<(SessionSetupRow & EagerStart) | undefined> {
+export async function readEagerTurnStart(
+  db: PrismaClient,
+  turn: { sessionId: string; turnId: string },
+): Promise<(SessionSetupRow & EagerStart) | undefined> {
   const { rows } = await poolOf(db).query<SessionSetupRow & EagerStart>({
     name: "agentfold-turn-session-eager",
     text: setupSql(`, ${eagerStartColumns}`),
@@ -56,8 +61,13 @@ export async function loadTurnSetup(options: {
   row?: Promise<SessionSetupRow | undefined>;
 }): Promise<TurnSetup> {
   const { db, dataDir, sessionId, turnId, defaultModel } = options;
-  const read = async () => (await poolOf(db).query<SessionSetupRow>({ name: "agentfold-turn-session", text: setupSql(), values: [sessionId] })).rows[0];
-  const [session, messages] = await Promise.all([options.row ?? read(), options.conversation ?? conversation(db, sessionId, turnId)]);
+  const read = async () =>
+    (await poolOf(db).query<SessionSetupRow>({ name: "agentfold-turn-session", text: setupSql(), values: [sessionId] }))
+      .rows[0];
+  const [session, messages] = await Promise.all([
+    options.row ?? read(),
+    options.conversation ?? conversation(db, sessionId, turnId),
+  ]);
   if (!session) throw new Error(`no session ${sessionId}`);
   const manifest = session.manifest ?? {};
   const auth: Principal = { kind: session.ownerKind as Principal["kind"], id: session.ownerId };
@@ -92,13 +102,21 @@ export function systemPrompt(manifest: Partial<AgentManifest>): string {
   const skills = manifest.skills ?? [];
   if (skills.length > 0) {
     parts.push(
-      ["## Skills", "Load a skill's full text with the `skill` tool before following it.", ...skills.map((s) => `- ${s.name}: ${s.description ?? "(no description)"}`)].join("\n"),
+      [
+        "## Skills",
+        "Load a skill's full text with the `skill` tool before following it.",
+        ...skills.map((s) => `- ${s.name}: ${s.description ?? "(no description)"}`),
+      ].join("\n"),
     );
   }
   const subagents = manifest.subagents ?? [];
   if (subagents.length > 0) {
     parts.push(
-      ["## Subagents", "Delegate work with the `task` tool, naming one of:", ...subagents.map((s) => `- ${s.id}: ${s.description ?? "(no description)"}`)].join("\n"),
+      [
+        "## Subagents",
+        "Delegate work with the `task` tool, naming one of:",
+        ...subagents.map((s) => `- ${s.id}: ${s.description ?? "(no description)"}`),
+      ].join("\n"),
     );
   }
   return parts.filter(Boolean).join("\n\n");
@@ -118,5 +136,7 @@ async function conversation(db: PrismaClient, sessionId: string, turnId: string)
            ORDER BY index`,
     values: [sessionId, turnId],
   });
-  return rows.flatMap((row): ModelMessage[] => (row.text === null ? [] : [{ role: row.type === "message.completed" ? "assistant" : "user", content: row.text }]));
+  return rows.flatMap((row): ModelMessage[] =>
+    row.text === null ? [] : [{ role: row.type === "message.completed" ? "assistant" : "user", content: row.text }],
+  );
 }

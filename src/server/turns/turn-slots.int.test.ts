@@ -18,7 +18,9 @@ async function capped() {
   await db.agentVersion.update({ where: { id: version.id }, data: { manifest: { maxRunningTurns: 1 } } });
   const session = async () => {
     const id = `ses_${crypto.randomUUID().replace(/-/g, "")}`;
-    await db.session.create({ data: { id, agentId: agent.id, agentVersionId: version.id, ownerKind: "local", ownerId: "t" } });
+    await db.session.create({
+      data: { id, agentId: agent.id, agentVersionId: version.id, ownerKind: "local", ownerId: "t" },
+    });
     return id;
   };
   return { agentId: agent.id, session };
@@ -28,7 +30,8 @@ describe("turn slots", () => {
   it("queues in order, hands the slot on, and re-running a release still wakes the promoted turn", async () => {
     const { agentId, session } = await capped();
     const [s1, s2, s3] = [await session(), await session(), await session()];
-    const slot = (sessionId: string, turnId: string) => acquireSlot(db, { agentId, sessionId, turnId, max: 1, awakeableId: `awk_${turnId}` });
+    const slot = (sessionId: string, turnId: string) =>
+      acquireSlot(db, { agentId, sessionId, turnId, max: 1, awakeableId: `awk_${turnId}` });
     expect(await slot(s1, "t1")).toEqual({ acquired: true });
     expect(await slot(s2, "t2")).toEqual({ acquired: false });
     expect(await slot(s3, "t3")).toEqual({ acquired: false });
@@ -37,7 +40,9 @@ describe("turn slots", () => {
     expect(await releaseSlot(db, { agentId, turnId: "t1", max: 1 })).toEqual(["awk_t2"]);
     await acknowledgeSlot(db, "t2");
     expect(await releaseSlot(db, { agentId, turnId: "t1", max: 1 })).toEqual([]);
-    const positions = (await readEvents({ db, sessionId: s3, fromIndex: 0 })).filter((e) => e.type === "turn.queued").map((e) => (e.data as { position: number }).position);
+    const positions = (await readEvents({ db, sessionId: s3, fromIndex: 0 }))
+      .filter((e) => e.type === "turn.queued")
+      .map((e) => (e.data as { position: number }).position);
     expect(positions).toEqual([2, 1]);
   });
 
@@ -48,6 +53,8 @@ describe("turn slots", () => {
     await acquireSlot(db, { agentId, sessionId: s2, turnId: "d2", max: 1, awakeableId: "awk_d2" });
     await db.session.delete({ where: { id: s1 } });
     expect(await releaseTurnSlot(db, s1, "d1")).toEqual(["awk_d2"]);
-    expect(await db.turnAdmission.findMany({ where: { agentId }, select: { turnId: true, state: true } })).toEqual([{ turnId: "d2", state: "running" }]);
+    expect(await db.turnAdmission.findMany({ where: { agentId }, select: { turnId: true, state: true } })).toEqual([
+      { turnId: "d2", state: "running" },
+    ]);
   });
 });

@@ -9,7 +9,13 @@ import { appendEventsInTransaction } from "@/server/events/append-events";
 
 export type SlotRequest = { agentId: string; sessionId: string; turnId: string; max: number; awakeableId: string };
 
-type Admission = { id: string; turnId: string; sessionId: string; state: "running" | "queued"; awakeableId: string | null };
+type Admission = {
+  id: string;
+  turnId: string;
+  sessionId: string;
+  state: "running" | "queued";
+  awakeableId: string | null;
+};
 
 const queuedEvent = (turnId: string, position: number) => ({
   type: "turn.queued" as const,
@@ -43,7 +49,10 @@ export async function acquireSlot(db: PrismaClient, request: SlotRequest): Promi
  * every promoted turn that has not woken up yet (see acknowledgeSlot), so a release that runs
  * again after a crash wakes them all the same (resolving twice is harmless).
  */
-export async function releaseSlot(db: PrismaClient, options: { agentId: string; turnId: string; max: number }): Promise<string[]> {
+export async function releaseSlot(
+  db: PrismaClient,
+  options: { agentId: string; turnId: string; max: number },
+): Promise<string[]> {
   const { agentId, turnId, max } = options;
   return pgTransaction(db, async (client) => {
     const admissions = (await lockAdmissions(client, agentId)).filter((row) => row.turnId !== turnId);
@@ -51,7 +60,10 @@ export async function releaseSlot(db: PrismaClient, options: { agentId: string; 
     const running = admissions.filter((row) => row.state === "running").length;
     const queued = admissions.filter((row) => row.state === "queued");
     const promoted = queued.slice(0, Math.max(0, max - running));
-    if (promoted.length > 0) await client.query(`UPDATE turn_admissions SET state = 'running' WHERE id = ANY($1::bigint[])`, [promoted.map((row) => row.id)]);
+    if (promoted.length > 0)
+      await client.query(`UPDATE turn_admissions SET state = 'running' WHERE id = ANY($1::bigint[])`, [
+        promoted.map((row) => row.id),
+      ]);
     for (const [i, row] of queued.slice(promoted.length).entries()) {
       await appendEventsInTransaction({ client, sessionId: row.sessionId, events: [queuedEvent(row.turnId, i + 1)] });
     }

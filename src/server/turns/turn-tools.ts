@@ -31,7 +31,8 @@ export function turnTools(setup: TurnSetup, options: { canDelegate: boolean; rem
   }));
   const taken = new Set(specs.map((spec) => spec.name));
   for (const builtin of workspaceTools({ workspaceDir: setup.workspaceDir, allowlist: manifest.builtinTools })) {
-    if (!taken.has(builtin.name)) specs.push({ kind: "builtin", ...builtin, inputSchema: builtin.inputSchema as object });
+    if (!taken.has(builtin.name))
+      specs.push({ kind: "builtin", ...builtin, inputSchema: builtin.inputSchema as object });
   }
   if (manifest.skills.length > 0 && !taken.has("skill")) specs.push(skillTool(setup));
   if (options.remind && !taken.has("remind")) specs.push(remindTool(options.remind));
@@ -62,10 +63,16 @@ function skillTool(setup: TurnSetup): ToolSpec {
     name: "skill",
     effect: "read",
     description: "Load the full text of one of this agent's skills.",
-    inputSchema: { type: "object", properties: { name: { type: "string", enum: names } }, required: ["name"], additionalProperties: false },
+    inputSchema: {
+      type: "object",
+      properties: { name: { type: "string", enum: names } },
+      required: ["name"],
+      additionalProperties: false,
+    },
     async execute(input) {
       const name = (input as { name?: unknown })?.name;
-      if (typeof name !== "string" || !names.includes(name)) throw new Error(`no skill named ${String(name)}; skills: ${names.join(", ")}`);
+      if (typeof name !== "string" || !names.includes(name))
+        throw new Error(`no skill named ${String(name)}; skills: ${names.join(", ")}`);
       return fs.readFileSync(path.join(setup.workspaceDir, ".cursor", "skills", name, "SKILL.md"), "utf8");
     },
   };
@@ -77,10 +84,16 @@ function remindTool(remind: ReminderCreator): ToolSpec {
     kind: "builtin",
     name: "remind",
     effect: "write",
-    description: 'Set a reminder for this conversation: at the time given, the prompt arrives as a new message. Give `in` ("90s", "5m", "2h", "1d") or `at` (an ISO date).',
+    description:
+      'Set a reminder for this conversation: at the time given, the prompt arrives as a new message. Give `in` ("90s", "5m", "2h", "1d") or `at` (an ISO date).',
     inputSchema: {
       type: "object",
-      properties: { in: { type: "string" }, at: { type: "string" }, prompt: { type: "string" }, id: { type: "string" } },
+      properties: {
+        in: { type: "string" },
+        at: { type: "string" },
+        prompt: { type: "string" },
+        id: { type: "string" },
+      },
       required: ["prompt"],
       additionalProperties: false,
     },

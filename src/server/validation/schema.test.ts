@@ -4,8 +4,10 @@ import { queryInteger, storableString, unstorableProblem, visibleAsciiId } from 
 describe("storableString", () => {
   it("refuses what Postgres text and jsonb cannot hold: NUL and lone surrogates", () => {
     const schema = storableString().max(20);
-    for (const bad of ["a\0b", "\ud800", "x\udc00", "\udc00\ud800", "ab\ud83d"]) expect(schema.safeParse(bad).success).toBe(false);
-    for (const good of ["", "plain", "emoji 😀", "\ud83d\ude00", "tab\tnew\nline"]) expect(schema.safeParse(good).success).toBe(true);
+    for (const bad of ["a\0b", "\ud800", "x\udc00", "\udc00\ud800", "ab\ud83d"])
+      expect(schema.safeParse(bad).success).toBe(false);
+    for (const good of ["", "plain", "emoji 😀", "\ud83d\ude00", "tab\tnew\nline"])
+      expect(schema.safeParse(good).success).toBe(true);
     expect(schema.safeParse("x".repeat(21)).success).toBe(false);
   });
 
@@ -29,7 +31,8 @@ describe("queryInteger", () => {
 describe("visibleAsciiId", () => {
   it("takes provider and caller ids, refuses spaces, control characters and non-ASCII", () => {
     const schema = visibleAsciiId("callId");
-    for (const good of ["call_1", "toolu_01A09q90qw90lq917835lq9", "a:b.c-d|e"]) expect(schema.safeParse(good).success).toBe(true);
+    for (const good of ["call_1", "toolu_01A09q90qw90lq917835lq9", "a:b.c-d|e"])
+      expect(schema.safeParse(good).success).toBe(true);
     for (const bad of ["", "a b", "a\0", "é", "x".repeat(201)]) expect(schema.safeParse(bad).success).toBe(false);
   });
 });

@@ -31,7 +31,9 @@ export function queryInteger(options: { min: number; max?: number; default: numb
 
 /** An id a caller chose or a provider made: visible ASCII (no spaces, no control characters). */
 export function visibleAsciiId(what: string, maxLength = 200) {
-  return z.string().regex(new RegExp(`^[!-~]{1,${maxLength}}$`), `${what} must be 1-${maxLength} visible ASCII characters`);
+  return z
+    .string()
+    .regex(new RegExp(`^[!-~]{1,${maxLength}}$`), `${what} must be 1-${maxLength} visible ASCII characters`);
 }
 
 /** A name in a path (a tool, schedule or reminder): looked up, so 404 when unknown. */

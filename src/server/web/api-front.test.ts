@@ -18,7 +18,10 @@ describe("matchRoute", () => {
     const match = matchRoute(fastRoutes, "GET", "/shop%20bot/v1/session/ses_1/stream?startIndex=3", statics);
     expect(match?.params).toEqual({ slug: "shop bot", id: "ses_1" });
     expect(matchRoute(fastRoutes, "POST", "/shop/v1/session", statics)?.params).toEqual({ slug: "shop" });
-    expect(matchRoute(fastRoutes, "POST", "/shop/v1/session/ses_1", statics)?.params).toEqual({ slug: "shop", id: "ses_1" });
+    expect(matchRoute(fastRoutes, "POST", "/shop/v1/session/ses_1", statics)?.params).toEqual({
+      slug: "shop",
+      id: "ses_1",
+    });
     expect(matchRoute(fastRoutes, "DELETE", "/shop/v1/session/ses_1", statics)).toBeUndefined();
     expect(matchRoute(fastRoutes, "GET", "/shop/v1/session/ses_1/events", statics)).toBeUndefined();
     expect(matchRoute(fastRoutes, "POST", "/shop/v1/session/", statics)).toBeUndefined();
@@ -41,8 +44,18 @@ describe("createApiFront", () => {
     {
       method: "POST",
       segments: [":slug", "v1", "session"],
-      load: async () => async (request, { params }) =>
-        Response.json({ slug: (await params).slug, body: await request.json(), origin: new URL(request.url).origin, auth: request.headers.get("authorization") }, { headers: { "cache-control": "no-store, no-transform" } }),
+      load:
+        async () =>
+        async (request, { params }) =>
+          Response.json(
+            {
+              slug: (await params).slug,
+              body: await request.json(),
+              origin: new URL(request.url).origin,
+              auth: request.headers.get("authorization"),
+            },
+            { headers: { "cache-control": "no-store, no-transform" } },
+          ),
     },
     {
       method: "GET",
@@ -59,7 +72,11 @@ describe("createApiFront", () => {
         return new Response(body, { headers: { "content-type": "application/x-ndjson" } });
       },
     },
-    { method: "POST", segments: [":slug", "v1", "session", ":id"], load: async () => async () => Promise.reject(new Error("handler bug")) },
+    {
+      method: "POST",
+      segments: [":slug", "v1", "session", ":id"],
+      load: async () => async () => Promise.reject(new Error("handler bug")),
+    },
     {
       // Answers a stream only after its client has already gone.
       method: "GET",
@@ -67,7 +84,10 @@ describe("createApiFront", () => {
       load: async () => async (request) => {
         request.signal.addEventListener("abort", () => sawAbort(), { once: true });
         await new Promise((resolve) => setTimeout(resolve, 150));
-        return new Response(new ReadableStream({ pull: () => new Promise(() => undefined), cancel: () => lateCancelled() }), { headers: { "content-type": "application/x-ndjson" } });
+        return new Response(
+          new ReadableStream({ pull: () => new Promise(() => undefined), cancel: () => lateCancelled() }),
+          { headers: { "content-type": "application/x-ndjson" } },
+        );
       },
     },
     {
@@ -103,11 +123,20 @@ describe("createApiFront", () => {
   });
 
   it("answers a hot call with a token itself: JSON in one piece, with the handler's headers", async () => {
-    const response = await fetch(`${base}/shop/v1/session`, { method: "POST", headers: { authorization: "Bearer t", "x-forwarded-proto": "https" }, body: JSON.stringify({ message: "hi" }) });
+    const response = await fetch(`${base}/shop/v1/session`, {
+      method: "POST",
+      headers: { authorization: "Bearer t", "x-forwarded-proto": "https" },
+      body: JSON.stringify({ message: "hi" }),
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-length")).not.toBeNull();
     expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
-    expect(await response.json()).toEqual({ slug: "shop", body: { message: "hi" }, origin: `https://${new URL(base).host}`, auth: "Bearer t" });
+    expect(await response.json()).toEqual({
+      slug: "shop",
+      body: { message: "hi" },
+      origin: `https://${new URL(base).host}`,
+      auth: "Bearer t",
+    });
   });
 
   it("leaves calls without a token, and other paths, to Next", async () => {
@@ -117,7 +146,10 @@ describe("createApiFront", () => {
 
   it("streams NDJSON as it is produced and cancels the stream when the client goes away", async () => {
     const controller = new AbortController();
-    const response = await fetch(`${base}/shop/v1/session/ses_1/stream`, { headers: { authorization: "Bearer t" }, signal: controller.signal });
+    const response = await fetch(`${base}/shop/v1/session/ses_1/stream`, {
+      headers: { authorization: "Bearer t" },
+      signal: controller.signal,
+    });
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toBe('{"n":0}\n');
@@ -129,10 +161,17 @@ describe("createApiFront", () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const call = (method: string, pathname: string, body?: Buffer) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const request = http.request(`${base}${pathname}`, { method, agent, headers: { authorization: "Bearer t" } }, (response) => {
-          let text = "";
-          response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("end", () => resolve({ status: response.statusCode!, text }));
-        });
+        const request = http.request(
+          `${base}${pathname}`,
+          { method, agent, headers: { authorization: "Bearer t" } },
+          (response) => {
+            let text = "";
+            response
+              .setEncoding("utf8")
+              .on("data", (chunk: string) => (text += chunk))
+              .on("end", () => resolve({ status: response.statusCode!, text }));
+          },
+        );
         request.on("error", reject);
         request.end(body);
       });
@@ -148,7 +187,10 @@ describe("createApiFront", () => {
 
   it("cancels a stream whose client left before the handler answered, and tells the handler", async () => {
     const controller = new AbortController();
-    const pending = fetch(`${base}/shop/v1/session/ses_1/late`, { headers: { authorization: "Bearer t" }, signal: controller.signal }).catch(() => undefined);
+    const pending = fetch(`${base}/shop/v1/session/ses_1/late`, {
+      headers: { authorization: "Bearer t" },
+      signal: controller.signal,
+    }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 30));
     controller.abort();
     await pending;
@@ -158,21 +200,37 @@ describe("createApiFront", () => {
 
   it("answers 400 to a Host header that makes no URL, and keeps serving", async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const request = http.request(`${base}/shop/v1/session`, { method: "POST", headers: { authorization: "Bearer t", host: "a:b:c" } }, (response) => {
-        response.resume();
-        resolve(response.statusCode!);
-      });
+      const request = http.request(
+        `${base}/shop/v1/session`,
+        { method: "POST", headers: { authorization: "Bearer t", host: "a:b:c" } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        },
+      );
       request.on("error", reject);
       request.end("{}");
     });
     expect(status).toBe(400);
-    const response = await fetch(`${base}/shop/v1/session`, { method: "POST", headers: { authorization: "Bearer t", "x-forwarded-proto": "javascript" }, body: "{}" });
+    const response = await fetch(`${base}/shop/v1/session`, {
+      method: "POST",
+      headers: { authorization: "Bearer t", "x-forwarded-proto": "javascript" },
+      body: "{}",
+    });
     expect((await response.json()).origin).toBe(`http://${new URL(base).host}`);
   });
 
   it("answers 500 in the wire format when a handler throws", async () => {
-    const response = await fetch(`${base}/shop/v1/session/ses_1`, { method: "POST", headers: { authorization: "Bearer t" }, body: "{}" });
+    const response = await fetch(`${base}/shop/v1/session/ses_1`, {
+      method: "POST",
+      headers: { authorization: "Bearer t" },
+      body: "{}",
+    });
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ ok: false, error: "internal_error", message: "Something went wrong on our side." });
+    expect(await response.json()).toEqual({
+      ok: false,
+      error: "internal_error",
+      message: "Something went wrong on our side.",
+    });
   });
 });

@@ -16,9 +16,21 @@ type RouteHandler = (request: Request, context: { params: Promise<Record<string,
 export type FastRoute = { method: string; segments: string[]; load: () => Promise<RouteHandler> };
 
 export const fastRoutes: FastRoute[] = [
-  { method: "POST", segments: [":slug", "v1", "session"], load: async () => (await import("@/app/[slug]/v1/session/route")).POST },
-  { method: "POST", segments: [":slug", "v1", "session", ":id"], load: async () => (await import("@/app/[slug]/v1/session/[id]/route")).POST },
-  { method: "GET", segments: [":slug", "v1", "session", ":id", "stream"], load: async () => (await import("@/app/[slug]/v1/session/[id]/stream/route")).GET },
+  {
+    method: "POST",
+    segments: [":slug", "v1", "session"],
+    load: async () => (await import("@/app/[slug]/v1/session/route")).POST,
+  },
+  {
+    method: "POST",
+    segments: [":slug", "v1", "session", ":id"],
+    load: async () => (await import("@/app/[slug]/v1/session/[id]/route")).POST,
+  },
+  {
+    method: "GET",
+    segments: [":slug", "v1", "session", ":id", "stream"],
+    load: async () => (await import("@/app/[slug]/v1/session/[id]/stream/route")).GET,
+  },
 ];
 
 export type ApiFront = {
@@ -30,10 +42,17 @@ export type ApiFront = {
  * `appDir` is the app router's directory: its static top-level segments (`v1`, `api`, …) are
  * routes of their own, never an agent's slug, exactly as Next matches them.
  */
-export function createApiFront(options: { appDir: string; routes?: FastRoute[]; log?: (message: string) => void }): ApiFront {
+export function createApiFront(options: {
+  appDir: string;
+  routes?: FastRoute[];
+  log?: (message: string) => void;
+}): ApiFront {
   const { routes = fastRoutes, log = console.error } = options;
   const staticSegments = new Set(
-    fs.readdirSync(options.appDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith("[")).map((entry) => entry.name),
+    fs
+      .readdirSync(options.appDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith("["))
+      .map((entry) => entry.name),
   );
   const loaded = new Map<FastRoute, Promise<RouteHandler>>();
   const handlerOf = (route: FastRoute) => {
@@ -57,7 +76,14 @@ export function createApiFront(options: { appDir: string; routes?: FastRoute[]; 
         try {
           request = toRequest(req, gone.signal);
         } catch {
-          return writeResponse(json(new AppError("invalid_input", "the request's Host or X-Forwarded-Proto header is not valid").toBody(), 400), res, gone.signal);
+          return writeResponse(
+            json(
+              new AppError("invalid_input", "the request's Host or X-Forwarded-Proto header is not valid").toBody(),
+              400,
+            ),
+            res,
+            gone.signal,
+          );
         }
         try {
           const handler = await handlerOf(match.route);
@@ -82,7 +108,12 @@ export function createApiFront(options: { appDir: string; routes?: FastRoute[]; 
 }
 
 /** The fast route a request is for, with its path parameters (decoded, as Next gives them). */
-export function matchRoute(routes: FastRoute[], method: string, url: string, staticSegments: Set<string>): { route: FastRoute; params: Record<string, string> } | undefined {
+export function matchRoute(
+  routes: FastRoute[],
+  method: string,
+  url: string,
+  staticSegments: Set<string>,
+): { route: FastRoute; params: Record<string, string> } | undefined {
   const pathname = url.split("?", 1)[0]!;
   const parts = pathname.split("/").slice(1);
   if (staticSegments.has(parts[0] ?? "")) return undefined;
@@ -125,19 +156,21 @@ function toRequest(req: http.IncomingMessage, signal: AbortSignal): { request: R
   };
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   // Not Readable.toWeb: cancelling that destroys the socket under the answer still to be written.
-  const body = hasBody ? new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on("data", (chunk: Buffer) => {
-        if (isAbandoned) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 0) <= 0) req.pause();
-      });
-      req.once("end", () => isAbandoned || controller.close());
-      req.once("error", (error) => isAbandoned || controller.error(error));
-    },
-    pull: () => void req.resume(),
-    cancel: () => abandon(),
-  }) : undefined;
+  const body = hasBody
+    ? new ReadableStream<Uint8Array>({
+        start(controller) {
+          req.on("data", (chunk: Buffer) => {
+            if (isAbandoned) return;
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          });
+          req.once("end", () => isAbandoned || controller.close());
+          req.once("error", (error) => isAbandoned || controller.error(error));
+        },
+        pull: () => void req.resume(),
+        cancel: () => abandon(),
+      })
+    : undefined;
   const request = new Request(url, { method: req.method, headers, body, signal, duplex: "half" } as RequestInit);
   return { request, abandon };
 }

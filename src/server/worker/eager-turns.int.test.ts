@@ -38,7 +38,10 @@ describe("a new session's first turn", () => {
     const log = await h.eventsUntil(started.sessionId, waits(1));
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E1", status: "shipped" } });
     expect(await h.invocations(started.sessionId)).toEqual([]);
-    const next = await h.followUp(agent, started.sessionId, { message: "and again", continuationToken: started.continuationToken });
+    const next = await h.followUp(agent, started.sessionId, {
+      message: "and again",
+      continuationToken: started.continuationToken,
+    });
     const after = await h.eventsUntil(started.sessionId, waits(2));
     gapless(after);
     const second = ofType(after, "turn.started")[1]!.turnId;
@@ -52,7 +55,9 @@ describe("a new session's first turn", () => {
     await h.startExtraWorker();
     const { rows: live } = await poolOf(h.db).query<{ key: number }>(`SELECT key FROM ${liveWorkersSql} w`);
     expect(live).toHaveLength(2);
-    const starts = await Promise.all(Array.from({ length: 6 }, (_, i) => h.start(agent, { message: `[call lookup {"orderId":"W${i}"}]` })));
+    const starts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => h.start(agent, { message: `[call lookup {"orderId":"W${i}"}]` })),
+    );
     for (const started of starts) {
       // Named before any worker ran anything: the start's own commit gave it its worker and epoch.
       const { eagerWorker } = await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } });
@@ -74,8 +79,21 @@ describe("a new session's first turn", () => {
     // What the eager run's finish leaves when its worker dies before queueing the follow-up: the
     // session runs the drained turn, with no invocation, under a liveness key nobody holds.
     const turnId = newTurnId();
-    await appendEvents({ db: h.db, sessionId: started.sessionId, events: [{ type: "message.received", turnId, data: { text: '[call lookup {"orderId":"E3"}]', deliveryIds: [newDeliveryId()] } }] });
-    await h.db.session.update({ where: { id: started.sessionId }, data: { status: "running", runningTurnId: turnId, runningInvocationId: null, eagerWorker: 424242 } });
+    await appendEvents({
+      db: h.db,
+      sessionId: started.sessionId,
+      events: [
+        {
+          type: "message.received",
+          turnId,
+          data: { text: '[call lookup {"orderId":"E3"}]', deliveryIds: [newDeliveryId()] },
+        },
+      ],
+    });
+    await h.db.session.update({
+      where: { id: started.sessionId },
+      data: { status: "running", runningTurnId: turnId, runningInvocationId: null, eagerWorker: 424242 },
+    });
     const log = await h.eventsUntil(started.sessionId, waits(2), 15_000);
     expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "E3", status: "shipped" } });
     expect(await h.invocations(started.sessionId)).toEqual([turnId]);
@@ -83,15 +101,30 @@ describe("a new session's first turn", () => {
 
   it("hands a call that needs approval to an invocation, which parks it; approved, the turn completes", async () => {
     const started = await h.start(approvals, { message: '[call refund {"amount":7}]' });
-    const parked = await h.eventsUntil(started.sessionId, (log) => ofType(log, "action.approval_requested").length === 1);
+    const parked = await h.eventsUntil(
+      started.sessionId,
+      (log) => ofType(log, "action.approval_requested").length === 1,
+    );
     const turnId = ofType(parked, "message.received")[0]!.turnId;
     expect(await h.invocations(started.sessionId)).toEqual([turnId]);
     const callId = ofType(parked, "action.approval_requested")[0]!.data.callId;
-    await decideApproval({ db: h.db, runtime: h.runtime, agent: approvals, sessionId: started.sessionId, callId, caller: { principal: h.owner, can: () => true }, body: { decision: "approve" } });
+    await decideApproval({
+      db: h.db,
+      runtime: h.runtime,
+      agent: approvals,
+      sessionId: started.sessionId,
+      callId,
+      caller: { principal: h.owner, can: () => true },
+      body: { decision: "approve" },
+    });
     const log = await h.eventsUntil(started.sessionId, waits(1));
     // The model step the eager run recorded was not run again by the invocation.
     expect(ofType(log, "step.started").map((e) => e.data)).toEqual([{ step: 0 }, { step: 1 }]);
-    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ callId, isError: false, output: { refunded: 7, approvedBy: h.owner.id } });
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({
+      callId,
+      isError: false,
+      output: { refunded: 7, approvedBy: h.owner.id },
+    });
     expect(ofType(log, "turn.completed")).toHaveLength(1);
     gapless(log);
   });
@@ -103,7 +136,9 @@ describe("a new session's first turn", () => {
     await h.followUp(agent, started.sessionId, { message: "never mind", continuationToken: started.continuationToken });
     const log = await h.eventsUntil(started.sessionId, waits(1));
     expect(Date.now() - at).toBeLessThan(3_000);
-    const ends = log.filter((e) => e.type === "turn.failed" || e.type === "turn.completed" || e.type === "turn.started").map((e) => e.type);
+    const ends = log
+      .filter((e) => e.type === "turn.failed" || e.type === "turn.completed" || e.type === "turn.started")
+      .map((e) => e.type);
     expect(ends).toEqual(["turn.started", "turn.failed", "turn.started", "turn.completed"]);
     expect(ofType(log, "turn.failed")[0]!.data).toMatchObject({ status: "cancelled" });
     gapless(log);
@@ -121,9 +156,16 @@ describe("a new session's first turn", () => {
       [started.sessionId],
     );
     expect(rows.map((row) => row.dropped)).toEqual([true]);
-    await h.followUp(agent, started.sessionId, { message: "while nobody listens", continuationToken: started.continuationToken, admission: "coalesce", deliveryId: "dlv_unheard" });
+    await h.followUp(agent, started.sessionId, {
+      message: "while nobody listens",
+      continuationToken: started.continuationToken,
+      admission: "coalesce",
+      deliveryId: "dlv_unheard",
+    });
     const log = await h.eventsUntil(started.sessionId, waits(1));
-    expect(ofType(log, "nudge.delivered").map((e) => e.data)).toEqual([{ deliveryId: "dlv_unheard", text: "while nobody listens" }]);
+    expect(ofType(log, "nudge.delivered").map((e) => e.data)).toEqual([
+      { deliveryId: "dlv_unheard", text: "while nobody listens" },
+    ]);
     expect(ofType(log, "message.received")).toHaveLength(1);
     gapless(log);
   });
@@ -132,7 +174,8 @@ describe("a new session's first turn", () => {
     const started = await h.start(agent, { message: '[call sleepy {"ms":3000}]' });
     await h.eventsUntil(started.sessionId, (log) => ofType(log, "actions.requested").length === 1);
     const keyOf = async () => (await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker;
-    const liveKeys = async () => (await poolOf(h.db).query<{ key: number }>(`SELECT key FROM ${liveWorkersSql} w`)).rows.map((row) => row.key);
+    const liveKeys = async () =>
+      (await poolOf(h.db).query<{ key: number }>(`SELECT key FROM ${liveWorkersSql} w`)).rows.map((row) => row.key);
     const old = await keyOf();
     await poolOf(h.db).query(`SELECT pg_terminate_backend(w.pid) FROM ${liveWorkersSql} w WHERE w.key = $1`, [old]);
     // Back within the tool's three seconds, under a fresh key that the running turn moved to.
@@ -157,8 +200,14 @@ describe("a new session's first turn", () => {
     // recorded unannounced, then marked as the announcing statement marks a turn no live worker could be named for (0).
     const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: '[call lookup {"orderId":"E2"}]' };
     const { announced } = await recordSessionStart(poolOf(h.db), {
-      ...turn, agentId: agent.id, versionId: agent.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",
-      continuationHash: newContinuationToken().hash, deliveryId: newDeliveryId(),
+      ...turn,
+      agentId: agent.id,
+      versionId: agent.activeVersionId!,
+      principal: h.owner,
+      channelId: "http",
+      mode: "chat",
+      continuationHash: newContinuationToken().hash,
+      deliveryId: newDeliveryId(),
     });
     expect(announced).toBe(false);
     await h.db.session.update({ where: { id: turn.sessionId }, data: { eagerWorker: 0 } });
@@ -170,8 +219,15 @@ describe("a new session's first turn", () => {
   it("too long to announce, or recorded by a caller that queues it itself, is never swept", async () => {
     const turn = { sessionId: newSessionId(), turnId: newTurnId(), message: `hello ${"padding ".repeat(1_000)}` };
     const { announced } = await recordSessionStart(poolOf(h.db), {
-      ...turn, agentId: agent.id, versionId: agent.activeVersionId!, principal: h.owner, channelId: "http", mode: "chat",
-      continuationHash: newContinuationToken().hash, deliveryId: newDeliveryId(), announce: true,
+      ...turn,
+      agentId: agent.id,
+      versionId: agent.activeVersionId!,
+      principal: h.owner,
+      channelId: "http",
+      mode: "chat",
+      continuationHash: newContinuationToken().hash,
+      deliveryId: newDeliveryId(),
+      announce: true,
     });
     expect(announced).toBe(false);
     // Three sweeps later nothing has run it: it is its recorder's to queue.

@@ -144,15 +144,25 @@ export async function createEagerTurns(options: {
       let taken: { key: number; pid: number } | undefined;
       while (!taken) {
         const key = freshKey();
-        const { rows } = await client.query<{ taken: boolean; pid: number }>(`SELECT pg_try_advisory_lock($1, $2) AS taken, pg_backend_pid() AS pid`, [livenessLockSpace, key]);
+        const { rows } = await client.query<{ taken: boolean; pid: number }>(
+          `SELECT pg_try_advisory_lock($1, $2) AS taken, pg_backend_pid() AS pid`,
+          [livenessLockSpace, key],
+        );
         if (rows[0]?.taken) taken = { key, pid: rows[0].pid };
       }
       held = taken;
       // The runs going on here move to the new key (whichever key they were under: an earlier
       // connection may have failed before moving them), so no sweep takes them for a dead worker's.
-      if (running.size > 0) await client.query(`UPDATE sessions SET "eagerWorker" = $1 WHERE "runningTurnId" = ANY($2) AND "eagerWorker" > 0`, [taken.key, [...running]]);
+      if (running.size > 0)
+        await client.query(
+          `UPDATE sessions SET "eagerWorker" = $1 WHERE "runningTurnId" = ANY($2) AND "eagerWorker" > 0`,
+          [taken.key, [...running]],
+        );
       if (previous) {
-        await client.query(`SELECT pg_terminate_backend(w.pid) FROM ${liveWorkersSql} w WHERE w.key = $1 AND w.pid = $2`, [previous.key, previous.pid]);
+        await client.query(
+          `SELECT pg_terminate_backend(w.pid) FROM ${liveWorkersSql} w WHERE w.key = $1 AND w.pid = $2`,
+          [previous.key, previous.pid],
+        );
       }
       const notices = heldBack;
       heldBack = undefined;
@@ -166,18 +176,27 @@ export async function createEagerTurns(options: {
   let sweeping: Promise<number> | undefined;
   const sweep = () => (sweeping ??= sweepOnce().finally(() => (sweeping = undefined)));
   async function sweepOnce(): Promise<number> {
-    const { rows } = await poolOf(db).query<{ sessionId: string; turnId: string }>({ name: "agentfold-unsent-turns", text: unsentTurnsSql, values: [sweepEveryMs] });
+    const { rows } = await poolOf(db).query<{ sessionId: string; turnId: string }>({
+      name: "agentfold-unsent-turns",
+      text: unsentTurnsSql,
+      values: [sweepEveryMs],
+    });
     for (const { sessionId, turnId } of rows) {
       try {
         await sendRecordedTurn({ db, runtime, sessionId, turnId });
         log(`sent turn ${turnId} of session ${sessionId} to the engine: nothing was running it`);
       } catch (error) {
-        log(`could not send turn ${turnId} of session ${sessionId} to the engine (next sweep retries): ${(error as Error).message}`);
+        log(
+          `could not send turn ${turnId} of session ${sessionId} to the engine (next sweep retries): ${(error as Error).message}`,
+        );
       }
     }
     return rows.length;
   }
-  const sweeper = setInterval(() => void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`)), sweepEveryMs);
+  const sweeper = setInterval(
+    () => void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`)),
+    sweepEveryMs,
+  );
   sweeper.unref();
   void sweep().catch((error: Error) => log(`sweep for unsent turns failed: ${error.message}`));
 

@@ -29,7 +29,13 @@ export type WorkerServer = { url: string; close: () => Promise<void> };
 /** What the caller configures; the sandbox pool and the listeners belong to the server. */
 export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces">;
 
-export async function startWorkerServer({ port, host, identityKeys, secretKey, deps: config }: {
+export async function startWorkerServer({
+  port,
+  host,
+  identityKeys,
+  secretKey,
+  deps: config,
+}: {
   port: number;
   host: string;
   /** The keys Restate's requests must be signed with (src/server/durable/request-identity.ts); null accepts unsigned ones. */
@@ -39,25 +45,42 @@ export async function startWorkerServer({ port, host, identityKeys, secretKey, d
   deps: WorkerConfig;
 }): Promise<WorkerServer> {
   // The SDK reads an empty list as "verify nothing": only null may mean that.
-  if (identityKeys?.length === 0) throw new Error("the worker needs at least one Restate identity key, or null to accept unsigned requests");
+  if (identityKeys?.length === 0)
+    throw new Error("the worker needs at least one Restate identity key, or null to accept unsigned requests");
   const sandboxes: SandboxPool = createSandboxPool({
     onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
     // Only the secrets each version expects, cached until a change is announced (create-secret-reader.ts).
     readSecrets: (versionId) => secrets.forVersion(versionId),
     declaredEgress: (versionId) => declaredEgress(config.db, versionId),
-    onHostCall: hostCallHandler({ db: config.db, dataDir: config.dataDir, runtime: config.runtime, sandboxes: () => sandboxes }),
+    onHostCall: hostCallHandler({
+      db: config.db,
+      dataDir: config.dataDir,
+      runtime: config.runtime,
+      sandboxes: () => sandboxes,
+    }),
   });
   const databaseUrl = poolOf(config.db).options.connectionString;
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });
-  const secrets = await createSecretReader({ db: config.db, databaseUrl, key: secretKey ?? readOrCreateSecretKey(config.dataDir) });
+  const secrets = await createSecretReader({
+    db: config.db,
+    databaseUrl,
+    key: secretKey ?? readOrCreateSecretKey(config.dataDir),
+  });
   const deps: WorkerDeps = { ...config, sandboxes, cancellations, workspaces: createWorkspaceStock() };
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
-    const eager = await createEagerTurns({ db: config.db, databaseUrl, runtime: config.runtime, run: (turn, hints) => runEagerly(deps, hints, turn) });
+    const eager = await createEagerTurns({
+      db: config.db,
+      databaseUrl,
+      runtime: config.runtime,
+      run: (turn, hints) => runEagerly(deps, hints, turn),
+    });
     deps.eager = eager;
   }
-  const server = http2.createServer(restate.createEndpointHandler({ services: createServices(deps), identityKeys: identityKeys ?? undefined }));
+  const server = http2.createServer(
+    restate.createEndpointHandler({ services: createServices(deps), identityKeys: identityKeys ?? undefined }),
+  );
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session) => {
     sessions.add(session);

@@ -25,7 +25,10 @@ const server = await startWorkerServer({
     approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
     retry: {
       attempts: config.AGENTFOLD_TURN_RETRY_ATTEMPTS,
-      initialIntervalMs: Math.min(defaultRetryBound.initialIntervalMs, config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000),
+      initialIntervalMs: Math.min(
+        defaultRetryBound.initialIntervalMs,
+        config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
+      ),
       maxIntervalMs: config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
     },
     runtime: createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl }),

@@ -65,13 +65,19 @@ function contentBlocks(reply: FakeStreamReply, index: number): ContentBlock[] {
     });
   }
   if (reply.text?.length) {
-    blocks.push({ start: { type: "text", text: "" }, deltas: reply.text.map((text) => ({ type: "text_delta", text })) });
+    blocks.push({
+      start: { type: "text", text: "" },
+      deltas: reply.text.map((text) => ({ type: "text_delta", text })),
+    });
   }
   for (const call of reply.toolCalls ?? []) {
     blocks.push({
       start: { type: "tool_use", id: call.id, name: call.name, input: {} },
       // The API opens every tool input with an empty fragment.
-      deltas: ["", ...argumentFragments(call.input)].map((partial_json) => ({ type: "input_json_delta", partial_json })),
+      deltas: ["", ...argumentFragments(call.input)].map((partial_json) => ({
+        type: "input_json_delta",
+        partial_json,
+      })),
     });
   }
   return blocks;

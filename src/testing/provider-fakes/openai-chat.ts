@@ -26,7 +26,13 @@ export const openaiChatWire: ProviderWire = {
     for (const delta of reply.reasoning ?? []) frames.push(chunk({ reasoning_content: delta }));
     for (const delta of reply.text ?? []) frames.push(chunk({ content: delta }));
     (reply.toolCalls ?? []).forEach((call, position) => {
-      frames.push(chunk({ tool_calls: [{ index: position, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }));
+      frames.push(
+        chunk({
+          tool_calls: [
+            { index: position, id: call.id, type: "function", function: { name: call.name, arguments: "" } },
+          ],
+        }),
+      );
       for (const fragment of argumentFragments(call.input)) {
         frames.push(chunk({ tool_calls: [{ index: position, function: { arguments: fragment } }] }));
       }

@@ -12,7 +12,8 @@ export const openaiResponsesWire: ProviderWire = {
   streamFrames(reply, body, index) {
     let sequence = 0;
     const frames: string[] = [];
-    const emit = (type: string, fields: JsonBody) => frames.push(sseFrame({ type, sequence_number: sequence++, ...fields }, type));
+    const emit = (type: string, fields: JsonBody) =>
+      frames.push(sseFrame({ type, sequence_number: sequence++, ...fields }, type));
     const response = { id: `resp_fake_${index}`, object: "response", created_at: createdAt, model: body.model };
     const output: JsonBody[] = [];
 
@@ -22,7 +23,8 @@ export const openaiResponsesWire: ProviderWire = {
     for (const item of items) {
       const outputIndex = output.length;
       emit("response.output_item.added", { output_index: outputIndex, item: item.started });
-      for (const [type, fields] of item.events) emit(type, { item_id: item.done.id, output_index: outputIndex, ...fields });
+      for (const [type, fields] of item.events)
+        emit(type, { item_id: item.done.id, output_index: outputIndex, ...fields });
       emit("response.output_item.done", { output_index: outputIndex, item: item.done });
       output.push(item.done);
     }
@@ -44,7 +46,10 @@ function reasoningItem(reply: FakeStreamReply, index: number): OutputItem[] {
       started: { id, type: "reasoning", summary: [] },
       events: [
         ["response.reasoning_summary_part.added", part("")],
-        ...reply.reasoning.map((delta): [string, JsonBody] => ["response.reasoning_summary_text.delta", { summary_index: 0, delta }]),
+        ...reply.reasoning.map((delta): [string, JsonBody] => [
+          "response.reasoning_summary_text.delta",
+          { summary_index: 0, delta },
+        ]),
         ["response.reasoning_summary_text.done", { summary_index: 0, text }],
         ["response.reasoning_summary_part.done", part(text)],
       ],
@@ -57,13 +62,19 @@ function messageItem(reply: FakeStreamReply, index: number): OutputItem[] {
   if (!reply.text?.length) return [];
   const id = `msg_fake_${index}`;
   const text = joined(reply.text);
-  const part = (partText: string) => ({ content_index: 0, part: { type: "output_text", text: partText, annotations: [] } });
+  const part = (partText: string) => ({
+    content_index: 0,
+    part: { type: "output_text", text: partText, annotations: [] },
+  });
   return [
     {
       started: { id, type: "message", status: "in_progress", role: "assistant", content: [] },
       events: [
         ["response.content_part.added", part("")],
-        ...reply.text.map((delta): [string, JsonBody] => ["response.output_text.delta", { content_index: 0, delta, logprobs: [] }]),
+        ...reply.text.map((delta): [string, JsonBody] => [
+          "response.output_text.delta",
+          { content_index: 0, delta, logprobs: [] },
+        ]),
         ["response.output_text.done", { content_index: 0, text, logprobs: [] }],
         ["response.content_part.done", part(text)],
       ],
@@ -79,7 +90,10 @@ function functionCallItems(reply: FakeStreamReply, index: number): OutputItem[] 
     return {
       started: { ...item, status: "in_progress", arguments: "" },
       events: [
-        ...argumentFragments(call.input).map((delta): [string, JsonBody] => ["response.function_call_arguments.delta", { delta }]),
+        ...argumentFragments(call.input).map((delta): [string, JsonBody] => [
+          "response.function_call_arguments.delta",
+          { delta },
+        ]),
         ["response.function_call_arguments.done", { arguments: args }],
       ],
       done: { ...item, status: "completed", arguments: args },

@@ -26,7 +26,10 @@ const wires: Record<FakeProvider, ProviderWire> = {
   "openai-compatible": openaiChatWire,
 };
 
-export async function startProviderFake(options: { provider: FakeProvider; script: FakeScript }): Promise<ProviderFake> {
+export async function startProviderFake(options: {
+  provider: FakeProvider;
+  script: FakeScript;
+}): Promise<ProviderFake> {
   const wire = wires[options.provider];
   const requests: RecordedRequest[] = [];
   const server = http.createServer((request, response) => {
@@ -53,10 +56,23 @@ export async function startProviderFake(options: { provider: FakeProvider; scrip
   };
 }
 
-function respond(wire: ProviderWire, script: FakeScript, request: RecordedRequest, index: number, response: http.ServerResponse) {
+function respond(
+  wire: ProviderWire,
+  script: FakeScript,
+  request: RecordedRequest,
+  index: number,
+  response: http.ServerResponse,
+) {
   const expected = `/v1${wire.path}`;
   if (request.method !== "POST" || request.path !== expected) {
-    return sendJson(response, 404, wire.errorBody({ status: 404, message: `provider fake serves POST ${expected}, not ${request.method} ${request.path}` }));
+    return sendJson(
+      response,
+      404,
+      wire.errorBody({
+        status: 404,
+        message: `provider fake serves POST ${expected}, not ${request.method} ${request.path}`,
+      }),
+    );
   }
   let frames: string[];
   try {
@@ -65,7 +81,11 @@ function respond(wire: ProviderWire, script: FakeScript, request: RecordedReques
     frames = wire.streamFrames(reply, request.body, index);
   } catch (error) {
     // A script or wire mistake must fail the test loudly, not hang it.
-    return sendJson(response, 500, wire.errorBody({ status: 500, message: `provider fake: ${(error as Error).message}` }));
+    return sendJson(
+      response,
+      500,
+      wire.errorBody({ status: 500, message: `provider fake: ${(error as Error).message}` }),
+    );
   }
   response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   for (const frame of frames) response.write(frame);

@@ -26,7 +26,10 @@ describe("local:scripted and approvals", () => {
   it("parks a needsApproval call, then reports the result once it is approved", async () => {
     const runs: unknown[] = [];
     const { messages, approvalId } = await askForRefund(runs);
-    const approved: ModelMessage = { role: "tool", content: [{ type: "tool-approval-response", approvalId, approved: true }] };
+    const approved: ModelMessage = {
+      role: "tool",
+      content: [{ type: "tool-approval-response", approvalId, approved: true }],
+    };
     const second = await generateText({ model, messages: [...messages, approved], tools: makeTools(runs) });
     expect(runs).toEqual([{ orderId: "A1" }]);
     expect(second.text).toBe("The refund tool returned: refunded.");

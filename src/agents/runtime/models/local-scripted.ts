@@ -24,7 +24,12 @@ export function createLocalScriptedModel(options: { chunkDelayMs?: number } = {}
     async doGenerate(callOptions) {
       const reply = await prepare(callOptions);
       const { finishReason, usage } = reply;
-      return { content: toContent(reply), finishReason: { unified: finishReason, raw: finishReason }, usage, warnings: [] };
+      return {
+        content: toContent(reply),
+        finishReason: { unified: finishReason, raw: finishReason },
+        usage,
+        warnings: [],
+      };
     },
     async doStream(callOptions) {
       const reply = await prepare(callOptions);

@@ -55,7 +55,12 @@ export const cases: ProviderCase[] = [
       },
     },
     toolCallId: "call_Wx7kq2",
-    toolDeclaration: { type: "function", name: "get_weather", description: "Current weather in a city", parameters: weatherSchema },
+    toolDeclaration: {
+      type: "function",
+      name: "get_weather",
+      description: "Current weather in a city",
+      parameters: weatherSchema,
+    },
     conversation: (body) => body.input,
     toolExchange: [
       { role: "user", content: [{ type: "input_text", text: question }] },
@@ -99,10 +104,15 @@ export const cases: ProviderCase[] = [
     conversation: (body) => body.messages,
     toolExchange: [
       { role: "user", content: [{ type: "text", text: question }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "toolu_01A09q90qw90lq917835lq9", name: "get_weather", input: weatherInput }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "toolu_01A09q90qw90lq917835lq9", name: "get_weather", input: weatherInput }],
+      },
       {
         role: "user",
-        content: [{ type: "tool_result", tool_use_id: "toolu_01A09q90qw90lq917835lq9", content: JSON.stringify(weatherResult) }],
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_01A09q90qw90lq917835lq9", content: JSON.stringify(weatherResult) },
+        ],
       },
     ],
     reasoningOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: 1024 } } },
@@ -152,7 +162,13 @@ export const cases: ProviderCase[] = [
       { role: "user", content: question },
       {
         role: "assistant",
-        tool_calls: [{ id: "call_8fj2k", type: "function", function: { name: "get_weather", arguments: JSON.stringify(weatherInput) } }],
+        tool_calls: [
+          {
+            id: "call_8fj2k",
+            type: "function",
+            function: { name: "get_weather", arguments: JSON.stringify(weatherInput) },
+          },
+        ],
       },
       { role: "tool", tool_call_id: "call_8fj2k", content: JSON.stringify(weatherResult) },
     ],

@@ -4,7 +4,13 @@
 // mapping — ours or the SDK's — fails here. What differs per provider is in providers.test-cases.ts.
 import { APICallError, jsonSchema, streamText, tool, type ModelMessage } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { startProviderFake, thinkingSignature, type FakeScript, type JsonBody, type ProviderFake } from "@/testing/provider-fakes";
+import {
+  startProviderFake,
+  thinkingSignature,
+  type FakeScript,
+  type JsonBody,
+  type ProviderFake,
+} from "@/testing/provider-fakes";
 import { resolveModel } from "./resolve-model";
 import { cases, question, weatherInput, weatherResult, weatherSchema, type ProviderCase } from "./providers.test-cases";
 
@@ -49,7 +55,8 @@ describe.each(cases)("$provider", (providerCase) => {
     const [request, ...others] = fake.requests;
     expect(others).toEqual([]);
     expect(request!.path).toBe(providerCase.textRequest.path);
-    for (const [name, value] of Object.entries(providerCase.textRequest.headers)) expect(request!.headers[name]).toBe(value);
+    for (const [name, value] of Object.entries(providerCase.textRequest.headers))
+      expect(request!.headers[name]).toBe(value);
     expect(request!.body).toMatchObject(providerCase.textRequest.body);
   });
 
@@ -72,9 +79,21 @@ describe.each(cases)("$provider", (providerCase) => {
 
     const toolResult: ModelMessage = {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: providerCase.toolCallId, toolName: "get_weather", output: { type: "json", value: weatherResult } }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: providerCase.toolCallId,
+          toolName: "get_weather",
+          output: { type: "json", value: weatherResult },
+        },
+      ],
     };
-    const second = streamText({ model, messages: [...messages, ...(await first.response).messages, toolResult], tools, maxRetries: 0 });
+    const second = streamText({
+      model,
+      messages: [...messages, ...(await first.response).messages, toolResult],
+      tools,
+      maxRetries: 0,
+    });
 
     expect(await second.text).toBe("It is 21 °C in Oslo.");
     expect(providerCase.conversation(fake.requests[1]!.body)).toMatchObject(providerCase.toolExchange);
@@ -91,12 +110,22 @@ describe.each(cases)("$provider", (providerCase) => {
   });
 
   it("streams reasoning as reasoning deltas before the text", async () => {
-    const { fake, model } = await modelFor(providerCase, () => ({ reasoning: ["Oslo is ", "in Norway."], text: ["Cold."] }));
-    const result = streamText({ model, prompt: question, providerOptions: providerCase.reasoningOptions, maxRetries: 0 });
+    const { fake, model } = await modelFor(providerCase, () => ({
+      reasoning: ["Oslo is ", "in Norway."],
+      text: ["Cold."],
+    }));
+    const result = streamText({
+      model,
+      prompt: question,
+      providerOptions: providerCase.reasoningOptions,
+      maxRetries: 0,
+    });
     const parts = await partsOf(result.fullStream);
 
     expect(deltas(parts, "reasoning-delta")).toEqual(["Oslo is ", "in Norway."]);
-    expect(parts.findIndex((part) => part.type === "reasoning-delta")).toBeLessThan(parts.findIndex((part) => part.type === "text-delta"));
+    expect(parts.findIndex((part) => part.type === "reasoning-delta")).toBeLessThan(
+      parts.findIndex((part) => part.type === "text-delta"),
+    );
     expect(await result.reasoningText).toBe("Oslo is in Norway.");
     expect(await result.text).toBe("Cold.");
     expect(fake.requests[0]!.body).toMatchObject(providerCase.reasoningRequest);
@@ -128,7 +157,10 @@ describe("anthropic extended thinking", () => {
   it("keeps the thinking block's signature and sends the signed block back with the tool result", async () => {
     const { fake, model } = await modelFor(anthropic, (_body, index) =>
       index === 0
-        ? { reasoning: ["Need the ", "forecast."], toolCalls: [{ id: anthropic.toolCallId, name: "get_weather", input: weatherInput }] }
+        ? {
+            reasoning: ["Need the ", "forecast."],
+            toolCalls: [{ id: anthropic.toolCallId, name: "get_weather", input: weatherInput }],
+          }
         : { text: ["21 °C."] },
     );
     const messages: ModelMessage[] = [{ role: "user", content: question }];
@@ -136,10 +168,19 @@ describe("anthropic extended thinking", () => {
     const first = streamText({ ...options, messages });
     await first.consumeStream();
 
-    expect((await first.reasoning).map((part) => part.providerMetadata?.anthropic?.signature)).toEqual([thinkingSignature(0)]);
+    expect((await first.reasoning).map((part) => part.providerMetadata?.anthropic?.signature)).toEqual([
+      thinkingSignature(0),
+    ]);
     const toolResult: ModelMessage = {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: anthropic.toolCallId, toolName: "get_weather", output: { type: "json", value: weatherResult } }],
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: anthropic.toolCallId,
+          toolName: "get_weather",
+          output: { type: "json", value: weatherResult },
+        },
+      ],
     };
     const second = streamText({ ...options, messages: [...messages, ...(await first.response).messages, toolResult] });
 

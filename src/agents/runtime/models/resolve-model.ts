@@ -38,13 +38,20 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
       return createLocalScriptedModel();
     case "openai":
       if (!providers.openaiApiKey) throw new ModelResolutionError(`model ${id} needs OPENAI_API_KEY`);
-      return createOpenAI({ apiKey: providers.openaiApiKey, baseURL: providers.openaiBaseUrl ?? openaiDefaultBaseUrl })(model);
+      return createOpenAI({ apiKey: providers.openaiApiKey, baseURL: providers.openaiBaseUrl ?? openaiDefaultBaseUrl })(
+        model,
+      );
     case "anthropic":
       if (!providers.anthropicApiKey) throw new ModelResolutionError(`model ${id} needs ANTHROPIC_API_KEY`);
-      return createAnthropic({ apiKey: providers.anthropicApiKey, baseURL: providers.anthropicBaseUrl ?? anthropicDefaultBaseUrl })(model);
+      return createAnthropic({
+        apiKey: providers.anthropicApiKey,
+        baseURL: providers.anthropicBaseUrl ?? anthropicDefaultBaseUrl,
+      })(model);
     case "openai-compatible":
       if (!providers.openaiCompatibleBaseUrl) {
-        throw new ModelResolutionError(`model ${id} needs OPENAI_COMPATIBLE_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)`);
+        throw new ModelResolutionError(
+          `model ${id} needs OPENAI_COMPATIBLE_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)`,
+        );
       }
       // includeUsage sends stream_options.include_usage: Chat Completions servers (OpenAI's own, vLLM)
       // stream token usage only when asked, and without it such turns report no tokens and no cost.
@@ -67,8 +74,10 @@ export function modelIdProblem(id: string): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
-  if (!(modelProviders as readonly string[]).includes(provider)) return `model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`;
-  if (provider === "local" && id !== localScriptedModelId) return `model ${id} does not exist; the only local model is ${localScriptedModelId}`;
+  if (!(modelProviders as readonly string[]).includes(provider))
+    return `model ${id} has an unknown provider "${provider}"; use one of: ${modelProviders.join(", ")}`;
+  if (provider === "local" && id !== localScriptedModelId)
+    return `model ${id} does not exist; the only local model is ${localScriptedModelId}`;
   return undefined;
 }
 
@@ -78,7 +87,9 @@ export function parseModelId(id: string): { provider: string; model: string } {
   const provider = id.slice(0, colon);
   const model = id.slice(colon + 1).trim();
   if (colon <= 0 || !model) {
-    throw new ModelResolutionError(`model id "${id}" must look like provider:model, e.g. ${localScriptedModelId} or openai:gpt-5`);
+    throw new ModelResolutionError(
+      `model id "${id}" must look like provider:model, e.g. ${localScriptedModelId} or openai:gpt-5`,
+    );
   }
   return { provider, model };
 }

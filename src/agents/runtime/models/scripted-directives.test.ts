@@ -3,7 +3,9 @@ import { maxDelayMs, parseDirectives } from "./scripted-directives";
 
 describe("parseDirectives", () => {
   it("removes every directive from the text and reads its argument", () => {
-    const parsed = parseDirectives('Look [delay 2s] this up [call lookup {"id":1}] [reason off] [delay 250] now [fail: no luck]');
+    const parsed = parseDirectives(
+      'Look [delay 2s] this up [call lookup {"id":1}] [reason off] [delay 250] now [fail: no luck]',
+    );
     expect(parsed.text).toBe("Look this up now");
     expect(parsed.delayMs).toBe(2250);
     expect(parsed.failMessage).toBe("no luck");

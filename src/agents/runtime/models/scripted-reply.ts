@@ -61,7 +61,7 @@ export function planReply(options: LanguageModelV3CallOptions): ScriptedReply {
       ? `The user asked for ${names.join(" and ")}. I will call ${names.length > 1 ? "them" : "it"} and wait for the result.`
       : `The user wrote ${countWords(directives.text)} words. I have no real model behind me, so I will echo them.`,
   );
-  const lead = names.length > 0 ? `Calling ${names.join(", ")}.` : directives.say ?? echo(directives.text);
+  const lead = names.length > 0 ? `Calling ${names.join(", ")}.` : (directives.say ?? echo(directives.text));
   const text = [lead, ...notes].filter(Boolean).join(" ");
   const finishReason = toolCalls.length > 0 ? "tool-calls" : "stop";
   return { ...base, reasoning, text, toolCalls, finishReason, usage: usage(prompt, reasoning, text, toolCalls) };
@@ -70,7 +70,9 @@ export function planReply(options: LanguageModelV3CallOptions): ScriptedReply {
 /** A digest of the system prompt and every user message: differs between turns and between a
  * subagent and its parent, stays the same across the steps (and replays) of one turn. */
 function conversationDigest(prompt: LanguageModelV3Prompt): string {
-  const said = prompt.map((message) => (message.role === "system" ? message.content : message.role === "user" ? message.content : ""));
+  const said = prompt.map((message) =>
+    message.role === "system" ? message.content : message.role === "user" ? message.content : "",
+  );
   return createHash("sha256").update(JSON.stringify(said)).digest("hex").slice(0, 8);
 }
 

@@ -27,7 +27,9 @@ export function editTool(workspaceDir: string): WorkspaceTool {
       const parts = content.split(oldText);
       const count = parts.length - 1;
       if (count === 0) {
-        throw new Error(`oldText was not found in ${shown}; read the file and copy the text exactly, whitespace included`);
+        throw new Error(
+          `oldText was not found in ${shown}; read the file and copy the text exactly, whitespace included`,
+        );
       }
       if (count > 1 && !replaceAll) {
         throw new Error(

@@ -11,11 +11,12 @@ import { walkFiles } from "./walk";
 export const globMaxResults = 1000;
 
 const globInputSchema = z.strictObject({
-  pattern: z
+  pattern: z.string().min(1).describe('Glob matched against paths relative to path, e.g. "**/*.ts" or "docs/*.md"'),
+  path: z
     .string()
     .min(1)
-    .describe('Glob matched against paths relative to path, e.g. "**/*.ts" or "docs/*.md"'),
-  path: z.string().min(1).optional().describe("Directory to search, relative to the workspace root (default: the root)"),
+    .optional()
+    .describe("Directory to search, relative to the workspace root (default: the root)"),
 });
 
 // The pattern is matched against relative paths, so "/etc/*" or "../*" could only ever match

@@ -26,7 +26,9 @@ const grepInputSchema = z.strictObject({
     .string()
     .min(1)
     .optional()
-    .describe('Only search files matching this glob: "*.ts" matches names at any depth, "src/**/*.md" paths under path'),
+    .describe(
+      'Only search files matching this glob: "*.ts" matches names at any depth, "src/**/*.md" paths under path',
+    ),
   ignoreCase: z.boolean().optional().describe("Match case-insensitively"),
 });
 

@@ -55,13 +55,17 @@ async function readPage(absolute: string, offset: number, limit: number): Promis
 
 function describePage(page: Page, shown: string, offset: number): string {
   if (page.lines.length === 0) {
-    return page.seen === 0 ? `(${shown} is empty)` : `(${shown} has ${page.seen} lines; offset ${offset} is past the end)`;
+    return page.seen === 0
+      ? `(${shown} is empty)`
+      : `(${shown} has ${page.seen} lines; offset ${offset} is past the end)`;
   }
   const lastLine = page.firstLine + page.lines.length - 1;
   const notes: string[] = [];
   if (page.hasCutLines) notes.push(`[lines longer than ${readMaxLineChars} characters were cut]`);
   if (page.hasMore) {
-    notes.push(`[truncated: showing lines ${page.firstLine}-${lastLine}; call read with offset ${lastLine + 1} for more]`);
+    notes.push(
+      `[truncated: showing lines ${page.firstLine}-${lastLine}; call read with offset ${lastLine + 1} for more]`,
+    );
   }
   return [page.lines.join("\n"), ...notes].join("\n\n");
 }

@@ -22,7 +22,9 @@ describe("githubChannel", () => {
   });
 
   it("refuses bad repos and handlers", () => {
-    expect(definitionMessages(() => githubChannel({ repos: ["acme"], onPullRequest: "yes", context: "x" } as never))).toEqual([
+    expect(
+      definitionMessages(() => githubChannel({ repos: ["acme"], onPullRequest: "yes", context: "x" } as never)),
+    ).toEqual([
       'githubChannel: repos[0]: expected "owner/repo"',
       "githubChannel: onPullRequest: expected a function",
       "githubChannel: context: expected array, got string",

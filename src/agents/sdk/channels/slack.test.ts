@@ -28,7 +28,12 @@ describe("slackChannel", () => {
   it("refuses bad options", () => {
     expect(
       definitionMessages(() =>
-        slackChannel({ envPrefix: "triage_", reply: { mode: "shout" }, continuation: "thread", toolApprovals: "yes" } as never),
+        slackChannel({
+          envPrefix: "triage_",
+          reply: { mode: "shout" },
+          continuation: "thread",
+          toolApprovals: "yes",
+        } as never),
       ),
     ).toEqual([
       'slackChannel: envPrefix: must be an upper-case env name prefix like "TRIAGE"',
@@ -41,7 +46,10 @@ describe("slackChannel", () => {
 
 describe("slackEnvNames", () => {
   it("prefixes the token variables when an envPrefix is set", () => {
-    expect(slackEnvNames({ envPrefix: "TRIAGE" })).toEqual({ botToken: "TRIAGE_SLACK_BOT_TOKEN", appToken: "TRIAGE_SLACK_APP_TOKEN" });
+    expect(slackEnvNames({ envPrefix: "TRIAGE" })).toEqual({
+      botToken: "TRIAGE_SLACK_BOT_TOKEN",
+      appToken: "TRIAGE_SLACK_APP_TOKEN",
+    });
     expect(slackEnvNames({})).toEqual({ botToken: "SLACK_BOT_TOKEN", appToken: "SLACK_APP_TOKEN" });
   });
 });

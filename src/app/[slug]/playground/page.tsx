@@ -14,5 +14,12 @@ export default async function PlaygroundPage({ params, searchParams }: PageProps
   const { sessionId } = await searchParams;
   const initialSessionId = typeof sessionId === "string" && sessionId ? sessionId : undefined;
   // key: a different deep link is a different session view, not a patch of the current one.
-  return <Playground key={`${slug}/${initialSessionId ?? ""}`} slug={slug} initialSessionId={initialSessionId} toolbar={<ShareButton slug={slug} />} />;
+  return (
+    <Playground
+      key={`${slug}/${initialSessionId ?? ""}`}
+      slug={slug}
+      initialSessionId={initialSessionId}
+      toolbar={<ShareButton slug={slug} />}
+    />
+  );
 }

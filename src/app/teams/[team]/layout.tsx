@@ -6,8 +6,15 @@ import { readSessionUserId } from "@/server/auth/dashboard-session";
 
 export const dynamic = "force-dynamic";
 
-export default async function TeamLayout({ children, params }: { children: ReactNode; params: Promise<{ team: string }> }) {
+export default async function TeamLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ team: string }>;
+}) {
   const { team } = await params;
-  if (!(await readSessionUserId(await headers()))) redirect(`/signin?next=${encodeURIComponent(`/teams/${team}/agents`)}`);
+  if (!(await readSessionUserId(await headers())))
+    redirect(`/signin?next=${encodeURIComponent(`/teams/${team}/agents`)}`);
   return <AppShell teamSlug={team}>{children}</AppShell>;
 }

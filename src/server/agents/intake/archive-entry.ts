@@ -1,13 +1,6 @@
 // One entry of an uploaded archive as both readers (zip, tar.gz) yield it. The name is raw: it
 // is judged in one place, normalize-entry-path.ts, whatever the format.
-export type EntryType =
-  | "file"
-  | "directory"
-  | "symlink"
-  | "hard link"
-  | "device"
-  | "fifo"
-  | "other";
+export type EntryType = "file" | "directory" | "symlink" | "hard link" | "device" | "fifo" | "other";
 
 export type ArchiveEntry = {
   name: string;

@@ -20,9 +20,7 @@ describe("createUploadBudget", () => {
   it("throws on the chunk that crosses the compression ratio, not before", () => {
     const budget = createUploadBudget({ limits: defaultUploadLimits, archiveBytes: 1000 });
     budget.countFileBytes(100 * 1000);
-    expect(() => budget.countFileBytes(1)).toThrow(
-      "compression ratio over 100:1 (possible archive bomb)",
-    );
+    expect(() => budget.countFileBytes(1)).toThrow("compression ratio over 100:1 (possible archive bomb)");
   });
 
   it("caps raw tar bytes with room for headers but not for a header bomb", () => {

@@ -26,8 +26,7 @@ export function createUploadBudget({
   let tarBytes = 0;
   const maxTarBytes = limits.maxTotalBytes + (limits.maxFiles + 16) * tarOverheadPerEntry;
   const reject = (reason: string) => new AppError("invalid_upload", reason);
-  const tooLarge = () =>
-    reject(`archive expands to more than ${formatBytes(limits.maxTotalBytes)}`);
+  const tooLarge = () => reject(`archive expands to more than ${formatBytes(limits.maxTotalBytes)}`);
 
   return {
     countEntry() {

@@ -42,11 +42,7 @@ afterEach(async () => {
   await Promise.all(createdDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function expectRejected(
-  archive: Buffer,
-  fragment: string,
-  limits?: Partial<UploadLimits>,
-): Promise<void> {
+async function expectRejected(archive: Buffer, fragment: string, limits?: Partial<UploadLimits>): Promise<void> {
   const parent = await freshParent();
   const destDir = path.join(parent, "agent");
   const error = await extractUpload({ archive, destDir, limits }).then(
@@ -164,17 +160,11 @@ describe("extractUpload: unsafe entries", () => {
 
   it("rejects a hard link, a FIFO and a device in a tar", async () => {
     const file = { name: "my-agent/agent.md", content: "ok" };
-    const link = await tarGzOf([
-      file,
-      { name: "my-agent/copy", type: "link", linkname: "my-agent/agent.md" },
-    ]);
+    const link = await tarGzOf([file, { name: "my-agent/copy", type: "link", linkname: "my-agent/agent.md" }]);
     await expectRejected(link, 'entry "my-agent/copy" is a hard link');
     const fifo = await tarGzOf([file, { name: "my-agent/pipe", type: "fifo" }]);
     await expectRejected(fifo, 'entry "my-agent/pipe" is a fifo');
-    const device = await tarGzOf([
-      file,
-      { name: "my-agent/null", type: "character-device", devmajor: 1, devminor: 3 },
-    ]);
+    const device = await tarGzOf([file, { name: "my-agent/null", type: "character-device", devmajor: 1, devminor: 3 }]);
     await expectRejected(device, 'entry "my-agent/null" is a device');
   });
 
@@ -255,7 +245,10 @@ describe("extractUpload: limits", () => {
       archive,
       destDir: path.join(parent, "agent"),
       limits: { maxArchiveBytes: archive.length - 1 },
-    }).then(() => undefined, (thrown: unknown) => thrown);
+    }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect((error as AppError).code).toBe("payload_too_large");
     expect(await readdir(parent)).toEqual([]);
   });

@@ -55,8 +55,7 @@ export async function extractUpload({
     // mkdtemp makes the folder 0700; the agent folder gets the same mode whether wrapped or not.
     await chmod(root, 0o755);
     await moveIntoPlace(root, destDir);
-    const unwrap = (file: string) =>
-      wrapper === undefined ? file : file.slice(wrapper.length + 1);
+    const unwrap = (file: string) => (wrapper === undefined ? file : file.slice(wrapper.length + 1));
     return {
       format,
       files: files.map((file) => ({ ...file, path: unwrap(file.path) })).sort(byPath),

@@ -7,8 +7,7 @@ const maxSegmentBytes = 255;
 const maxPathBytes = 1024;
 
 export function normalizeEntryPath(name: string): string {
-  const reject = (reason: string) =>
-    new AppError("invalid_upload", `entry ${JSON.stringify(name)} ${reason}`);
+  const reject = (reason: string) => new AppError("invalid_upload", `entry ${JSON.stringify(name)} ${reason}`);
   // C APIs would cut the name at the NUL, so what gets checked is not what gets written.
   if (name.includes("\0")) throw reject("contains a NUL byte");
   // A separator on Windows: "a\..\..\x" must not slip past the ".." check below.

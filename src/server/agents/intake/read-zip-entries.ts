@@ -28,12 +28,7 @@ export async function* readZipEntries(archive: Buffer): AsyncGenerator<ArchiveEn
   }
   try {
     for await (const entry of zip.eachEntry()) {
-      const name = yauzl.getFileNameLowLevel(
-        entry.generalPurposeBitFlag,
-        entry.fileNameRaw,
-        entry.extraFields,
-        true,
-      );
+      const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
       yield { name, type: entryType(entry, name), read: () => readEntry(zip, entry, name) };
     }
   } catch (error) {

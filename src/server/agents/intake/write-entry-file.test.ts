@@ -44,9 +44,9 @@ describe("writeEntryFile", () => {
       counted += bytes;
       if (counted > 256 * 1024) throw new Error("over budget");
     };
-    await expect(
-      writeEntryFile({ root, relativePath: "bomb.bin", chunks: endless(), onChunk }),
-    ).rejects.toThrow("over budget");
+    await expect(writeEntryFile({ root, relativePath: "bomb.bin", chunks: endless(), onChunk })).rejects.toThrow(
+      "over budget",
+    );
     expect(counted).toBe(5 * 64 * 1024);
   });
 

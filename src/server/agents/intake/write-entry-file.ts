@@ -6,8 +6,7 @@ import { AppError } from "@/server/errors";
 
 // O_EXCL: never overwrite (a duplicate only the file system sees, e.g. "A.md" and "a.md" on a
 // case-insensitive disk). O_NOFOLLOW: never write through a symlink, whoever planted it.
-const createFlags =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const createFlags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 // Archive modes are ignored: uploaded files are data, never executables or setuid binaries.
 const fileMode = 0o644;
 

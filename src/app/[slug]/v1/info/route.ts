@@ -11,7 +11,10 @@ export const GET = defineAgentRoute({
   params: z.object({ slug: z.string() }),
   handler: async ({ agent }) => {
     if (!agent.activeVersionId) throw new AppError("not_found", `agent '${agent.slug}' has no active version`);
-    const version = await db().agentVersion.findUniqueOrThrow({ where: { id: agent.activeVersionId }, select: { number: true, manifest: true } });
+    const version = await db().agentVersion.findUniqueOrThrow({
+      where: { id: agent.activeVersionId },
+      select: { number: true, manifest: true },
+    });
     return { ok: true, slug: agent.slug, version: version.number, agent: version.manifest };
   },
 });

@@ -16,7 +16,14 @@ export const POST = defineAgentRoute({
   params,
   body: startSessionBodySchema,
   handler: async ({ request, caller, agent, body }) =>
-    startSession({ db: db(), runtime: durableRuntime(), agent, principal: caller.principal, body, baseUrl: new URL(request.url).origin }),
+    startSession({
+      db: db(),
+      runtime: durableRuntime(),
+      agent,
+      principal: caller.principal,
+      body,
+      baseUrl: new URL(request.url).origin,
+    }),
 });
 
 export const GET = defineAgentRoute({
@@ -25,7 +32,13 @@ export const GET = defineAgentRoute({
   query: listSessionsQuerySchema,
   handler: async ({ caller, agent, query }) => {
     const includesTaskSessions = (await caller.canReadTaskSessions?.(agent.slug, agent.teamId)) ?? false;
-    const page = await findSessions({ db: db(), agentId: agent.id, principal: caller.principal, query, includesTaskSessions });
+    const page = await findSessions({
+      db: db(),
+      agentId: agent.id,
+      principal: caller.principal,
+      query,
+      includesTaskSessions,
+    });
     return json({ ok: true, sessions: page.items, nextCursor: page.nextCursor });
   },
 });

@@ -6,7 +6,12 @@ import { appRouter } from "@/server/trpc/root";
 export const dynamic = "force-dynamic";
 
 function handler(request: Request) {
-  return fetchRequestHandler({ endpoint: "/api/trpc", req: request, router: appRouter, createContext: () => createContext(request) });
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req: request,
+    router: appRouter,
+    createContext: () => createContext(request),
+  });
 }
 
 export { handler as GET, handler as POST };

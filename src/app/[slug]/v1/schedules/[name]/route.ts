@@ -11,5 +11,6 @@ export const PATCH = defineAgentRoute({
   action: "agents:deploy",
   params: z.object({ slug: z.string(), name: pathNameSchema }),
   body: z.strictObject({ paused: z.boolean() }),
-  handler: async ({ agent, params, body }) => setSchedulePaused({ db: db(), agentId: agent.id, name: params.name, paused: body.paused }),
+  handler: async ({ agent, params, body }) =>
+    setSchedulePaused({ db: db(), agentId: agent.id, name: params.name, paused: body.paused }),
 });

@@ -17,12 +17,22 @@ export const PUT = defineAgentRoute({
   body: z.strictObject({ value: secretValueSchema }),
   handler: async ({ caller, agent, params, body }) => ({
     ok: true,
-    ...(await setSecret({ db: db(), key: agentSecretKey(), agentId: agent.id, name: params.name, value: body.value, updatedBy: changedBy(caller.principal) })),
+    ...(await setSecret({
+      db: db(),
+      key: agentSecretKey(),
+      agentId: agent.id,
+      name: params.name,
+      value: body.value,
+      updatedBy: changedBy(caller.principal),
+    })),
   }),
 });
 
 export const DELETE = defineAgentRoute({
   action: "agents:deploy",
   params,
-  handler: async ({ agent, params }) => ({ ok: true, ...(await removeSecret({ db: db(), agentId: agent.id, name: params.name })) }),
+  handler: async ({ agent, params }) => ({
+    ok: true,
+    ...(await removeSecret({ db: db(), agentId: agent.id, name: params.name })),
+  }),
 });

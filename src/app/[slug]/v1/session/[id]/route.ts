@@ -19,7 +19,14 @@ export const POST = defineAgentRoute({
   params,
   body: followUpBodySchema,
   handler: async ({ caller, agent, params, body }) =>
-    followUpSession({ db: db(), runtime: durableRuntime(), agentId: agent.id, sessionId: params.id, principal: caller.principal, body }),
+    followUpSession({
+      db: db(),
+      runtime: durableRuntime(),
+      agentId: agent.id,
+      sessionId: params.id,
+      principal: caller.principal,
+      body,
+    }),
 });
 
 export const GET = defineAgentRoute({
@@ -27,7 +34,11 @@ export const GET = defineAgentRoute({
   params,
   handler: async ({ caller, agent, params }) => {
     const session = await getReadableSession({ db: db(), agent, sessionId: params.id, caller });
-    return { ok: true, session: describeSession(session), pendingApprovals: await findPendingApprovals(db(), session.id) };
+    return {
+      ok: true,
+      session: describeSession(session),
+      pendingApprovals: await findPendingApprovals(db(), session.id),
+    };
   },
 });
 
@@ -35,5 +46,11 @@ export const DELETE = defineAgentRoute({
   action: "sessions:write",
   params,
   handler: async ({ caller, agent, params }) =>
-    deleteSession({ db: db(), runtime: durableRuntime(), agentId: agent.id, sessionId: params.id, principal: caller.principal }),
+    deleteSession({
+      db: db(),
+      runtime: durableRuntime(),
+      agentId: agent.id,
+      sessionId: params.id,
+      principal: caller.principal,
+    }),
 });

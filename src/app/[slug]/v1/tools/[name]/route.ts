@@ -12,5 +12,6 @@ export const POST = defineAgentRoute({
   action: "tools:call",
   params: z.object({ slug: z.string(), name: pathNameSchema }),
   body: directCallBodySchema,
-  handler: async ({ caller, agent, params, body }) => callTool({ db: db(), runtime: durableRuntime(), agent, caller, toolName: params.name, body }),
+  handler: async ({ caller, agent, params, body }) =>
+    callTool({ db: db(), runtime: durableRuntime(), agent, caller, toolName: params.name, body }),
 });

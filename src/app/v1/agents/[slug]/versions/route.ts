@@ -15,7 +15,10 @@ export const dynamic = "force-dynamic";
 export const POST = defineRoute({
   auth: authenticate,
   params: z.object({ slug: agentSlugSchema }),
-  query: z.object({ team: storableString().min(1).max(200).optional(), activate: z.enum(["true", "false"]).default("true") }),
+  query: z.object({
+    team: storableString().min(1).max(200).optional(),
+    activate: z.enum(["true", "false"]).default("true"),
+  }),
   handler: async ({ request, principal, params, query }) => {
     const version = await uploadAgentVersion({
       db: db(),

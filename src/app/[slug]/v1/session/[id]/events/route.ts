@@ -16,7 +16,12 @@ export const GET = defineAgentRoute({
   query: z.object({ startIndex: startIndexSchema, limit: queryInteger({ min: 1, max: 10_000, default: 10_000 }) }),
   handler: async ({ caller, agent, params, query }) => {
     await getReadableSession({ db: db(), agent, sessionId: params.id, caller });
-    const events = await readEvents({ db: db(), sessionId: params.id, fromIndex: query.startIndex, limit: query.limit });
+    const events = await readEvents({
+      db: db(),
+      sessionId: params.id,
+      fromIndex: query.startIndex,
+      limit: query.limit,
+    });
     return new Response(Buffer.concat(events.map(ndjsonLine)), { headers: ndjsonHeaders });
   },
 });

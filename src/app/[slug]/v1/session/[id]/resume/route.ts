@@ -10,5 +10,6 @@ export const dynamic = "force-dynamic";
 export const POST = defineAgentRoute({
   action: "sessions:write",
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
-  handler: async ({ caller, agent, params }) => resumeSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal }),
+  handler: async ({ caller, agent, params }) =>
+    resumeSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal }),
 });

@@ -11,5 +11,11 @@ export const POST = defineAgentRoute({
   action: "sessions:write",
   params: z.object({ slug: z.string(), id: sessionIdSchema }),
   handler: async ({ caller, agent, params }) =>
-    stopSession({ db: db(), runtime: durableRuntime(), agentId: agent.id, sessionId: params.id, principal: caller.principal }),
+    stopSession({
+      db: db(),
+      runtime: durableRuntime(),
+      agentId: agent.id,
+      sessionId: params.id,
+      principal: caller.principal,
+    }),
 });

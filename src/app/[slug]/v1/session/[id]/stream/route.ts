@@ -28,11 +28,20 @@ export const GET = defineAgentRoute({
       // credential cache's bound, as it would refuse a new request.
       recheck: {
         everyMs: credentialMaxAgeMs,
-        check: async (session) => readableOrThrow({ session, caller: await reauthorize(request, params.slug, "sessions:read"), agent, sessionId }),
+        check: async (session) =>
+          readableOrThrow({
+            session,
+            caller: await reauthorize(request, params.slug, "sessions:read"),
+            agent,
+            sessionId,
+          }),
       },
       startIndex: query.startIndex,
       heartbeatMs: query.heartbeat === "0" ? 0 : 15_000,
-      endAfter: (session) => (session.mode === "task" ? (event) => event.type === "session.completed" || event.type === "session.failed" : undefined),
+      endAfter: (session) =>
+        session.mode === "task"
+          ? (event) => event.type === "session.completed" || event.type === "session.failed"
+          : undefined,
     });
     return new Response(stream, { headers: ndjsonHeaders });
   },

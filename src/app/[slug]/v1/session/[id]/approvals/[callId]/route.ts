@@ -15,5 +15,13 @@ export const POST = defineAgentRoute({
   params: z.object({ slug: z.string(), id: sessionIdSchema, callId: callIdSchema }),
   body: decideApprovalBodySchema,
   handler: async ({ caller, agent, params, body }) =>
-    decideApproval({ db: db(), runtime: durableRuntime(), agent, sessionId: params.id, callId: params.callId, caller, body }),
+    decideApproval({
+      db: db(),
+      runtime: durableRuntime(),
+      agent,
+      sessionId: params.id,
+      callId: params.callId,
+      caller,
+      body,
+    }),
 });

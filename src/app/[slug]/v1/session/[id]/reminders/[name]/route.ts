@@ -15,7 +15,8 @@ export const DELETE = defineAgentRoute({
   params: z.object({ slug: z.string(), id: sessionIdSchema, name: pathNameSchema }),
   handler: async ({ caller, agent, params }) => {
     await getOwnedSession({ db: db(), agentId: agent.id, sessionId: params.id, principal: caller.principal });
-    if (!(await cancelReminder(db(), params.id, params.name))) throw new AppError("not_found", `no pending reminder ${params.name}`);
+    if (!(await cancelReminder(db(), params.id, params.name)))
+      throw new AppError("not_found", `no pending reminder ${params.name}`);
     return { ok: true, id: params.name, cancelled: true };
   },
 });
