@@ -18,6 +18,9 @@ export const envSchema = z
     AGENTFOLD_DATA_DIR: z.string().min(1).default(".data"),
     AGENTFOLD_HOST: z.string().min(1).default("127.0.0.1"),
     PORT: port(3000),
+    // Set by `agentfold start` for each web process it runs (one may be an extra one beside PORT).
+    AGENTFOLD_WEB_HOST: optionalString,
+    AGENTFOLD_WEB_PORT: port(3000).optional(),
     WORKER_PORT: port(9080),
     // How Restate reaches the worker; defaults to the worker's own host and port.
     WORKER_URL: optionalUrl,

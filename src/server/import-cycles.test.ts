@@ -2,34 +2,16 @@
 // implementation files import instead of each other. Type-only imports count too.
 import fs from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { importsIn, resolveImport, sourceFiles, srcDir } from "@/testing/source-imports";
 
-const srcDir = path.resolve(import.meta.dirname, "..");
 const serverDir = path.join(srcDir, "server");
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : [];
-  });
-}
-
-/** The file a relative or `@/` specifier names, as the bundler resolution of tsconfig finds it. */
-function resolveImport(from: string, specifier: string): string | undefined {
-  let base: string;
-  if (specifier.startsWith("@/")) base = path.join(srcDir, specifier.slice(2));
-  else if (specifier.startsWith(".")) base = path.resolve(path.dirname(from), specifier);
-  else return undefined;
-  const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")];
-  return candidates.find((file) => /\.tsx?$/.test(file) && fs.existsSync(file) && fs.statSync(file).isFile());
-}
 
 /** Every import of a file: `import`, `import type`, `export … from`, `import()` and `import("…").T`. */
 function importsOf(file: string): string[] {
-  const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
-  return importedFiles.map((ref) => resolveImport(file, ref.fileName)).filter((f): f is string => f !== undefined);
+  return importsIn(file, fs.readFileSync(file, "utf8"))
+    .map((ref) => resolveImport(file, ref.specifier))
+    .filter((f): f is string => f !== undefined);
 }
 
 /** The first cycle found by depth-first search, as a list of files ending where it started. */

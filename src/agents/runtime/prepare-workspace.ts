@@ -12,7 +12,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import { AppError } from "@/server/errors";
 import { ensureWorkspaceDir, handOver } from "./workspace-owner";
 
 /** Resolves a relative path inside the workspace, or throws when it would leave it. */
@@ -24,7 +23,8 @@ export function confinedPath(workspaceDir: string, relative: string): string {
     normalized.startsWith("../") ||
     normalized.includes("\0")
   ) {
-    throw new AppError("invalid_input", `workspace path '${relative}' is outside the workspace`);
+    // Requests are refused earlier (src/server/sessions/assert-workspace-paths.ts); this is the last guard.
+    throw new Error(`workspace path '${relative}' is outside the workspace`);
   }
   return path.join(workspaceDir, normalized);
 }

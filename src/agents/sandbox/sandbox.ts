@@ -9,7 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { handOver } from "@/agents/runtime/workspace-owner";
 import { env } from "@/env";
-import { redactSecrets } from "@/server/secrets/redact-secrets";
+import { redactSecrets } from "./redact-secrets";
 import type { EgressPolicy } from "./egress-policy";
 import { startEgressProxy, type EgressProxy, type ResolveTarget } from "./egress-proxy";
 import { bubblewrapArgs, egressSocketInside, resolveIsolation, type SandboxIsolation } from "./isolation";

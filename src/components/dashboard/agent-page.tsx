@@ -3,7 +3,7 @@
 // validation found; activate any valid version (a rollback is activating an older one).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { isAtLeast } from "@/server/teams/roles";
+import { isAtLeast } from "@/shared/roles";
 import { useTeam } from "@/components/shell/app-shell";
 import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";

@@ -1,7 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { isAtLeast } from "@/server/teams/roles";
+import { isAtLeast } from "@/shared/roles";
 import { useTeam } from "@/components/shell/app-shell";
 import { useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";

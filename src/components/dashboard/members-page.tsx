@@ -4,7 +4,7 @@
 import type { Role } from "@prisma/client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { canAssign, isAtLeast } from "@/server/teams/roles";
+import { canAssign, isAtLeast } from "@/shared/roles";
 import { useTeam } from "@/components/shell/app-shell";
 import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";

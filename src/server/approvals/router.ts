@@ -1,5 +1,5 @@
 // tRPC: the team approvals inbox. Decisions go through the /v1 route, like any client's.
-import { isAtLeast } from "@/server/teams/roles";
+import { isAtLeast } from "@/shared/roles";
 import { router, teamProcedure } from "@/server/trpc/init";
 import { findTeamApprovals } from "./find-team-approvals";
 import { approvalInboxSchema } from "./schema";

@@ -3,7 +3,7 @@
 // once a minute, off the request's critical path.
 import type { PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/errors";
-import { isAtLeast } from "@/server/teams/roles";
+import { isAtLeast } from "@/shared/roles";
 import { grants } from "@/server/tokens/scopes";
 import { hashToken, tokenPrefix } from "@/server/tokens/token-secret";
 import { poolOf } from "@/server/db";

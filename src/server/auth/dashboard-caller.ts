@@ -1,9 +1,9 @@
 // A signed-in dashboard user as an API caller: the principal `{ kind: "user" }`, allowed what
-// their role in the agent's team allows (src/server/teams/roles.ts).
+// their role in the agent's team allows (src/shared/roles.ts).
 import type { PrismaClient } from "@prisma/client";
 import { AppError } from "@/server/errors";
 import { findTeamsOfUser } from "@/server/teams/find-teams-of-user";
-import { isAtLeast, roleGrants } from "@/server/teams/roles";
+import { isAtLeast, roleGrants } from "@/shared/roles";
 import type { Caller } from "./principal";
 
 export async function dashboardCaller({ db, userId }: { db: PrismaClient; userId: string }): Promise<Caller> {

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import type { PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/errors";
 import { hashToken } from "@/server/tokens/token-secret";
-import { canAssign } from "./roles";
+import { canAssign } from "@/shared/roles";
 
 export const inviteLifetimeDays = 7;
 

@@ -3,7 +3,7 @@
 import type { Prisma, PrismaClient, Role } from "@prisma/client";
 import { AppError } from "@/server/errors";
 import { isTokenAction } from "@/server/tokens/scopes";
-import { canAssign, isAtLeast, roleGrants } from "./roles";
+import { canAssign, isAtLeast, roleGrants } from "@/shared/roles";
 import { forgetCredentials } from "@/server/auth/credential-cache";
 
 export async function findMembers({ db, teamId, now = new Date() }: { db: PrismaClient; teamId: string; now?: Date }) {

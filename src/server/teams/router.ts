@@ -30,15 +30,13 @@ import {
 export const teamsRouter = router({
   mine: authedProcedure.output(teamsOfUserSchema).query(({ ctx }) => findTeamsOfUser({ db: ctx.db, user: ctx.user })),
   /** Who is signed in, for the navbar. */
-  me: authedProcedure
-    .output(currentUserSchema)
-    .query(
-      ({ ctx }): CurrentUser => ({
-        email: ctx.user.email,
-        name: ctx.user.name,
-        isInstanceAdmin: ctx.user.isInstanceAdmin,
-      }),
-    ),
+  me: authedProcedure.output(currentUserSchema).query(
+    ({ ctx }): CurrentUser => ({
+      email: ctx.user.email,
+      name: ctx.user.name,
+      isInstanceAdmin: ctx.user.isInstanceAdmin,
+    }),
+  ),
   // Only the instance admin opens teams: anyone who could would also mint invites, and invites
   // are the only way in after the first account.
   create: authedProcedure

@@ -1,6 +1,6 @@
 // Inputs and outputs of the teams domain: teams, members and invites (docs/dashboard.md).
 import { z } from "zod";
-import { roles } from "./roles";
+import { roles } from "@/shared/roles";
 
 export const roleSchema = z.enum(roles);
 

@@ -1,7 +1,7 @@
 // tRPC: bearer tokens. Anyone in a team may create a token for what their own role allows (a
 // viewer's token can only read); admins see and revoke every token of the team, others their own.
 import { AppError } from "@/server/errors";
-import { isAtLeast, roleGrants } from "@/server/teams/roles";
+import { isAtLeast, roleGrants } from "@/shared/roles";
 import { router, teamProcedure } from "@/server/trpc/init";
 import { createToken } from "./create-token";
 import { findTokens } from "./find-tokens";

@@ -7,7 +7,7 @@ import { AppError, type ErrorCode } from "@/server/errors";
 import { toAppError } from "@/server/http/to-app-error";
 import { refusedValueCode } from "@/server/http/refused-value";
 import { findTeamOfUser } from "@/server/teams/find-teams-of-user";
-import { isAtLeast } from "@/server/teams/roles";
+import { isAtLeast } from "@/shared/roles";
 import { teamInputSchema } from "@/server/teams/schema";
 
 export type Context = { db: PrismaClient; userId: string | null; isCrossSite: boolean; origin: string };

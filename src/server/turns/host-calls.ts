@@ -76,15 +76,13 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
   if (!tool) throw new Error(`the agent has no tool named ${params.name}`);
   if (tool.needsApproval !== false)
     throw new Error(`${params.name} needs approval; a schedule cannot approve its own calls`);
-  const sandbox = deps
-    .sandboxes()
-    .forVersion(
-      versionSandboxSpec(deps.dataDir, {
-        agentId: host.agentId,
-        versionId: host.versionId,
-        bundlePath: host.bundlePath,
-      }),
-    );
+  const sandbox = deps.sandboxes().forVersion(
+    versionSandboxSpec(deps.dataDir, {
+      agentId: host.agentId,
+      versionId: host.versionId,
+      bundlePath: host.bundlePath,
+    }),
+  );
   const auth = host.appAuth ?? { kind: "app", id: "schedule" };
   const scratch = workspaceDir(deps.dataDir, host.agentId, "_schedule");
   ensureWorkspaceDir(scratch);

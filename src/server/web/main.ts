@@ -4,11 +4,13 @@ import http from "node:http";
 import path from "node:path";
 import next from "next";
 import { projectRoot } from "@/cli/start/project";
+import { env } from "@/env";
 import { stampPeerAddress } from "@/server/auth/client-address";
 import { createApiFront } from "./api-front";
 
-const host = process.env.AGENTFOLD_WEB_HOST ?? "127.0.0.1";
-const port = Number(process.env.AGENTFOLD_WEB_PORT ?? 3000);
+const config = env();
+const host = config.AGENTFOLD_WEB_HOST ?? "127.0.0.1";
+const port = config.AGENTFOLD_WEB_PORT ?? 3000;
 
 const app = next({ dev: false, dir: projectRoot, hostname: host, port });
 const handle = app.getRequestHandler();

@@ -1,5 +1,5 @@
-// What each team role may do. Roles are checked on the server, for every tRPC procedure and every
-// /v1 route; the UI only hides what the server would refuse anyway.
+// What each team role may do, shared by server and dashboard. Roles are checked on the server, for
+// every tRPC procedure and every /v1 route; the dashboard only hides what the server would refuse.
 import type { Role } from "@prisma/client";
 import type { TokenAction } from "@/server/tokens/scopes";
 
