@@ -34,6 +34,7 @@ export const toolExecuteResultSchema = z.strictObject({
 export type ToolExecuteResult = z.infer<typeof toolExecuteResultSchema>;
 
 /** What `execute` may return. */
+// biome-ignore lint/suspicious/noConfusingVoidType: `execute` may return nothing, as in the Cursor SDK.
 export type ToolReturn = string | JsonValue | ToolExecuteResult | void;
 
 export function isToolExecuteResult(value: unknown): value is ToolExecuteResult {

@@ -8,6 +8,7 @@ export function DiagnosticsList({ diagnostics }: { diagnostics: Diagnostic[] }) 
   return (
     <ul className="space-y-1.5" data-testid="diagnostics">
       {diagnostics.map((d, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a list rendered once from one validation, never reordered.
         <li key={i} className="flex items-start gap-2 text-sm">
           <Badge tone={d.level === "error" ? "bad" : "warn"}>{d.level}</Badge>
           {d.file ? <code className="font-mono text-xs text-zinc-500">{d.file}</code> : null}

@@ -29,6 +29,7 @@ export function PendingReminders({
         ),
     [client, path],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the trigger: a new one means reload.
   useEffect(() => {
     const controller = new AbortController();
     void load(controller.signal);
@@ -45,7 +46,7 @@ export function PendingReminders({
 
   if (reminders.length === 0 && !error) return null;
   return (
-    <div
+    <section
       className="border-b border-zinc-200 px-4 py-2 text-sm dark:border-zinc-800"
       data-testid="reminders"
       aria-label="Pending reminders"
@@ -71,6 +72,6 @@ export function PendingReminders({
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }

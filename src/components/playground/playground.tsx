@@ -57,6 +57,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   const actions = usePlaygroundActions({ client, slug, sessionId, onStarted: openSession, onChanged: refreshList });
 
   // A turn that ends changes the session's status in the list.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `isActive` changing is the trigger.
   useEffect(() => refreshList(), [isActive, refreshList]);
 
   const disabledReason =

@@ -61,7 +61,9 @@ export function ToolChip({ call, calls, onDecide }: ToolChipProps) {
         </div>
       </details>
       {call.children.length ? (
+        // biome-ignore lint/a11y/useSemanticElements: a group of calls, not a form's fieldset.
         <div
+          role="group"
           className="mt-2 space-y-2 border-l-2 border-zinc-200 pl-3 dark:border-zinc-700"
           aria-label={`Calls made by ${call.subagent?.name ?? "the subagent"}`}
         >

@@ -8,7 +8,7 @@ export type TranscriptBlock = { kind: "item"; item: TranscriptItem } | { kind: "
 /** Items in order, each turn's status placed after that turn's last item. */
 export function transcriptBlocks(t: Transcript): TranscriptBlock[] {
   const lastPosition = new Map<string, number>();
-  t.items.forEach((item, position) => item.turnId && lastPosition.set(item.turnId, position));
+  for (const [position, item] of t.items.entries()) if (item.turnId) lastPosition.set(item.turnId, position);
   const blocks: TranscriptBlock[] = [];
   t.items.forEach((item, position) => {
     blocks.push({ kind: "item", item });

@@ -17,6 +17,7 @@ type Options = {
 export function usePlaygroundActions({ client, slug, sessionId, onStarted, onChanged }: Options) {
   const [error, setError] = useState<string>();
   // An error belongs to the session it happened in.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `sessionId` changing is the trigger.
   useEffect(() => setError(undefined), [sessionId]);
   const run = useCallback(async <T>(work: () => Promise<T>): Promise<T | undefined> => {
     setError(undefined);

@@ -18,6 +18,7 @@ export function useSessionList(client: ApiClient, query: string, refreshKey: num
   const [sessions, setSessions] = useState<SessionSummary[]>();
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [error, setError] = useState<string>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `refreshKey` is the trigger: a new one means reload.
   useEffect(() => {
     const controller = new AbortController();
     // Typing in the search box waits for a pause instead of asking on every key.

@@ -12,6 +12,7 @@ export function useStickToBottom<T extends HTMLElement>(change: unknown) {
     const el = ref.current;
     if (el) isPinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
   }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `change` is the trigger: new content means scroll.
   useEffect(() => {
     const el = ref.current;
     if (el && isPinned.current) el.scrollTop = el.scrollHeight;

@@ -19,6 +19,7 @@ export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectE
 /** A labelled control: the label wraps it, so every control has an accessible name. */
 export function Field({ label, hint, children }: { label: string; hint?: ReactNode; children: ReactNode }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, wrapped by the label.
     <label className="block space-y-1">
       <span className="text-sm font-medium text-zinc-700 dark:text-zinc-300">{label}</span>
       {children}

@@ -28,7 +28,7 @@ export async function signInWithPassword(options: {
   });
   decoyHash ??= hashPassword("decoy-password-for-timing");
   const isValid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash));
-  if (!user || !user.passwordHash || !isValid) throw new AppError("unauthorized", "wrong email or password");
+  if (!user?.passwordHash || !isValid) throw new AppError("unauthorized", "wrong email or password");
   await clearSignInFailures({ db, email });
   return { id: user.id, email: user.email!, name: user.name };
 }

@@ -11,7 +11,9 @@ import { EnvError, parseEnv } from "@/env";
 import { base58, identityPublicKey, readOrCreateIdentityKey, workerIdentityKeys } from "./request-identity";
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-identity-"));

@@ -147,7 +147,7 @@ async function flush(pool: pg.Pool, state: Queue, channel: string): Promise<void
     if (batch.length === 0) continue;
     try {
       const results = await appendStatement(pool, batch, channel);
-      batch.forEach((request, i) => answer(request, settled(request, results[i] ?? [])));
+      for (const [i, request] of batch.entries()) answer(request, settled(request, results[i] ?? []));
     } catch {
       // One bad request (say, a duplicate idempotency key racing in from another process)
       // must not fail the others: retry each alone, and let each answer for itself.

@@ -6,6 +6,7 @@
 
 const suspect = /\\u0000|\\ud[89a-f]/i;
 // A lone surrogate: a high one not followed by a low one, or a low one not preceded by a high one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what Postgres jsonb cannot store.
 const unstorable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** JSON.stringify, with NUL and lone surrogates replaced by U+FFFD in every string and key. */

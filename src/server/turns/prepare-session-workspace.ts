@@ -20,7 +20,8 @@ export function prepareSessionWorkspace(
   adoptLegacyWorkspace(dataDir, setup.session.agentId, setup.session.id, workspaceDir);
   if (!manifest.root) {
     ensureWorkspaceDir(workspaceDir);
-    return writeWorkspaceFiles(workspaceDir, files);
+    writeWorkspaceFiles(workspaceDir, files);
+    return;
   }
   const { agentId, versionId } = setup.session;
   const paths = versionPaths(dataDir, agentId, versionId);
@@ -33,7 +34,9 @@ export function prepareSessionWorkspace(
       workspaceFiles,
     });
   const laidOut = (dir: string) => (layOut(dir), isPrepared(dir));
-  if (stock?.take(workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut))
-    return writeWorkspaceFiles(workspaceDir, files);
-  layOut(workspaceDir, files);
+  if (stock?.take(workspaceStockDir(dataDir, agentId, versionId), workspaceDir, laidOut)) {
+    writeWorkspaceFiles(workspaceDir, files);
+  } else {
+    layOut(workspaceDir, files);
+  }
 }

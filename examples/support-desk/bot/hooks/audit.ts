@@ -2,7 +2,7 @@ import { defineHook } from "agentfold/hooks";
 
 export default defineHook({
   events: {
-    "turn.completed": async (event, ctx) => {
+    "turn.completed": async (_event, ctx) => {
       console.log(`turn completed in session ${ctx.session.id}`);
     },
   },

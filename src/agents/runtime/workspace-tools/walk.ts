@@ -1,5 +1,6 @@
 // Lists the files under a workspace directory for grep and glob, in a stable order (entries
 // sorted by name, depth first), so capped results are the same on every call.
+import type { Dirent } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { isWithin } from "./confine";
@@ -11,7 +12,7 @@ const skippedDirectories = new Set(["node_modules", ".git"]);
 /** Absolute paths of the regular files under `directory`, plus symlinks to files that stay
  * inside `root`. Symlinked directories are not entered: they may lead outside or loop. */
 export async function* walkFiles(root: string, directory: string): AsyncGenerator<string> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(directory, { withFileTypes: true });
   } catch {

@@ -6,14 +6,15 @@ import { AppError } from "@/server/errors";
 import type { ArchiveEntry, EntryType } from "./archive-entry";
 
 const fileTypeMask = 0o170000;
-const unixTypes: Record<number, EntryType> = {
-  0o120000: "symlink",
-  0o020000: "device",
-  0o060000: "device",
-  0o010000: "fifo",
-  0o140000: "other",
-  0o040000: "directory",
-};
+// File modes in octal, as in stat(2).
+const unixTypes = new Map<number, EntryType>([
+  [0o120000, "symlink"],
+  [0o020000, "device"],
+  [0o060000, "device"],
+  [0o010000, "fifo"],
+  [0o140000, "other"],
+  [0o040000, "directory"],
+]);
 
 export async function* readZipEntries(archive: Buffer): AsyncGenerator<ArchiveEntry> {
   let zip: ZipFile;
@@ -41,7 +42,7 @@ export async function* readZipEntries(archive: Buffer): AsyncGenerator<ArchiveEn
 // Unix zippers keep st_mode in the high 16 bits. Extractors that honour it would create a
 // symlink or device from such an entry, so it is refused here even though we write plain files.
 function entryType(entry: Entry, name: string): EntryType {
-  const unixType = unixTypes[(entry.externalFileAttributes >>> 16) & fileTypeMask];
+  const unixType = unixTypes.get((entry.externalFileAttributes >>> 16) & fileTypeMask);
   if (unixType !== undefined) return unixType;
   return name.endsWith("/") ? "directory" : "file";
 }
