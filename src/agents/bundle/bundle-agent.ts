@@ -3,6 +3,7 @@
 // hide the others. The SDK and zod resolve to the platform's copies; anything else the upload
 // cannot satisfy fails with `cannot resolve 'X' from <file>`.
 import { createRequire } from "node:module";
+import fs from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
@@ -23,6 +24,8 @@ export type BundleResult = {
   bundlePath: string;
   bytes: number;
   diagnostics: Diagnostic[];
+  /** The folder's own source files in the bundle (relative; no dependencies, no authoring package). */
+  sources?: string[];
 };
 
 function entrySource(files: string[]): string {
@@ -112,10 +115,19 @@ export async function bundleAgent(options: {
       metafile: true,
     });
     const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+    // Inputs are relative to absWorkingDir, the folder; what lies outside it is not the agent's.
+    const sources = Object.keys(result.metafile.inputs).filter(
+      (input) =>
+        !input.startsWith("..") &&
+        !input.includes("node_modules/") &&
+        !input.includes(":") &&
+        fs.existsSync(path.join(folderDir, input)),
+    );
     return {
       ok: true,
       bundlePath,
       bytes,
+      sources,
       diagnostics: result.warnings.map((w) => ({ ...toDiagnostic(w, folderDir), level: "warning" })),
     };
   } catch (error) {

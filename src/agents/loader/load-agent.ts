@@ -8,6 +8,7 @@ import { createSandbox } from "@/agents/sandbox/sandbox";
 import type { Diagnostic } from "./diagnostics";
 import { discoverAgent } from "./discover";
 import { moduleFiles, type AgentLayout } from "./layout";
+import { checkHostMembers } from "./host-members";
 import { buildManifest, type AgentManifest } from "./manifest";
 import { diskSource } from "./source";
 
@@ -63,6 +64,7 @@ export async function loadAgentFolder(options: {
   try {
     const reports = await sandbox.call("describe", {});
     const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout));
+    checkHostMembers(diagnostics, await sourceTexts(folderDir, bundle.sources ?? []));
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
     if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir });
     timings.describeMs = performance.now() - started;
@@ -77,10 +79,16 @@ export async function loadAgentFolder(options: {
   }
 }
 
+async function sourceTexts(folderDir: string, files: string[]): Promise<Map<string, string>> {
+  const texts = await Promise.all(files.map((file) => fs.promises.readFile(path.join(folderDir, file), "utf8")));
+  return new Map(files.map((file, index) => [file, texts[index]!]));
+}
+
 /** Markdown instruction files of the agent and its subagents, read once for the manifest. */
 async function instructionTexts(folderDir: string, layout: AgentLayout): Promise<Map<string, string>> {
   const refs = [layout.instructions, ...layout.subagents.map((s) => s.instructions)];
-  const files = refs.flatMap((ref) => (ref && ref.form !== "module" ? ref.files : []));
-  const texts = await Promise.all(files.map((file) => fs.promises.readFile(path.join(folderDir, file), "utf8")));
-  return new Map(files.map((file, index) => [file, texts[index]!]));
+  return sourceTexts(
+    folderDir,
+    refs.flatMap((ref) => (ref && ref.form !== "module" ? ref.files : [])),
+  );
 }

@@ -1,7 +1,7 @@
-// The sandbox's side of host calls: agent code awaits a host service (ctx.host.reminders, a
-// schedule's receive / callTool), the request goes to the platform over IPC tagged with the
-// platform request it belongs to, and the answer comes back here. This file runs ONLY in the
-// sandbox.
+// The sandbox's side of host calls: agent code awaits a host service (ctx.host.kv, files,
+// reminders, ctx.send, a schedule's receive / callTool), the request goes to the platform over
+// IPC tagged with the platform request it belongs to, and the answer comes back here. This file
+// runs ONLY in the sandbox.
 import type { HostCall, HostCallMethod, HostReply } from "./protocol";
 
 const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -28,13 +28,87 @@ export function settleHostReply(message: unknown): boolean {
   return true;
 }
 
+type FileOptions = { scope?: "session" | "deployment" };
+type Found<T> = { found: boolean; value?: T };
+
 /** ctx.host for code running on behalf of platform request `requestId`. */
 export function hostServices(requestId: number) {
+  const call = (method: HostCallMethod, params: object) => hostCall(requestId, method, params);
+  // JSON has no undefined: "absent" crosses as { found: false }.
+  const found = async <T>(method: HostCallMethod, params: object) => {
+    const answer = (await call(method, params)) as Found<T>;
+    return answer.found ? answer.value : undefined;
+  };
+  const content = (value: string | Uint8Array) =>
+    typeof value === "string"
+      ? { content: value, encoding: "utf8" }
+      : { content: Buffer.from(value).toString("base64"), encoding: "base64" };
   return {
-    reminders: {
-      create: (options: unknown) => hostCall(requestId, "reminders.create", options),
-      list: () => hostCall(requestId, "reminders.list", {}),
-      cancel: async (id: string) => void (await hostCall(requestId, "reminders.cancel", { id })),
+    kv: {
+      get: (key: string) => found("kv.get", { key }),
+      entry: (key: string) => found("kv.entry", { key }),
+      put: (key: string, value: unknown, options?: { ifVersion?: number }) =>
+        call("kv.put", { key, value, ...options }),
+      delete: async (key: string) => void (await call("kv.delete", { key })),
+      list: (prefix?: string) => call("kv.list", { prefix }),
     },
+    files: {
+      read: (path: string, options?: FileOptions) => found<string>("files.read", { path, ...options }),
+      readBytes: async (path: string, options?: FileOptions) => {
+        const text = await found<string>("files.read", { path, ...options, encoding: "base64" });
+        return text === undefined ? undefined : new Uint8Array(Buffer.from(text, "base64"));
+      },
+      write: async (path: string, value: string | Uint8Array, options?: FileOptions) =>
+        void (await call("files.write", { path, ...content(value), ...options })),
+      append: async (path: string, value: string | Uint8Array, options?: FileOptions) =>
+        void (await call("files.append", { path, ...content(value), ...options })),
+      list: (prefix?: string, options?: FileOptions) => call("files.list", { prefix, ...options }),
+      delete: async (path: string, options?: FileOptions) => void (await call("files.delete", { path, ...options })),
+    },
+    reminders: {
+      create: (options: unknown) => call("reminders.create", options as object),
+      list: () => call("reminders.list", {}),
+      cancel: async (id: string) => void (await call("reminders.cancel", { id })),
+    },
+    // `validate` warns about these (src/agents/loader/host-members.ts); a call says why it fails.
+    otel: unavailable("ctx.host.otel"),
+    mcp: unavailable("ctx.host.mcp"),
+    github: unavailable("ctx.host.github"),
+    slack: unavailable("ctx.host.slack"),
+  };
+}
+
+/** A member the platform does not provide yet: every method throws, naming it. */
+export function unavailable(name: string): object {
+  return new Proxy(
+    {},
+    {
+      get: (_, property) =>
+        typeof property === "symbol" || property === "then"
+          ? undefined
+          : () => {
+              throw new Error(`${name}.${property}() is not available on this platform yet`);
+            },
+    },
+  );
+}
+
+/** ctx.send / ctx.getSession of a tool (docs/agent-folders.md, "Host API"). */
+export function sessionServices(requestId: number) {
+  const call = (method: HostCallMethod, params: object) => hostCall(requestId, method, params);
+  return {
+    send: async (channelId: string, message: string, options?: object) => {
+      const started = (await call("session.send", { channelId, message, options: options ?? {} })) as {
+        id: string;
+        deliveryId: string;
+        turnId: string;
+      };
+      return Object.freeze({
+        id: started.id,
+        deliveryId: started.deliveryId,
+        waitForCompletion: () => call("session.wait", { sessionId: started.id, turnId: started.turnId }),
+      });
+    },
+    getSession: (channelId: string, sessionId: string) => call("session.get", { channelId, sessionId }),
   };
 }

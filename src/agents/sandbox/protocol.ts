@@ -64,7 +64,25 @@ export type SandboxMethod = keyof SandboxMethods;
  * flight (`requestId`): the platform answers in that request's context (its session), never in
  * one the sandbox names itself.
  */
-export type HostCallMethod = "reminders.create" | "reminders.list" | "reminders.cancel" | "callTool" | "receive";
+export type HostCallMethod =
+  | "reminders.create"
+  | "reminders.list"
+  | "reminders.cancel"
+  | "callTool"
+  | "receive"
+  | "kv.get"
+  | "kv.entry"
+  | "kv.put"
+  | "kv.delete"
+  | "kv.list"
+  | "files.read"
+  | "files.write"
+  | "files.append"
+  | "files.list"
+  | "files.delete"
+  | "session.send"
+  | "session.get"
+  | "session.wait";
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
 export type HostReply =
   | { hostReply: number; ok: true; result: unknown }

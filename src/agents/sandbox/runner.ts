@@ -6,7 +6,7 @@ import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
 import { ToolInputError } from "@/agents/sdk/tool-schemas";
 import { toJsonSafe } from "./json-safe";
 import { routeEgress } from "./egress-client";
-import { hostCall, hostServices, settleHostReply } from "./host-calls";
+import { hostCall, hostServices, sessionServices, settleHostReply, unavailable } from "./host-calls";
 import { runResultContract } from "./run-result";
 import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
 
@@ -72,11 +72,31 @@ async function runTool(
       return { ok: false, error: `${params.file} does not export defineTool(...)` };
     const { execute } = tool as { execute: (input: unknown, ctx: unknown) => unknown };
     const input = parseToolInput(tool as never, params.input);
-    const output = await execute(input, Object.freeze({ ...params.context, host: hostServices(requestId) }));
+    const background = backgroundWork();
+    const ctx = {
+      ...params.context,
+      host: hostServices(requestId),
+      ...sessionServices(requestId),
+      waitUntil: background.waitUntil,
+      artifacts: unavailable("ctx.artifacts"),
+    };
+    const output = await execute(input, Object.freeze(ctx));
+    await background.settled();
     return { ok: true, output: toJsonSafe(output) ?? null };
   } catch (error) {
     return { ok: false, error: errorText(error), ...(error instanceof ToolInputError ? { invalidInput: true } : {}) };
   }
+}
+
+/** ctx.waitUntil of a tool or schedule: the call answers once the work is done too, so the work
+ * keeps its host services; a failure is logged, not the call's. */
+function backgroundWork() {
+  const work: Promise<unknown>[] = [];
+  return {
+    waitUntil: (promise: Promise<unknown>) =>
+      void work.push(Promise.resolve(promise).catch((error) => console.error("waitUntil:", errorText(error)))),
+    settled: () => Promise.all(work),
+  };
 }
 
 async function needsApproval(
@@ -99,7 +119,7 @@ async function runSchedule(modules: ModuleLoaders, params: { file: string; appAu
     const schedule = (await defaultExport(modules, params.file)) as { run?: (ctx: unknown) => unknown };
     if (descriptorKindOf(schedule) !== "schedule" || typeof schedule.run !== "function")
       return { ok: false as const, error: `${params.file} has no run()` };
-    const background: Promise<unknown>[] = [];
+    const background = backgroundWork();
     await schedule.run(
       Object.freeze({
         appAuth: params.appAuth,
@@ -112,26 +132,32 @@ async function runSchedule(modules: ModuleLoaders, params: { file: string; appAu
           await hostCall(requestId, "receive", { channel: name, input });
         },
         callTool: (name: string, input?: unknown) => hostCall(requestId, "callTool", { name, input: input ?? {} }),
-        waitUntil: (promise: Promise<unknown>) =>
-          void background.push(
-            Promise.resolve(promise).catch((error) => console.error("waitUntil:", errorText(error))),
-          ),
+        waitUntil: background.waitUntil,
       }),
     );
-    await Promise.all(background);
+    await background.settled();
     return { ok: true as const };
   } catch (error) {
     return { ok: false as const, error: errorText(error) };
   }
 }
 
-async function runHook(modules: ModuleLoaders, params: { file: string; event: { type: string }; context: unknown }) {
+async function runHook(
+  modules: ModuleLoaders,
+  params: { file: string; event: { type: string }; context: object },
+  requestId: number,
+) {
   try {
     const hook = (await defaultExport(modules, params.file)) as {
       events?: Record<string, (e: unknown, c: unknown) => unknown>;
     };
     const handlers = [hook.events?.[params.event.type], hook.events?.["*"]].filter((h) => typeof h === "function");
-    for (const handler of handlers) await handler!(params.event, params.context);
+    const ctx = Object.freeze({
+      ...params.context,
+      host: hostServices(requestId),
+      artifacts: unavailable("ctx.artifacts"),
+    });
+    for (const handler of handlers) await handler!(params.event, ctx);
     return { ok: true as const, handled: handlers.length };
   } catch (error) {
     return { ok: false as const, error: errorText(error) };
@@ -177,7 +203,7 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
             : request.method === "needsApproval"
               ? await needsApproval(modules, params)
               : request.method === "runHook"
-                ? await runHook(modules, params)
+                ? await runHook(modules, params, request.id)
                 : request.method === "runResult"
                   ? await runResult(modules, params)
                   : request.method === "runSchedule"

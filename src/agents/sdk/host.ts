@@ -4,12 +4,17 @@
 import type { JsonValue } from "./types";
 import type { ToolExecuteResult } from "./tool-result";
 
+/** Agent-wide JSON values (docs/agent-folders.md, "Host state: kv and files"). */
 export type KvStore = {
   get(key: string): Promise<JsonValue | undefined>;
-  put(key: string, value: JsonValue): Promise<void>;
+  /** [inferred] A value with its version, for a compare-and-set `put`. */
+  entry(key: string): Promise<{ value: JsonValue; version: number } | undefined>;
+  /** The last writer wins; with `ifVersion` (0: only if absent) the put throws when the stored
+   * version differs. [inferred] Answers the new version. */
+  put(key: string, value: JsonValue, options?: { ifVersion?: number }): Promise<{ version: number }>;
   /** [inferred] */
   delete(key: string): Promise<void>;
-  /** [inferred] Keys starting with `prefix`. */
+  /** [inferred] Keys starting with `prefix`, sorted. */
   list(prefix?: string): Promise<string[]>;
 };
 
@@ -19,9 +24,12 @@ export type FileScope = { scope?: "session" | "deployment" };
 /** [inferred] The methods of `host.files`. `append` exists because a journal shared by every
  * session (memory) cannot be written safely with read-then-write. */
 export type FilesStore = {
+  /** The file as UTF-8 text. */
   read(path: string, options?: FileScope): Promise<string | undefined>;
-  write(path: string, content: string, options?: FileScope): Promise<void>;
-  append(path: string, content: string, options?: FileScope): Promise<void>;
+  /** [inferred] The file's bytes. */
+  readBytes(path: string, options?: FileScope): Promise<Uint8Array | undefined>;
+  write(path: string, content: string | Uint8Array, options?: FileScope): Promise<void>;
+  append(path: string, content: string | Uint8Array, options?: FileScope): Promise<void>;
   list(prefix?: string, options?: FileScope): Promise<string[]>;
   delete(path: string, options?: FileScope): Promise<void>;
 };

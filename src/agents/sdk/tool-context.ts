@@ -47,5 +47,7 @@ export type ToolContext = {
   /** Start or resume a session on any channel; `auth` defaults to this session's principal. */
   send(channelId: string, message: string, options?: SendOptions<JsonObject>): Promise<SessionHandle>;
   getSession(channelId: string, sessionId: string): Promise<SessionRef | null>;
+  /** [inferred] Work the call finishes before it answers, with its host services still at hand. */
+  waitUntil(promise: Promise<unknown>): void;
   artifacts: SessionArtifactsApi;
 };

@@ -74,6 +74,7 @@ export async function runDirectCall(options: {
     versionId: request.versionId,
     bundlePath: path.join(dataDir, version.bundlePath),
     sessionId: request.sessionId,
+    principal: request.caller,
   };
   const result = await runTool({
     sandbox,

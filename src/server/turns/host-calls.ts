@@ -1,7 +1,8 @@
 // The platform's side of host calls from agent code (src/agents/sandbox/host-calls.ts): each runs
-// in the context of the platform request it belongs to — a tool call's session, a schedule's
-// run — never in one the sandbox names. Agent code reaches reminders, and a schedule's run
-// reaches receive (start work on the built-in HTTP channel) and callTool.
+// in the context of the platform request it belongs to — a tool call's session, a hook's event, a
+// schedule's run — never in one the sandbox names. Agent code reaches kv, files, reminders and
+// sessions (send / getSession / waitForCompletion); a schedule's run also reaches receive (start
+// work on the built-in HTTP channel) and callTool.
 import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { runTool } from "@/agents/runtime/run-tool";
@@ -16,12 +17,18 @@ import { cancelReminder, createReminder, listReminders, type ReminderInput } fro
 import { queueTurn } from "@/server/sessions/queue-turn";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { recordSessionStart } from "@/server/sessions/start-session";
+import { createFilesStore } from "@/server/host-state/files";
+import { createKvStore } from "@/server/host-state/kv";
+import { filesCall, kvCall } from "./host-state-calls";
+import { type AgentCaller, getSessionForAgent, sendFromAgent, waitForTurn } from "@/server/sessions/send-from-agent";
 
 export type HostContext = {
   agentId: string;
   versionId: string;
   bundlePath: string;
   sessionId?: string;
+  /** Whom the code acts for: the session's owner (tools, hooks) or the schedule's appAuth. */
+  principal?: Principal;
   appAuth?: Principal;
 };
 
@@ -55,8 +62,39 @@ export function hostCallHandler(deps: Deps) {
         return callToolFromHost(deps, host, params as { name: string; input: unknown });
       case "receive":
         return receive(deps, host, params as { channel?: string; input: { message: string; auth: Principal } });
+      case "kv.get":
+      case "kv.entry":
+      case "kv.put":
+      case "kv.delete":
+      case "kv.list":
+        return kvCall(createKvStore(deps.db, host.agentId), method, params);
+      case "files.read":
+      case "files.write":
+      case "files.append":
+      case "files.list":
+      case "files.delete":
+        return filesCall(
+          createFilesStore(deps.db, { agentId: host.agentId, sessionId: host.sessionId }),
+          method,
+          params,
+        );
+      case "session.send":
+        return sendFromAgent({ db: deps.db, runtime: needRuntime(deps), caller: await callerOf(deps, host), params });
+      case "session.get":
+        return getSessionForAgent(deps.db, await callerOf(deps, host), params);
+      case "session.wait":
+        return waitForTurn({ db: deps.db, caller: await callerOf(deps, host), params });
     }
   };
+}
+
+/** The agent and principal agent code acts for (ctx.send and friends). */
+async function callerOf(deps: Deps, host: HostContext): Promise<AgentCaller> {
+  const principal = host.principal ?? host.appAuth;
+  if (!principal) throw new Error("sessions can be started only from code that runs for someone");
+  const agent = await deps.db.agent.findUnique({ where: { id: host.agentId }, select: { slug: true, teamId: true } });
+  if (!agent) throw new Error("the agent is gone");
+  return { agentId: host.agentId, slug: agent.slug, teamId: agent.teamId, principal };
 }
 
 function needSession(host: HostContext): string {

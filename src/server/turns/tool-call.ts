@@ -163,6 +163,7 @@ async function attemptOnce(
       versionId: session.versionId,
       bundlePath: env.setup.bundlePath,
       sessionId: session.id,
+      principal: session.auth,
     },
     context: {
       toolCallId: call.callId,
