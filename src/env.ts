@@ -102,6 +102,8 @@ export const envSchema = z
     // callers without credentials act as the local principal (localDevStrict).
     // How long a tool call parked for approval waits before it expires as denied.
     AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
+    // How long one hook may take with one event before it is logged and skipped.
+    AGENTFOLD_HOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
     // A turn's attempts on retryable failures (a provider or the database away), and the longest
     // backoff between two (docs/turns.md, "Failures").
     AGENTFOLD_TURN_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),

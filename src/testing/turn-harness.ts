@@ -41,6 +41,8 @@ export async function startTurnHarness(options: {
   clock?: () => Date;
   /** Retries of failed turns: by default few and quick, so a test sees a turn give up in seconds. */
   retry?: RetryBound;
+  /** How long a hook may take with one event (the worker's default otherwise). */
+  hookTimeoutMs?: number;
 }) {
   // A database of its own, as an Agentfold instance has: workers hear every new session of their
   // database (eager turns) and sweep its running turns, so harnesses must not share one.
@@ -62,6 +64,7 @@ export async function startTurnHarness(options: {
     clock: options.clock,
     runtime,
     retry,
+    hookTimeoutMs: options.hookTimeoutMs,
   };
   let inProcess: WorkerServer | undefined;
   const extraWorkers: WorkerServer[] = [];
@@ -89,6 +92,7 @@ export async function startTurnHarness(options: {
         RESTATE_IDENTITY_KEYS: restate.identityKey,
         AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts),
         AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
+        ...(options.hookTimeoutMs ? { AGENTFOLD_HOOK_TIMEOUT_SECONDS: String(options.hookTimeoutMs / 1000) } : {}),
         ...(options.approvalTimeoutMs
           ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) }
           : {}),

@@ -21,6 +21,9 @@ export type ToolManifest = {
   outputSchema?: unknown;
 };
 
+/** A hook module and the event keys of its `events` map (a type or "*"). */
+export type HookManifest = { name: string; file: string; events: string[] };
+
 export type AgentManifest = {
   name: string;
   root: "bot" | "agent";
@@ -45,7 +48,7 @@ export type AgentManifest = {
     content?: string;
   }[];
   subagents: { id: string; description?: string; model?: unknown; instructionsText: string }[];
-  hooks: { name: string; file: string; events: string[] }[];
+  hooks: HookManifest[];
   channels: {
     name: string;
     file: string;

@@ -35,6 +35,10 @@ describe("agentfold init, validate, info", () => {
     const surface = JSON.parse(info.stdout);
     expect(surface.agent.tools[0]).toMatchObject({ name: "greet", effect: "read", execution: "server" });
     expect(surface.agent.skills[0]).toMatchObject({ name: "tone", description: "How to phrase answers" });
+    expect(surface.agent.hooks).toEqual([
+      expect.objectContaining({ name: "memory", events: expect.arrayContaining(["turn.completed", "turn.failed"]) }),
+    ]);
+    expect(fs.readFileSync(path.join(scratch, "fresh-agent", "bot", "instructions.md"), "utf8")).toContain("## Memory");
   });
 
   it("refuses to scaffold into a folder that is not empty", async () => {

@@ -32,4 +32,6 @@ export type WorkerDeps = {
   eager?: EagerTurns;
   /** How often a turn (or a direct tool call) is tried on retryable failures, and how far apart. */
   retry?: RetryBound;
+  /** How long one hook may take with one event (src/server/hooks/hook-dispatcher.ts); 30 s. */
+  hookTimeoutMs?: number;
 };

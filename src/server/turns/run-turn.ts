@@ -14,6 +14,7 @@ import type { LoopEnv, Spend, TurnDeps, TurnEnd, TurnFinish, TurnSetup } from ".
 import { finishTurn } from "./finish-turn";
 import { judgeResult } from "./judge-result";
 import { addUsage, zeroUsage } from "./model-step";
+import { refreshMemoryView } from "./memory-view";
 import { prepareSessionWorkspace } from "./prepare-session-workspace";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup } from "./turn-setup";
@@ -56,6 +57,8 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
     deps.started,
   ]);
   const settings = prepared ?? (await step(`${turnId}:prepare`, async () => prepare(loaded)));
+  // Hooks may have journaled since the last turn (memoryHook): the workspace shows it.
+  if (loaded.manifest.hooks.length > 0) await refreshMemoryView(db, loaded.session.agentId, loaded.workspaceDir);
   const setup: TurnSetup = {
     ...loaded,
     session: {

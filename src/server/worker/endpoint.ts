@@ -17,6 +17,7 @@ import { schedulerObject } from "@/server/durable/scheduler-object";
 import { runEagerly, sessionObject } from "@/server/durable/session-object";
 import { toolsService } from "@/server/durable/tools-service";
 import type { WorkerDeps } from "@/server/durable/worker-deps";
+import { createHookDispatcher } from "@/server/hooks/hook-dispatcher";
 import { createEagerTurns } from "./eager-turns";
 
 /** Every Restate service and object this worker serves. */
@@ -68,6 +69,14 @@ export async function startWorkerServer({
     key: secretKey ?? readOrCreateSecretKey(config.dataDir),
   });
   const deps: WorkerDeps = { ...config, sandboxes, cancellations, workspaces: createWorkspaceStock() };
+  // Events reach hooks from here, never from the turn that appends them.
+  const hooks = await createHookDispatcher({
+    db: config.db,
+    databaseUrl,
+    dataDir: config.dataDir,
+    sandboxes,
+    timeoutMs: config.hookTimeoutMs ?? 30_000,
+  });
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
     const eager = await createEagerTurns({
@@ -98,7 +107,8 @@ export async function startWorkerServer({
       for (const session of sessions) session.close();
       for (const session of sessions) session.destroy();
       await closed;
-      await Promise.all([sandboxes.stopAll(), cancellations.close(), secrets.close(), deps.eager?.close()]);
+      await Promise.all([hooks.close(), cancellations.close(), secrets.close(), deps.eager?.close()]);
+      await sandboxes.stopAll();
     },
   };
 }

@@ -23,6 +23,7 @@ const server = await startWorkerServer({
     models: modelSettings(config),
     defaultModel: config.AGENTFOLD_DEFAULT_MODEL,
     approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
+    hookTimeoutMs: config.AGENTFOLD_HOOK_TIMEOUT_SECONDS * 1000,
     retry: {
       attempts: config.AGENTFOLD_TURN_RETRY_ATTEMPTS,
       initialIntervalMs: Math.min(

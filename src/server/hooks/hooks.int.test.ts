@@ -1,0 +1,206 @@
+// Hooks and host state on the real engine (Postgres, Restate, a worker process, sandboxes):
+// kv and files persist across sessions, principals, worker deaths and versions; hooks see each
+// event at most once, in log order, and a throwing hook stops neither the next hook nor the turn;
+// memoryHook journals every turn into a file the model reads; a tool's ctx.send starts a session
+// and awaits its reply (docs/agent-folders.md, "Hooks" and "Host state: kv and files").
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { SessionEvent } from "@/agents/sdk/events";
+import { waitFor } from "@/cli/start/wait";
+import { createFilesStore } from "@/server/host-state/files";
+import { createKvStore } from "@/server/host-state/kv";
+import { startSession, type AgentRef } from "@/server/sessions/start-session";
+import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
+
+const tool = (body: string) => `import { defineTool } from "agentfold/tools";
+export default defineTool({ description: "test tool", effect: "write",
+  async execute(input, ctx) { ${body} } });
+`;
+
+const hook = (events: string) => `import { defineHook } from "agentfold/hooks";
+export default defineHook({ events: { ${events} } });
+`;
+
+const stateful: Record<string, string> = {
+  "bot/instructions.md": "You keep state.",
+  "bot/tools/remember.ts": tool("return ctx.host.kv.put(input.key, input.value);"),
+  "bot/tools/recall.ts": tool("return { value: (await ctx.host.kv.get(input.key)) ?? null };"),
+  "bot/tools/jot.ts": tool(
+    "await ctx.host.files.write(input.path, input.text, { scope: input.scope }); return 'jotted';",
+  ),
+  "bot/tools/peek.ts": tool(
+    "return { text: (await ctx.host.files.read(input.path, { scope: input.scope })) ?? null };",
+  ),
+  "bot/tools/delegate.ts": tool(
+    "const handle = await ctx.send('http', input.message, { title: 'delegated' }); return { id: handle.id, ...(await handle.waitForCompletion()) };",
+  ),
+  // Discovery order is by path: all, boom, counter, memory.
+  "bot/hooks/all.ts": hook(
+    `"*": async (event, ctx) => ctx.host.files.append("seen/" + ctx.session.id + ".log", event.index + " " + event.type + "\\n", { scope: "deployment" })`,
+  ),
+  "bot/hooks/boom.ts": hook(`"turn.completed": async () => { throw new Error("the boom hook always fails"); }`),
+  "bot/hooks/counter.ts": hook(`"turn.completed": async (event, ctx) => {
+    const key = "turns:" + ctx.session.id;
+    for (;;) {
+      const entry = await ctx.host.kv.entry(key);
+      try { await ctx.host.kv.put(key, (entry?.value ?? 0) + 1, { ifVersion: entry?.version ?? 0 }); return; }
+      catch (error) { if (!String(error.message).includes("version")) throw error; }
+    }
+  }`),
+  "bot/hooks/memory.ts": `import { memoryHook } from "agentfold/memory";\nexport default memoryHook();\n`,
+};
+
+let h: Harness;
+let agent: AgentRef;
+
+beforeAll(async () => {
+  h = await startTurnHarness({ databaseUrl: inject("databaseUrl"), workerProcess: true, hookTimeoutMs: 2_000 });
+  agent = await h.deploy("stateful", stateful);
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+const call = (toolName: string, input: object) => `[call ${toolName} ${JSON.stringify(input)}]`;
+const completed = (n = 1) => has("turn.completed", n);
+
+function output(log: SessionEvent[], toolName: string): unknown {
+  return ofType(log, "action.result").find((e) => e.data.toolName === toolName)?.data.output;
+}
+
+async function runTurn(message: string, principal = h.owner): Promise<SessionEvent[]> {
+  const { sessionId } = await startSession({
+    db: h.db,
+    runtime: h.runtime,
+    agent,
+    principal,
+    body: { message },
+    baseUrl: "http://test",
+  });
+  return h.eventsUntil(sessionId, (log) => completed()(log) || has("turn.failed")(log));
+}
+
+const kv = () => createKvStore(h.db, agent.id);
+
+describe("host.kv", () => {
+  it("is shared by every session and principal of the agent, across a worker's death and a new version", async () => {
+    await runTurn(call("remember", { key: "profile:ada", value: { plan: "pro" } }));
+    const other = { kind: "app" as const, id: "someone-else" };
+    expect(output(await runTurn(call("recall", { key: "profile:ada" }), other), "recall")).toEqual({
+      value: { plan: "pro" },
+    });
+    await h.crashWorker();
+    agent = await h.deploy("stateful", { ...stateful, "bot/instructions.md": "You keep state, version two." });
+    expect(output(await runTurn(call("recall", { key: "profile:ada" })), "recall")).toEqual({ value: { plan: "pro" } });
+  }, 90_000);
+});
+
+describe("host.files", () => {
+  it("keeps session files to their session and shares deployment files", async () => {
+    const first = await runTurn(
+      `${call("jot", { path: "notes/draft.txt", text: "mine" })} ${call("jot", { path: "shared.txt", text: "ours", scope: "deployment" })}`,
+    );
+    expect(output(first, "jot")).toBe("jotted");
+    const second = await runTurn(
+      `${call("peek", { path: "notes/draft.txt" })} ${call("peek", { path: "shared.txt", scope: "deployment" })}`,
+    );
+    const peeks = ofType(second, "action.result").map((e) => e.data.output);
+    expect(peeks).toEqual([{ text: null }, { text: "ours" }]);
+    const own = createFilesStore(h.db, { agentId: agent.id, sessionId: first[0]!.sessionId });
+    expect(await own.read("notes/draft.txt")).toBe("mine");
+  }, 60_000);
+});
+
+describe("hooks", () => {
+  it("hand every event to a `*` hook once, in index order, and count turns despite a throwing hook", async () => {
+    const log = await runTurn("hello hooks");
+    const { sessionId } = log[0]!;
+    const files = createFilesStore(h.db, { agentId: agent.id });
+    const expected = log.map((e) => `${e.index} ${e.type}`).join("\n") + "\n";
+    // The log is complete at turn.completed: nothing later is appended for this turn.
+    await waitFor(
+      "the * hook to see the whole log",
+      async () => (await files.read(`seen/${sessionId}.log`, { scope: "deployment" })) === expected,
+      { timeoutMs: 20_000 },
+    );
+    await waitFor("the counter hook to count the turn", async () => (await kv().get(`turns:${sessionId}`)) === 1, {
+      timeoutMs: 20_000,
+    });
+  }, 60_000);
+
+  it("count N turns as N, also when the worker is killed mid-turn", async () => {
+    const started = await h.start(agent, { message: "turn one" });
+    const { sessionId } = started;
+    await h.eventsUntil(sessionId, completed(1));
+    const second = await h.followUp(agent, sessionId, {
+      message: "turn two",
+      continuationToken: started.continuationToken,
+    });
+    await h.eventsUntil(sessionId, completed(2));
+    const counted = async () => kv().get(`turns:${sessionId}`);
+    // Killed while a turn runs, not while hooks still take the last one's end: that one is at most once.
+    await waitFor("the counter hook to count two turns", async () => (await counted()) === 2, { timeoutMs: 20_000 });
+    await h.followUp(agent, sessionId, {
+      message: "turn three [delay 3s]",
+      continuationToken: second.continuationToken,
+    });
+    await h.eventsUntil(sessionId, has("message.received", 3));
+    await h.crashWorker();
+    await h.eventsUntil(sessionId, completed(3), 60_000);
+    await waitFor("the counter hook to count three turns", async () => (await counted()) === 3, { timeoutMs: 60_000 });
+    // At most once: nothing is delivered again later.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await counted()).toBe(3);
+  }, 150_000);
+});
+
+describe("memoryHook", () => {
+  it("journals each turn with the documented fields, and the next turn's workspace shows the journal", async () => {
+    const first = await runTurn("remember that the launch is on Friday");
+    const { sessionId } = first[0]!;
+    const files = createFilesStore(h.db, { agentId: agent.id });
+    const entryOf = async () => {
+      const journal = (await files.read("memory/journal.jsonl", { scope: "deployment" })) ?? "";
+      return journal
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+        .find((entry) => entry.sessionId === sessionId);
+    };
+    await waitFor("the memory hook to journal the turn", async () => (await entryOf()) !== undefined, {
+      timeoutMs: 20_000,
+    });
+    const entry = await entryOf();
+    expect(Object.keys(entry).sort()).toEqual(
+      ["at", "channelId", "result", "sessionId", "status", "title", "usage", "userMessage"].sort(),
+    );
+    expect(entry).toMatchObject({
+      channelId: "http",
+      status: "completed",
+      userMessage: "remember that the launch is on Friday",
+    });
+    expect(Object.keys(entry.usage).sort()).toEqual([
+      "cacheReadTokens",
+      "cacheWriteTokens",
+      "inputTokens",
+      "outputTokens",
+    ]);
+    const next = await runTurn(call("read", { path: "memory/journal.jsonl" }));
+    expect(JSON.stringify(output(next, "read"))).toContain(sessionId);
+  }, 60_000);
+});
+
+describe("ctx.send", () => {
+  it("starts a second session as the tool's principal, whose reply the tool awaits", async () => {
+    const log = await runTurn(call("delegate", { message: "[say: the delegate answers]" }));
+    const answer = output(log, "delegate") as { id: string; status: string; result: unknown };
+    expect(answer).toMatchObject({ status: "finished", result: "the delegate answers" });
+    const delegated = await h.db.session.findUniqueOrThrow({ where: { id: answer.id } });
+    expect(delegated).toMatchObject({
+      agentId: agent.id,
+      title: "delegated",
+      ownerKind: h.owner.kind,
+      ownerId: h.owner.id,
+    });
+  }, 60_000);
+});
