@@ -117,3 +117,38 @@ export const agentDetailSchema = z.object({
 export const activateVersionInputSchema = agentInputSchema.extend({ number: z.number().int().positive() });
 export const activatedVersionSchema = z.object({ number: z.number(), isActive: z.boolean() });
 export type ActivatedVersion = z.infer<typeof activatedVersionSchema>;
+
+// The answers of the agent routes of /v1 (the route table's OpenAPI document). A manifest is the
+// loader's (src/agents/loader/manifest.ts), described here as an open object.
+const manifestSchema = z.record(z.string(), z.unknown());
+
+export const agentInfoSchema = z.object({
+  ok: z.literal(true),
+  slug: z.string(),
+  version: z.number().int(),
+  agent: manifestSchema,
+});
+
+export const visibleAgentsSchema = z.object({
+  ok: z.literal(true),
+  agents: z.array(
+    z.object({ slug: z.string(), name: z.string(), description: z.string().nullable(), playgroundUrl: z.string() }),
+  ),
+});
+
+export const uploadedVersionSchema = z.object({
+  ok: z.literal(true),
+  version: z.object({
+    id: z.string(),
+    agentId: z.string(),
+    slug: z.string(),
+    number: z.number().int(),
+    status: z.enum(["ready", "invalid"]),
+    isActive: z.boolean(),
+    diagnostics: z.array(diagnosticSchema),
+    manifest: manifestSchema.nullable(),
+    fileCount: z.number().int(),
+    sourceBytes: z.number().int(),
+    createdAt: z.string(),
+  }),
+});

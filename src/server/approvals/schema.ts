@@ -49,3 +49,11 @@ export const approvalInboxSchema = z.object({
   pending: z.array(inboxApprovalSchema),
   decided: z.array(inboxApprovalSchema),
 });
+
+export const approvalDecidedSchema = z.object({
+  ok: z.literal(true),
+  sessionId: z.string(),
+  callId: z.string(),
+  decision: z.enum(["approved", "denied"]),
+  delivered: z.boolean(),
+});

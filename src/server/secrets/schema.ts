@@ -52,3 +52,8 @@ export const setSecretInputSchema = agentSecretsInputSchema.extend({
 export const removeSecretInputSchema = agentSecretsInputSchema.extend({ name: secretNameSchema });
 
 export const removeSecretResultSchema = z.object({ name: z.string() });
+
+// The answers of /<slug>/v1/secrets… (the route table's OpenAPI document).
+export const secretListAnswerSchema = secretListSchema.extend({ ok: z.literal(true) });
+export const secretSetAnswerSchema = setSecretResultSchema.extend({ ok: z.literal(true) });
+export const secretRemovedAnswerSchema = removeSecretResultSchema.extend({ ok: z.literal(true) });

@@ -97,3 +97,64 @@ export type SessionStarted = {
   playgroundUrl: string;
   traceUrl: string;
 };
+
+// The answers of the session routes, as the wire carries them (the route table's OpenAPI document).
+export const sessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  channelId: z.string(),
+  mode: sessionModeSchema,
+  status: sessionStatusSchema,
+  purpose: z.enum(["live", "eval"]),
+  dryRun: z.boolean(),
+  agentVersion: z.number().int(),
+  eventCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const sessionStartedSchema = z.object({
+  ok: z.literal(true),
+  sessionId: z.string(),
+  continuationToken: z.string(),
+  deliveryId: z.string(),
+  playgroundUrl: z.string(),
+  traceUrl: z.string(),
+});
+
+export const followUpAcceptedSchema = z.object({
+  ok: z.literal(true),
+  sessionId: z.string(),
+  continuationToken: z.string(),
+  deliveryId: z.string(),
+  admission: z.enum(["started", "queued"]),
+  preempted: z.literal(true).optional(),
+});
+
+export const sessionPageSchema = z.object({
+  ok: z.literal(true),
+  sessions: z.array(sessionSummarySchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const pendingApprovalSchema = z.object({
+  callId: z.string(),
+  toolName: z.string(),
+  args: z.unknown(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+});
+
+export const sessionStateSchema = z.object({
+  ok: z.literal(true),
+  session: sessionSummarySchema,
+  pendingApprovals: z.array(pendingApprovalSchema),
+});
+
+export const sessionResumedSchema = z.object({
+  ok: z.literal(true),
+  sessionId: z.string(),
+  continuationToken: z.string(),
+});
+export const sessionStoppedSchema = z.object({ ok: z.literal(true), sessionId: z.string(), wasRunning: z.boolean() });
+export const sessionDeletedSchema = z.object({ ok: z.literal(true), sessionId: z.string() });

@@ -21,3 +21,11 @@ export type DirectCallRequest = {
 
 /** The worker's answer: a refusal is an AppError's wire form, rethrown as that error in the web. */
 export type DirectCallOutcome = Outcome<{ output: unknown; isError: boolean; stubbed?: true }>;
+
+/** A direct call's answer: a throw is `isError: true` with its message; a dry-run write is `stubbed`. */
+export const directCallResultSchema = z.object({
+  ok: z.literal(true),
+  output: z.unknown(),
+  isError: z.boolean(),
+  stubbed: z.literal(true).optional(),
+});
