@@ -6,71 +6,39 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import * as agentVersions from "@/app/v1/agents/[slug]/versions/route";
-import * as agents from "@/app/v1/agents/route";
-import * as devSchedule from "@/app/[slug]/v1/dev/schedules/[name]/route";
-import * as info from "@/app/[slug]/v1/info/route";
-import * as schedule from "@/app/[slug]/v1/schedules/[name]/route";
-import * as schedules from "@/app/[slug]/v1/schedules/route";
-import * as secret from "@/app/[slug]/v1/secrets/[name]/route";
-import * as secrets from "@/app/[slug]/v1/secrets/route";
-import * as approval from "@/app/[slug]/v1/session/[id]/approvals/[callId]/route";
-import * as events from "@/app/[slug]/v1/session/[id]/events/route";
-import * as reminder from "@/app/[slug]/v1/session/[id]/reminders/[name]/route";
-import * as reminders from "@/app/[slug]/v1/session/[id]/reminders/route";
-import * as resume from "@/app/[slug]/v1/session/[id]/resume/route";
-import * as session from "@/app/[slug]/v1/session/[id]/route";
-import * as stop from "@/app/[slug]/v1/session/[id]/stop/route";
-import * as stream from "@/app/[slug]/v1/session/[id]/stream/route";
-import * as sessionTool from "@/app/[slug]/v1/session/[id]/tools/[name]/route";
-import * as sessions from "@/app/[slug]/v1/session/route";
-import * as tool from "@/app/[slug]/v1/tools/[name]/route";
-import * as unsluggedSession from "@/app/v1/session/[id]/route";
-import * as unsluggedSessions from "@/app/v1/session/route";
-import * as unsluggedStream from "@/app/v1/session/[id]/stream/route";
 import { createApiFront, matchRoute, type FastRoute } from "@/server/web/api-front";
 import { AppError } from "@/server/errors";
 import { errorResponse } from "@/server/http/respond";
+import type { V1Route } from "@/server/http/v1-route";
+import { handlerOf, v1Routes as table } from "@/server/http/v1-routes";
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-/** Each route as `METHOD /path/:param` and its handler; `:slug/v1/…` per agent, `v1/…` unslugged. */
-const table: [string, unknown][] = [
-  ["GET v1/agents", agents.GET],
-  ["POST v1/agents/:slug/versions", agentVersions.POST],
-  ["POST v1/session", unsluggedSessions.POST],
-  ["GET v1/session", unsluggedSessions.GET],
-  ["POST v1/session/:id", unsluggedSession.POST],
-  ["GET v1/session/:id", unsluggedSession.GET],
-  ["DELETE v1/session/:id", unsluggedSession.DELETE],
-  ["GET v1/session/:id/stream", unsluggedStream.GET],
-  ["POST :slug/v1/session", sessions.POST],
-  ["GET :slug/v1/session", sessions.GET],
-  ["POST :slug/v1/session/:id", session.POST],
-  ["GET :slug/v1/session/:id", session.GET],
-  ["DELETE :slug/v1/session/:id", session.DELETE],
-  ["POST :slug/v1/session/:id/resume", resume.POST],
-  ["POST :slug/v1/session/:id/stop", stop.POST],
-  ["GET :slug/v1/session/:id/stream", stream.GET],
-  ["GET :slug/v1/session/:id/events", events.GET],
-  ["GET :slug/v1/session/:id/reminders", reminders.GET],
-  ["DELETE :slug/v1/session/:id/reminders/:name", reminder.DELETE],
-  ["POST :slug/v1/session/:id/approvals/:callId", approval.POST],
-  ["POST :slug/v1/session/:id/tools/:name", sessionTool.POST],
-  ["POST :slug/v1/tools/:name", tool.POST],
-  ["GET :slug/v1/info", info.GET],
-  ["GET :slug/v1/schedules", schedules.GET],
-  ["PATCH :slug/v1/schedules/:name", schedule.PATCH],
-  ["POST :slug/v1/dev/schedules/:name", devSchedule.POST],
-  ["GET :slug/v1/secrets", secrets.GET],
-  ["PUT :slug/v1/secrets/:name", secret.PUT],
-  ["DELETE :slug/v1/secrets/:name", secret.DELETE],
-];
+/** A route of the table by method and segments (`:slug/v1/…` per agent, `v1/…` host-level or unslugged). */
+export type TestRoute = FastRoute & { entry: V1Route };
 
-export const v1Routes: FastRoute[] = table.map(([route, handler]) => {
-  const [method, pattern] = route.split(" ") as [string, string];
-  return { method, segments: pattern.split("/"), load: async () => handler as Handler };
+const served = (entry: V1Route, path: string, isUnslugged: boolean): TestRoute => ({
+  method: entry.method,
+  segments: path.split("/").slice(1),
+  load: async () => handlerOf(entry, isUnslugged) as Handler,
+  entry,
 });
+
+// Unslugged, the paths of the hot routes (every method at them): the others run the same handlers
+// through the same `unslugged` wrapper, and are fuzzed at their slugged paths.
+const hotPaths = new Set(table.filter((entry) => entry.isHot).map((entry) => entry.path));
+
+const isPerAgent = (entry: V1Route) => entry.path.startsWith("/:slug/");
+
+/** Every entry of the route table, and the single-agent mirrors of the hot paths; `v1/…` first, as
+ * Next matches its static segment before `[slug]`. */
+export const v1Routes: TestRoute[] = [
+  ...table
+    .filter((entry) => hotPaths.has(entry.path))
+    .map((entry) => served(entry, entry.path.slice("/:slug".length), true)),
+  ...table.filter((entry) => !isPerAgent(entry)).map((entry) => served(entry, entry.path, false)),
+  ...table.filter(isPerAgent).map((entry) => served(entry, entry.path, false)),
+];
 
 export type V1Server = { url: string; close: () => Promise<void> };
 

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import fc from "fast-check";
+import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { getFreePort } from "@/cli/start/ports";
 import { startEmbeddedRestate, type EmbeddedRestate } from "@/cli/start/restate";
@@ -18,7 +19,7 @@ import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
 import { createToken } from "@/server/tokens/create-token";
 import { createTestAgent, testManifest } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
-import { startV1Server, v1Routes, type V1Server } from "@/testing/v1-server";
+import { startV1Server, type TestRoute, v1Routes, type V1Server } from "@/testing/v1-server";
 
 const fuzzRuns = 900;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-bad-input-"));
@@ -100,7 +101,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-type Sent = { method: string; path: string; body?: string; headers?: Record<string, string> };
+type Sent = { method: string; path: string; body?: string; headers?: Record<string, string>; route?: TestRoute };
 
 /** One request; a stream is cut once its status is known. */
 async function send(request: Sent): Promise<{ status: number; text: string; json: any }> {
@@ -298,17 +299,20 @@ const plausible: Record<string, () => fc.Arbitrary<unknown>> = {
   value: () => fc.constant("secret-value"),
 };
 
-const bodyFields: Record<string, string[]> = {
-  "POST v1/session": ["message", "title", "workspaceFiles", "dryRun", "deliveryId"],
-  "POST :slug/v1/session": ["message", "title", "workspaceFiles", "dryRun", "deliveryId"],
-  "POST v1/session/:id": ["continuationToken", "message", "admission", "workspaceFiles", "deliveryId"],
-  "POST :slug/v1/session/:id": ["continuationToken", "message", "admission", "workspaceFiles", "deliveryId"],
-  "POST :slug/v1/session/:id/approvals/:callId": ["decision", "reason"],
-  "POST :slug/v1/session/:id/tools/:name": ["input"],
-  "POST :slug/v1/tools/:name": ["input"],
-  "PATCH :slug/v1/schedules/:name": ["paused"],
-  "PUT :slug/v1/secrets/:name": ["value"],
-};
+/** The fields of a route's JSON body, from its schema in the route table. */
+function bodyFields(route: TestRoute): string[] {
+  const body = route.entry.body;
+  return body instanceof z.ZodObject ? Object.keys(body.shape) : [];
+}
+
+/** Fields a body cannot leave out (its schema refuses undefined for them). */
+function requiredFields(route: TestRoute): string[] {
+  const body = route.entry.body;
+  if (!(body instanceof z.ZodObject)) return [];
+  return Object.entries(body.shape as Record<string, z.ZodType>)
+    .filter(([, schema]) => !schema.safeParse(undefined).success)
+    .map(([field]) => field);
+}
 
 // Functions, as below: the session and token exist only once the run has set them up.
 const queryFields = (): Record<string, Record<string, fc.Arbitrary<string>>> => ({
@@ -362,12 +366,13 @@ const badFiles = fc.oneof(
   fc.dictionary(fc.oneof(tricky, poisoned, fc.constant("a.md")), fc.oneof(text, poisoned), { minKeys: 1, maxKeys: 3 }),
   anyJson,
 );
-const required = new Set(["message", "continuationToken", "decision", "paused", "value"]);
-
 /** A plausible body with, mostly, one field spoiled: each check is reached on its own. */
-function body(fields: string[]): fc.Arbitrary<string | undefined> {
+function body(route: TestRoute): fc.Arbitrary<string | undefined> {
+  const fields = bodyFields(route);
+  const missing = fields.filter((field) => !plausible[field]);
+  if (missing.length > 0) throw new Error(`no plausible value for ${missing.join(", ")}: add it to \`plausible\``);
   const good = fc.record(Object.fromEntries(fields.map((field) => [field, plausible[field]!()])), {
-    requiredKeys: fields.filter((field) => required.has(field)),
+    requiredKeys: requiredFields(route),
   });
   const spoiled = fields.length === 0 ? fc.constant(undefined) : fc.option(fc.constantFrom(...fields), { freq: 5 });
   const object = fc
@@ -436,10 +441,14 @@ const headers = () =>
   );
 
 // Routes with a body are drawn three times as often: most fields that reach the database are there.
-const weightedRoutes = v1Routes.map((route) => ({
-  weight: bodyFields[`${route.method} ${route.segments.join("/")}`] ? 3 : 1,
-  arbitrary: fc.constant(route),
-}));
+// Not health: its 503 reports the platform's parts (this test's worker has no health probe), and it
+// takes no input.
+const weightedRoutes = v1Routes
+  .filter((route) => route.entry.name !== "getHealth")
+  .map((route) => ({
+    weight: bodyFields(route).length > 0 ? 3 : 1,
+    arbitrary: fc.constant(route),
+  }));
 const requests = (): fc.Arbitrary<Sent> =>
   fc.oneof(...weightedRoutes).chain((route) => {
     const key = `${route.method} ${route.segments.join("/")}`;
@@ -455,10 +464,10 @@ const requests = (): fc.Arbitrary<Sent> =>
         path: fc
           .tuple(segments, query(key))
           .map(([parts, search]) => `/${parts.join("/")}${search ? `?${search}` : ""}`),
-        body: hasBody ? body(bodyFields[key] ?? []) : fc.constant(undefined),
+        body: hasBody ? body(route) : fc.constant(undefined),
         headers: headers(),
       })
-      .map((picked) => ({ method: route.method, ...picked }) as Sent);
+      .map((picked) => ({ method: route.method, ...picked, route }) as Sent);
   });
 
 describe("fuzzed input", () => {
@@ -471,10 +480,21 @@ describe("fuzzed input", () => {
         const answer = await send(request);
         statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
         if (answer.status >= 500)
-          throw new Error(`${answer.status} for ${JSON.stringify(request)}: ${answer.text.slice(0, 500)}`);
+          throw new Error(
+            `${answer.status} for ${JSON.stringify({ ...request, route: undefined })}: ${answer.text.slice(0, 500)}`,
+          );
         // A 4xx is always the wire format, so clients can tell why.
         if (answer.status >= 400 && answer.json?.ok !== false)
           throw new Error(`${answer.status} without { ok: false }: ${answer.text.slice(0, 200)}`);
+        // A JSON 200 is what the route table (and so the OpenAPI document) says it is.
+        const answers = request.route?.entry.response;
+        if (answer.status === 200 && answers && "json" in answers) {
+          const parsed = answers.json.safeParse(answer.json);
+          if (!parsed.success)
+            throw new Error(
+              `${request.method} ${request.path} answered off its schema: ${z.prettifyError(parsed.error)}`,
+            );
+        }
         // Keep following up on the live session with its latest token.
         const target = request.path.split("?")[0]!;
         const isLive = target === `/${slug}/v1/session/${live.sessionId}` || target === `/v1/session/${live.sessionId}`;

@@ -1,6 +1,6 @@
 // The hot /v1 calls of API clients — starting a session, sending to one, streaming it — served
 // straight from node:http instead of through Next's router. They run the very route handlers
-// Next serves (src/app/**/route.ts are plain Request → Response functions); Next's routing,
+// Next serves (the `isHot` entries of src/server/http/v1-routes.ts); Next's routing,
 // request wrapping and async context cost the web process about as much CPU as the handlers
 // themselves. Only calls with an Authorization header are taken: sign-in cookies, loopback and
 // anonymous callers, and every other path go through Next as before.
@@ -9,29 +9,21 @@ import type http from "node:http";
 import { AppError } from "@/server/errors";
 import { json } from "@/server/http/respond";
 import { toAppError } from "@/server/http/to-app-error";
+import { v1Routes } from "@/server/http/v1-routes";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 /** A route by method and path segments (`:name` is a parameter), and its handler, loaded on first use. */
 export type FastRoute = { method: string; segments: string[]; load: () => Promise<RouteHandler> };
 
-export const fastRoutes: FastRoute[] = [
-  {
-    method: "POST",
-    segments: [":slug", "v1", "session"],
-    load: async () => (await import("@/app/[slug]/v1/session/route")).POST,
-  },
-  {
-    method: "POST",
-    segments: [":slug", "v1", "session", ":id"],
-    load: async () => (await import("@/app/[slug]/v1/session/[id]/route")).POST,
-  },
-  {
-    method: "GET",
-    segments: [":slug", "v1", "session", ":id", "stream"],
-    load: async () => (await import("@/app/[slug]/v1/session/[id]/stream/route")).GET,
-  },
-];
+/** The route table's hot entries, at their per-agent paths (unslugged /v1/… goes through Next). */
+export const fastRoutes: FastRoute[] = v1Routes
+  .filter((route) => route.isHot)
+  .map((route) => ({
+    method: route.method,
+    segments: route.path.split("/").slice(1),
+    load: async () => route.handler as RouteHandler,
+  }));
 
 export type ApiFront = {
   /** Serves the request if it is one of the fast routes; false leaves it to Next. */

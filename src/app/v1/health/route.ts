@@ -1,16 +1,6 @@
-// GET /v1/health — liveness of the platform and each component; 503 when one is down (public)
-import { getHealth } from "@/server/health/get-health";
-import { platformChecks } from "@/server/health/platform-checks";
-import { defineRoute } from "@/server/http/route";
-import { json } from "@/server/http/respond";
+// GET /v1/health — liveness of the platform and each component; 503 when one is down
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-export const GET = defineRoute({
-  auth: "public",
-  handler: async () => {
-    const health = await getHealth({ checks: platformChecks() });
-    return json(health, health.ok ? 200 : 503);
-  },
-});
+export const { GET } = v1Handlers("/v1/health");

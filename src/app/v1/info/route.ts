@@ -1,6 +1,5 @@
-// Single-agent local mode: info at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/info/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: GET /<slug>/v1/info at /v1/info (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const GET = unslugged(slugged.GET);
+export const { GET } = v1Handlers("/v1/info");

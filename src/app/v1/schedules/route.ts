@@ -1,6 +1,5 @@
-// Single-agent local mode: schedules at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/schedules/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: GET /<slug>/v1/schedules at /v1/schedules (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const GET = unslugged(slugged.GET);
+export const { GET } = v1Handlers("/v1/schedules");

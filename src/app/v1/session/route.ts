@@ -1,7 +1,5 @@
-// Single-agent local mode: session at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/session/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: POST, GET /<slug>/v1/session at /v1/session (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const POST = unslugged(slugged.POST);
-export const GET = unslugged(slugged.GET);
+export const { POST, GET } = v1Handlers("/v1/session");

@@ -1,13 +1,5 @@
 // GET /<slug>/v1/schedules — the agent's schedules: cron, paused, next run, last run
-import { z } from "zod";
-import { defineAgentRoute } from "@/server/http/agent-route";
-import { db } from "@/server/http/platform";
-import { findSchedules } from "@/server/schedules/find-schedules";
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-
-export const GET = defineAgentRoute({
-  action: "agents:read",
-  params: z.object({ slug: z.string() }),
-  handler: async ({ agent }) => ({ ok: true, schedules: await findSchedules({ db: db(), agentId: agent.id }) }),
-});
+export const { GET } = v1Handlers("/:slug/v1/schedules");

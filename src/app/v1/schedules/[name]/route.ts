@@ -1,6 +1,5 @@
-// Single-agent local mode: schedules/[name] at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/schedules/[name]/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: PATCH /<slug>/v1/schedules/:name at /v1/schedules/:name (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const PATCH = unslugged(slugged.PATCH);
+export const { PATCH } = v1Handlers("/v1/schedules/:name");

@@ -1,7 +1,5 @@
-// Single-agent local mode: secrets/[name] at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/secrets/[name]/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: PUT, DELETE /<slug>/v1/secrets/:name at /v1/secrets/:name (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const PUT = unslugged(slugged.PUT);
-export const DELETE = unslugged(slugged.DELETE);
+export const { PUT, DELETE } = v1Handlers("/v1/secrets/:name");

@@ -1,8 +1,5 @@
-// Single-agent local mode: session/[id] at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/session/[id]/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: POST, GET, DELETE /<slug>/v1/session/:id at /v1/session/:id (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const POST = unslugged(slugged.POST);
-export const GET = unslugged(slugged.GET);
-export const DELETE = unslugged(slugged.DELETE);
+export const { POST, GET, DELETE } = v1Handlers("/v1/session/:id");

@@ -1,17 +1,5 @@
 // POST /<slug>/v1/tools/:name — call a tool directly, with no model turn
-import { z } from "zod";
-import { defineAgentRoute } from "@/server/http/agent-route";
-import { db, durableRuntime } from "@/server/http/platform";
-import { callTool } from "@/server/tools/call-tool";
-import { directCallBodySchema } from "@/server/tools/schema";
-import { pathNameSchema } from "@/server/validation/schema";
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-
-export const POST = defineAgentRoute({
-  action: "tools:call",
-  params: z.object({ slug: z.string(), name: pathNameSchema }),
-  body: directCallBodySchema,
-  handler: async ({ caller, agent, params, body }) =>
-    callTool({ db: db(), runtime: durableRuntime(), agent, caller, toolName: params.name, body }),
-});
+export const { POST } = v1Handlers("/:slug/v1/tools/:name");

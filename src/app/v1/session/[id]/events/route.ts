@@ -1,6 +1,5 @@
-// Single-agent local mode: session/[id]/events at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/session/[id]/events/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: GET /<slug>/v1/session/:id/events at /v1/session/:id/events (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const GET = unslugged(slugged.GET);
+export const { GET } = v1Handlers("/v1/session/:id/events");

@@ -1,6 +1,5 @@
-// Single-agent local mode: session/[id]/resume at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/session/[id]/resume/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: POST /<slug>/v1/session/:id/resume at /v1/session/:id/resume (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const POST = unslugged(slugged.POST);
+export const { POST } = v1Handlers("/v1/session/:id/resume");

@@ -1,7 +1,6 @@
-// Single-agent local mode: session/[id]/stream at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/session/[id]/stream/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: GET /<slug>/v1/session/:id/stream at /v1/session/:id/stream (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const GET = unslugged(slugged.GET);
 export const runtime = "nodejs";
+export const { GET } = v1Handlers("/v1/session/:id/stream");

@@ -1,6 +1,5 @@
-// Single-agent local mode: session/[id]/reminders/[name] at /v1 (see src/server/http/unslugged.ts).
-import * as slugged from "@/app/[slug]/v1/session/[id]/reminders/[name]/route";
-import { unslugged } from "@/server/http/unslugged";
+// Single-agent local mode: DELETE /<slug>/v1/session/:id/reminders/:name at /v1/session/:id/reminders/:name (src/server/http/unslugged.ts)
+import { v1Handlers } from "@/server/http/v1-routes";
 
 export const dynamic = "force-dynamic";
-export const DELETE = unslugged(slugged.DELETE);
+export const { DELETE } = v1Handlers("/v1/session/:id/reminders/:name");

@@ -1,0 +1,132 @@
+// The per-agent routes of the /v1 table besides sessions: info, direct tool calls, schedules, secrets.
+import { z } from "zod";
+import { agentInfoSchema } from "@/server/agents/schema";
+import { AppError } from "@/server/errors";
+import { findSchedules } from "@/server/schedules/find-schedules";
+import { scheduleFiredSchema, scheduleListSchema, schedulePausedSchema } from "@/server/schedules/schema";
+import { setSchedulePaused } from "@/server/schedules/set-schedule-paused";
+import { changedBy } from "@/server/secrets/changed-by";
+import { listSecrets } from "@/server/secrets/list-secrets";
+import { removeSecret } from "@/server/secrets/remove-secret";
+import {
+  secretListAnswerSchema,
+  secretNameSchema,
+  secretRemovedAnswerSchema,
+  secretSetAnswerSchema,
+  secretValueSchema,
+} from "@/server/secrets/schema";
+import { setSecret } from "@/server/secrets/set-secret";
+import { callTool } from "@/server/tools/call-tool";
+import { directCallBodySchema, directCallResultSchema } from "@/server/tools/schema";
+import { pathNameSchema } from "@/server/validation/schema";
+import { agentSecretKey, db, durableRuntime } from "../platform";
+import { agentRoute } from "../v1-route";
+
+export const agentRoutes = [
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/info",
+    name: "getAgentInfo",
+    summary: "The agent's surface (its active version's manifest)",
+    action: "agents:read",
+    response: { json: agentInfoSchema },
+    handler: async ({ agent }) => {
+      if (!agent.activeVersionId) throw new AppError("not_found", `agent '${agent.slug}' has no active version`);
+      const version = await db().agentVersion.findUniqueOrThrow({
+        where: { id: agent.activeVersionId },
+        select: { number: true, manifest: true },
+      });
+      return { ok: true, slug: agent.slug, version: version.number, agent: version.manifest };
+    },
+  }),
+  agentRoute({
+    method: "POST",
+    path: "/:slug/v1/tools/:name",
+    name: "callTool",
+    summary: "Call a tool directly, with no model turn",
+    action: "tools:call",
+    params: { name: pathNameSchema },
+    body: directCallBodySchema,
+    response: { json: directCallResultSchema },
+    handler: async ({ caller, agent, params, body }) =>
+      callTool({ db: db(), runtime: durableRuntime(), agent, caller, toolName: params.name, body }),
+  }),
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/schedules",
+    name: "listSchedules",
+    summary: "The agent's schedules: cron, paused, next run, last run",
+    action: "agents:read",
+    response: { json: scheduleListSchema },
+    handler: async ({ agent }) => ({ ok: true, schedules: await findSchedules({ db: db(), agentId: agent.id }) }),
+  }),
+  agentRoute({
+    method: "PATCH",
+    path: "/:slug/v1/schedules/:name",
+    name: "setSchedulePaused",
+    summary: "Pause or resume a schedule",
+    action: "agents:deploy",
+    params: { name: pathNameSchema },
+    body: z.strictObject({ paused: z.boolean() }),
+    response: { json: schedulePausedSchema },
+    handler: async ({ agent, params, body }) =>
+      setSchedulePaused({ db: db(), agentId: agent.id, name: params.name, paused: body.paused }),
+  }),
+  agentRoute({
+    method: "POST",
+    path: "/:slug/v1/dev/schedules/:name",
+    name: "fireSchedule",
+    summary: "Fire a schedule now (hand dispatch); answers its task session",
+    action: "agents:deploy",
+    params: { name: pathNameSchema },
+    response: { json: scheduleFiredSchema },
+    handler: async ({ agent, params }) => {
+      const fired = await durableRuntime().fireSchedule(agent.id, params.name);
+      if (!fired.ok) throw AppError.fromBody(fired);
+      return fired;
+    },
+  }),
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/secrets",
+    name: "listSecrets",
+    summary: "The agent's secret names, when each was set, and which the active version is missing",
+    action: "agents:deploy",
+    response: { json: secretListAnswerSchema },
+    handler: async ({ agent }) => ({ ok: true, ...(await listSecrets({ db: db(), agentId: agent.id })) }),
+  }),
+  agentRoute({
+    method: "PUT",
+    path: "/:slug/v1/secrets/:name",
+    name: "setSecret",
+    summary: "Set or rotate a secret",
+    action: "agents:deploy",
+    params: { name: secretNameSchema },
+    body: z.strictObject({ value: secretValueSchema }),
+    response: { json: secretSetAnswerSchema },
+    handler: async ({ caller, agent, params, body }) => ({
+      ok: true,
+      ...(await setSecret({
+        db: db(),
+        key: agentSecretKey(),
+        agentId: agent.id,
+        name: params.name,
+        value: body.value,
+        updatedBy: changedBy(caller.principal),
+      })),
+    }),
+  }),
+  agentRoute({
+    method: "DELETE",
+    path: "/:slug/v1/secrets/:name",
+    name: "removeSecret",
+    summary: "Remove a secret",
+    action: "agents:deploy",
+    params: { name: secretNameSchema },
+    response: { json: secretRemovedAnswerSchema },
+    handler: async ({ agent, params }) => ({
+      ok: true,
+      ...(await removeSecret({ db: db(), agentId: agent.id, name: params.name })),
+    }),
+  }),
+];
