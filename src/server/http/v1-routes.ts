@@ -1,14 +1,33 @@
 // The one /v1 route table. The Next route files (src/app/[slug]/v1/**, src/app/v1/**) export its
-// handlers through `v1Handlers`, the fast API front serves its `isHot` entries, and the fuzz test
-// sends to every entry. v1-routes.test.ts checks that each entry has its route file and each route
-// file its entry.
+// handlers through `v1Handlers`, the fast API front serves its `isHot` entries, the fuzz test
+// sends to every entry, and GET /v1/openapi.json describes them all. v1-routes.test.ts checks that
+// each entry has its route file and each route file its entry.
+import { z } from "zod";
+import { openApiDocument } from "./openapi";
+import { json } from "./respond";
 import { agentRoutes } from "./routes/agent-routes";
 import { hostRoutes } from "./routes/host-routes";
 import { sessionRoutes } from "./routes/session-routes";
 import { unslugged } from "./unslugged";
-import type { Method, NextHandler, V1Route } from "./v1-route";
+import { hostRoute, type Method, type NextHandler, type V1Route } from "./v1-route";
 
-export const v1Routes = [...sessionRoutes, ...agentRoutes, ...hostRoutes];
+let document: object | undefined;
+
+const openApiRoute = hostRoute({
+  method: "GET",
+  path: "/v1/openapi.json",
+  name: "getOpenApiDocument",
+  summary: "This API's OpenAPI 3.1 document",
+  access: "public",
+  response: { json: z.looseObject({ openapi: z.literal("3.1.0") }) },
+  handler: async (): Promise<Response> => json((document ??= openApiDocument(allRoutes()))),
+});
+
+export const v1Routes = [...sessionRoutes, ...agentRoutes, ...hostRoutes, openApiRoute];
+
+function allRoutes(): V1Route[] {
+  return v1Routes;
+}
 
 type Entry = (typeof v1Routes)[number];
 type AgentPath = Extract<Entry["path"], `/:slug/${string}`>;
