@@ -24,7 +24,7 @@ export function settleHostReply(message: unknown): boolean {
   if (!pending) return true;
   waiting.delete(reply.hostReply);
   if (reply.ok) pending.resolve(reply.result);
-  else pending.reject(new Error(reply.error));
+  else pending.reject(Object.assign(new Error(reply.error), reply.code ? { code: reply.code } : {}));
   return true;
 }
 

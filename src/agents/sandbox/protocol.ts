@@ -86,7 +86,8 @@ export type HostCallMethod =
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
 export type HostReply =
   | { hostReply: number; ok: true; result: unknown }
-  | { hostReply: number; ok: false; error: string };
+  /** `code`: the platform's error code (e.g. `conflict`), which agent code reads as `error.code`. */
+  | { hostReply: number; ok: false; error: string; code?: string };
 
 /** `env`: the agent's secrets, replacing those sent before (only when they changed). */
 export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown; env?: Record<string, string> };

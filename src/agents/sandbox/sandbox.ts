@@ -53,7 +53,13 @@ export type SandboxOptions = {
   idleMs?: number;
   onLog?: (line: { stream: "stdout" | "stderr"; text: string }) => void;
   /** Serves agent code's host calls, in the context of the request they belong to. */
-  onHostCall?: (call: { method: HostCallMethod; params: unknown; context: unknown }) => Promise<unknown>;
+  onHostCall?: (call: {
+    method: HostCallMethod;
+    params: unknown;
+    context: unknown;
+    /** Aborted when the platform's call the host call serves has ended. */
+    signal: AbortSignal;
+  }) => Promise<unknown>;
 };
 
 type Pending = {
@@ -61,6 +67,8 @@ type Pending = {
   reject: (error: SandboxError) => void;
   timer: NodeJS.Timeout;
   hostContext?: unknown;
+  /** Aborted when the call ends: host calls still serving it (a long wait) stop. */
+  ended: AbortController;
 };
 type Running = {
   child: ChildProcess;
@@ -234,11 +242,21 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         hostReply: call.hostCall,
         ok: true,
         result:
-          (await options.onHostCall({ method: call.method, params: call.params, context: pending.hostContext })) ??
-          null,
+          (await options.onHostCall({
+            method: call.method,
+            params: call.params,
+            context: pending.hostContext,
+            signal: pending.ended.signal,
+          })) ?? null,
       };
     } catch (error) {
-      reply = { hostReply: call.hostCall, ok: false, error: error instanceof Error ? error.message : String(error) };
+      const code = (error as { code?: unknown }).code;
+      reply = {
+        hostReply: call.hostCall,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        ...(typeof code === "string" ? { code } : {}),
+      };
     }
     if (state.child.connected) state.child.send(reply);
   }
@@ -296,20 +314,23 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           ),
         timeoutMs,
       );
+      const ended = new AbortController();
       const onAbort = () => {
         if (!state.pending.has(id)) return;
         state.pending.delete(id);
         clearTimeout(timer);
+        ended.abort();
         reject(new SandboxError("aborted", "the call was cancelled"));
         kill(state, new SandboxError("crashed", "the sandbox was restarted to cancel another call"));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       state.pending.set(id, {
         hostContext: callOptions.hostContext,
+        ended,
         resolve: (value) => (
-          signal?.removeEventListener("abort", onAbort), resolve(value as SandboxMethods[M]["result"])
+          signal?.removeEventListener("abort", onAbort), ended.abort(), resolve(value as SandboxMethods[M]["result"])
         ),
-        reject: (error) => (signal?.removeEventListener("abort", onAbort), reject(error)),
+        reject: (error) => (signal?.removeEventListener("abort", onAbort), ended.abort(), reject(error)),
         timer,
       });
       const request: SandboxRequest = { id, method, params };

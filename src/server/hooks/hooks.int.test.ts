@@ -3,12 +3,15 @@
 // event at most once, in log order, and a throwing hook stops neither the next hook nor the turn;
 // memoryHook journals every turn into a file the model reads; a tool's ctx.send starts a session
 // and awaits its reply (docs/agent-folders.md, "Hooks" and "Host state: kv and files").
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { waitFor } from "@/cli/start/wait";
 import { createFilesStore } from "@/server/host-state/files";
 import { createKvStore } from "@/server/host-state/kv";
 import { startSession, type AgentRef } from "@/server/sessions/start-session";
+import { projectRoot } from "@/cli/start/project";
+import { readFiles } from "@/testing/folders";
 import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 const tool = (body: string) => `import { defineTool } from "agentfold/tools";
@@ -43,7 +46,7 @@ const stateful: Record<string, string> = {
     for (;;) {
       const entry = await ctx.host.kv.entry(key);
       try { await ctx.host.kv.put(key, (entry?.value ?? 0) + 1, { ifVersion: entry?.version ?? 0 }); return; }
-      catch (error) { if (!String(error.message).includes("version")) throw error; }
+      catch (error) { if (error.code !== "conflict") throw error; }
     }
   }`),
   "bot/hooks/memory.ts": `import { memoryHook } from "agentfold/memory";\nexport default memoryHook();\n`,
@@ -203,4 +206,28 @@ describe("ctx.send", () => {
       ownerId: h.owner.id,
     });
   }, 60_000);
+});
+
+describe("examples/support-desk", () => {
+  it("reads refunds from kv and audits every turn into a deployment file", async () => {
+    const desk = await h.deploy("desk", readFiles(path.join(projectRoot, "examples", "support-desk")));
+    const deskKv = createKvStore(h.db, desk.id);
+    await deskKv.put("refunds/A-1002", [{ amount: 18, reason: "late", at: "2026-12-01T00:00:00Z", approvedBy: null }]);
+    const { sessionId } = await startSession({
+      db: h.db,
+      runtime: h.runtime,
+      agent: desk,
+      principal: h.owner,
+      body: { message: call("lookup_order", { orderId: "A-1002" }) },
+      baseUrl: "http://test",
+    });
+    const log = await h.eventsUntil(sessionId, completed());
+    expect(output(log, "lookup_order")).toMatchObject({ found: true, refunds: 1 });
+    const files = createFilesStore(h.db, { agentId: desk.id });
+    const audited = async () => (await files.read("audit/turns.jsonl", { scope: "deployment" })) ?? "";
+    await waitFor("the audit hook to write the turn", async () => (await audited()).includes(sessionId), {
+      timeoutMs: 20_000,
+    });
+    expect(JSON.parse((await audited()).trim().split("\n").at(-1)!)).toMatchObject({ sessionId, status: "completed" });
+  }, 90_000);
 });

@@ -39,10 +39,12 @@ export function hostCallHandler(deps: Deps) {
     method,
     params,
     context,
+    signal,
   }: {
     method: HostCallMethod;
     params: unknown;
     context: unknown;
+    signal?: AbortSignal;
   }): Promise<unknown> => {
     const host = context as HostContext | undefined;
     if (!host) throw new Error(`${method} is not available in this call`);
@@ -83,7 +85,7 @@ export function hostCallHandler(deps: Deps) {
       case "session.get":
         return getSessionForAgent(deps.db, await callerOf(deps, host), params);
       case "session.wait":
-        return waitForTurn({ db: deps.db, caller: await callerOf(deps, host), params });
+        return waitForTurn({ db: deps.db, caller: await callerOf(deps, host), params, signal });
     }
   };
 }

@@ -1,6 +1,7 @@
 import { defineTool } from "agentfold/tools";
 import { z } from "zod";
 import { markRefunded } from "../lib/orders";
+import { recordRefund } from "../lib/refunds";
 
 export default defineTool({
   description: "Refunds an order in full. A person must approve every refund.",
@@ -10,6 +11,15 @@ export default defineTool({
   async execute({ orderId, reason }, ctx) {
     const order = markRefunded(orderId);
     if (!order) throw new Error(`no order ${orderId}`);
-    return { refunded: order.id, amount: order.total, reason, approvedBy: ctx.approvedBy ?? null };
+    const approvedBy = ctx.approvedBy ?? null;
+    const refundsOfOrder = ctx.host
+      ? await recordRefund(ctx.host.kv, orderId, {
+          amount: order.total,
+          reason,
+          at: new Date().toISOString(),
+          approvedBy,
+        })
+      : 1;
+    return { refunded: order.id, amount: order.total, reason, approvedBy, refundsOfOrder };
   },
 });
