@@ -2,6 +2,7 @@
 import { agentsRouter } from "@/server/agents/router";
 import { approvalsRouter } from "@/server/approvals/router";
 import { authRouter } from "@/server/auth/router";
+import { hostStateRouter } from "@/server/host-state/router";
 import { secretsRouter } from "@/server/secrets/router";
 import { sessionsRouter } from "@/server/sessions/router";
 import { teamsRouter } from "@/server/teams/router";
@@ -16,6 +17,8 @@ export const appRouter = router({
   sessions: sessionsRouter,
   approvals: approvalsRouter,
   secrets: secretsRouter,
+  // Keyed by its folder: procedures.test.ts finds each domain's schema.ts by the key.
+  "host-state": hostStateRouter,
 });
 
 export type AppRouter = typeof appRouter;
