@@ -1,5 +1,5 @@
 // npm run bench: measures what docs/benchmarks.md reports, on this machine, and rewrites it.
-// `npm run bench -- turns` (or uploads, streams, sandbox, upload-memory) runs only those sections and prints them
+// `npm run bench -- turns` (or uploads, streams, sandbox, upload-memory, hooks) runs only those sections and prints them
 // without touching the file. Numbers are from the last full run.
 import fs from "node:fs";
 import os from "node:os";
@@ -8,13 +8,15 @@ import { applyMigrations } from "@/cli/start/migrate";
 import { projectRoot } from "@/cli/start/project";
 import { startThrowawayStack } from "@/cli/start/throwaway";
 import { createDb } from "@/server/db";
+import { benchHooks } from "./hooks";
 import { benchSandbox } from "./sandbox";
 import { benchStreams } from "./streams";
 import { benchTurns } from "./turns";
 import { benchUploadMemory } from "./upload-memory";
 import { benchUploads } from "./uploads";
 
-const all = ["uploads", "streams", "turns", "sandbox", "upload-memory"] as const;
+const comparisonsMarker = "<!-- comparisons: kept by npm run bench -->";
+const all = ["uploads", "streams", "turns", "sandbox", "upload-memory", "hooks"] as const;
 const chosen = process.argv
   .slice(2)
   .filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
@@ -24,7 +26,7 @@ const sections: string[] = [];
 // Turns first: the in-process sections leave this process with a large heap and 1,000 streams'
 // worth of garbage, and the turn clients share its two cores with the stack they measure.
 const turns = selected.includes("turns") ? await benchTurns() : undefined;
-if (selected.includes("uploads") || selected.includes("streams")) {
+if (selected.includes("uploads") || selected.includes("streams") || selected.includes("hooks")) {
   // The event log and upload sections need only a database.
   const stack = await startThrowawayStack({ withRestate: false });
   try {
@@ -32,6 +34,7 @@ if (selected.includes("uploads") || selected.includes("streams")) {
     const db = createDb(stack.databaseUrl);
     if (selected.includes("uploads")) sections.push(await benchUploads(db));
     if (selected.includes("streams")) sections.push(await benchStreams(db, stack.databaseUrl));
+    if (selected.includes("hooks")) sections.push(await benchHooks(db, stack.databaseUrl));
     await db.$disconnect();
   } finally {
     await stack.stop();
@@ -54,6 +57,10 @@ Written by \`npm run bench\` (scripts/bench/); numbers from the last run, not ed
 - Database: embedded Postgres 18 on the same machine
 
 ${sections.join("\n")}`;
-  fs.writeFileSync(path.join(projectRoot, "docs", "benchmarks.md"), report);
+  // Comparisons between revisions are run by hand (docs/benchmarks.md says how) and kept.
+  const file = path.join(projectRoot, "docs", "benchmarks.md");
+  const previous = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  const kept = previous.indexOf(comparisonsMarker);
+  fs.writeFileSync(file, kept === -1 ? report : `${report.trimEnd()}\n\n${previous.slice(kept)}`);
   console.log("wrote docs/benchmarks.md");
 }
