@@ -131,6 +131,33 @@ describe("hooks", () => {
     });
   }, 60_000);
 
+  it("skip a hook that runs past its time, and go on with the next", async () => {
+    const slow = await h.deploy("slow-hooks", {
+      "bot/instructions.md": "Slow hooks.",
+      "bot/hooks/a-slow.ts": hook(
+        `"message.received": async (event, ctx) => { await new Promise((r) => setTimeout(r, 10_000)); await ctx.host.kv.put("slow:" + ctx.session.id, true); }`,
+      ),
+      "bot/hooks/b-after.ts": hook(
+        `"message.received": async (event, ctx) => ctx.host.kv.put("after:" + ctx.session.id, event.index)`,
+      ),
+    });
+    const { sessionId } = await startSession({
+      db: h.db,
+      runtime: h.runtime,
+      agent: slow,
+      principal: h.owner,
+      body: { message: "hello" },
+      baseUrl: "http://test",
+    });
+    await h.eventsUntil(sessionId, completed());
+    const slowKv = createKvStore(h.db, slow.id);
+    // The harness gives hooks 2 s: the next hook runs once the slow one is given up on.
+    await waitFor("the next hook to run", async () => (await slowKv.get(`after:${sessionId}`)) === 1, {
+      timeoutMs: 20_000,
+    });
+    expect(await slowKv.get(`slow:${sessionId}`)).toBeUndefined();
+  }, 60_000);
+
   it("count N turns as N, also when the worker is killed mid-turn", async () => {
     const started = await h.start(agent, { message: "turn one" });
     const { sessionId } = started;
