@@ -9,7 +9,9 @@ import { errorMessage, useTRPC } from "@/components/trpc/provider";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
+import { AgentFilesPanel } from "./agent-files-panel";
 import { DiagnosticsList } from "./diagnostics-list";
+import { MemoryPanel } from "./memory-panel";
 import { SchedulesPanel } from "./schedules-panel";
 import { SecretsPanel } from "./secrets-panel";
 import { UploadAgent } from "./upload-agent";
@@ -57,6 +59,8 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
     trpc.agents.activate.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }),
   );
   const canDeploy = team !== undefined && isAtLeast(team.role, "admin");
+  // The journal quotes chat sessions, which viewers may not read (src/server/host-state/router.ts).
+  const canReadMemory = team !== undefined && isAtLeast(team.role, "member");
   if (agent.error) return <ErrorNote>{errorMessage(agent.error)}</ErrorNote>;
   if (!agent.data) return <p className="text-sm text-zinc-500">Loading…</p>;
   const { surface, versions } = agent.data;
@@ -97,6 +101,14 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
         )}
       </Card>
       {surface ? <SchedulesPanel slug={slug} canManage={canDeploy} /> : null}
+      {canReadMemory ? (
+        <MemoryPanel
+          teamSlug={teamSlug}
+          slug={slug}
+          hasMemoryHook={surface?.hooks.some((hook) => hook.name === "memory") ?? false}
+        />
+      ) : null}
+      {canReadMemory ? <AgentFilesPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <SecretsPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
       <Card aria-label="Versions">
