@@ -1,4 +1,5 @@
-// Agent secrets over HTTP on examples/support-desk (it declares HELPDESK_TOKEN): set, rotate,
+// Agent secrets over HTTP on examples/support-desk (it declares HELPDESK_TOKEN and
+// HELPDESK_WEBHOOK_SECRET, which channels.spec.ts sets and removes again): set, rotate,
 // list and remove for callers who may deploy; 403 for others, 400 for bad input, 404 for an
 // unknown agent; no answer carries a value.
 import { expect, test } from "@playwright/test";
@@ -8,7 +9,8 @@ test.describe.configure({ mode: "serial" });
 
 test("set, rotate, list and remove", async () => {
   const before = await api("GET", "/desk/v1/secrets", { token: tokens().owner });
-  expect(before.json).toMatchObject({ ok: true, declared: ["HELPDESK_TOKEN"], missing: ["HELPDESK_TOKEN"] });
+  const declared = ["HELPDESK_TOKEN", "HELPDESK_WEBHOOK_SECRET"];
+  expect(before.json).toMatchObject({ ok: true, declared, missing: declared });
   const set = await api("PUT", "/desk/v1/secrets/HELPDESK_TOKEN", {
     token: tokens().owner,
     body: { value: "contract-value-1" },
@@ -22,7 +24,7 @@ test("set, rotate, list and remove", async () => {
   const listed = await api("GET", "/desk/v1/secrets", { token: tokens().owner });
   expect(listed.json).toMatchObject({
     secrets: [{ name: "HELPDESK_TOKEN", updatedBy: "token owner", isDeclared: true }],
-    missing: [],
+    missing: ["HELPDESK_WEBHOOK_SECRET"],
   });
   for (const response of [set, rotated, listed]) expect(response.text).not.toContain("contract-value");
   expect((await api("DELETE", "/desk/v1/secrets/HELPDESK_TOKEN", { token: tokens().owner })).json).toEqual({

@@ -15,6 +15,7 @@ const leastRoleFor: Record<TokenAction, Role> = {
   "tools:call": "member",
   "approvals:write": "admin", // deciding for other people's sessions; owners of a session always may
   "agents:deploy": "admin",
+  "channels:invoke": "member",
 };
 
 export function isAtLeast(role: Role, least: Role): boolean {

@@ -93,7 +93,7 @@ export function unavailable(name: string): object {
   );
 }
 
-/** ctx.send / ctx.getSession of a tool (docs/agent-folders.md, "Host API"). */
+/** ctx.send / ctx.getSession of a tool or a channel route (docs/agent-folders.md, "Host API"). */
 export function sessionServices(requestId: number) {
   const call = (method: HostCallMethod, params: object) => hostCall(requestId, method, params);
   return {
@@ -101,12 +101,11 @@ export function sessionServices(requestId: number) {
       const started = (await call("session.send", { channelId, message, options: options ?? {} })) as {
         id: string;
         deliveryId: string;
-        turnId: string;
       };
       return Object.freeze({
         id: started.id,
         deliveryId: started.deliveryId,
-        waitForCompletion: () => call("session.wait", { sessionId: started.id, turnId: started.turnId }),
+        waitForCompletion: () => call("session.wait", { sessionId: started.id, deliveryId: started.deliveryId }),
       });
     },
     getSession: (channelId: string, sessionId: string) => call("session.get", { channelId, sessionId }),

@@ -39,6 +39,29 @@ export type ResultOutcome =
 /** `invalidInput`: the input failed the tool's schema; running it again cannot help. */
 export type ToolRunResult = { ok: true; output: unknown } | { ok: false; error: string; invalidInput?: boolean };
 
+/** A request to a channel route (docs/agent-folders.md, "Channels"), as the web hands it over. */
+export type RouteRequest = {
+  channelId: string;
+  /** The channel's module. */
+  file: string;
+  method: string;
+  /** The route's declared path (`/tickets/:id`), matched by the platform. */
+  pattern: string;
+  url: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** base64 */
+  body?: string;
+  /** Who the platform admitted (one of its tokens, a signed-in member); else the channel's chain decides. */
+  principal?: { kind: "user" | "app" | "anonymous" | "local"; id: string };
+  /** A loopback caller with no proxy-forwarding headers: what localDevStrict() admits. */
+  isDirectLoopback: boolean;
+};
+
+/** A route's answer: the body is base64. */
+export type RouteAnswer = { status: number; headers: [string, string][]; body: string };
+
 export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };
   runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
@@ -51,6 +74,8 @@ export type SandboxMethods = {
   /** A schedule's `run` (docs/schedules.md, "What fires"), with receive / callTool / reminders as
    * host calls. */
   runSchedule: { params: { file: string; appAuth: unknown }; result: { ok: true } | { ok: false; error: string } };
+  /** A channel route: answers early (a partial message) and ends once its waitUntil work is done. */
+  runRoute: { params: RouteRequest; result: RouteAnswer };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };
     result: { ok: true; handled: number } | { ok: false; error: string };
@@ -93,3 +118,6 @@ export type HostReply =
 export type SandboxRequest = { id: number; method: SandboxMethod; params: unknown; env?: Record<string, string> };
 
 export type SandboxResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+
+/** What a call knows before it ends (a route's response while its waitUntil work goes on). */
+export type SandboxPartial = { partial: number; result: unknown };

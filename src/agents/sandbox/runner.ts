@@ -8,7 +8,16 @@ import { toJsonSafe } from "./json-safe";
 import { routeEgress } from "./egress-client";
 import { hostCall, hostServices, sessionServices, settleHostReply, unavailable } from "./host-calls";
 import { runResultContract } from "./run-result";
-import type { ModuleReport, SandboxRequest, SandboxResponse, ToolCallContext, ToolRunResult } from "./protocol";
+import type {
+  ModuleReport,
+  RouteRequest,
+  SandboxPartial,
+  SandboxRequest,
+  SandboxResponse,
+  ToolCallContext,
+  ToolRunResult,
+} from "./protocol";
+import { answerRoute } from "./run-route";
 
 type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 type AnyRecord = Record<string, unknown>;
@@ -164,6 +173,24 @@ async function runHook(
   }
 }
 
+async function runRoute(modules: ModuleLoaders, params: RouteRequest, requestId: number) {
+  const channel = (await defaultExport(modules, params.file)) as Parameters<typeof answerRoute>[0];
+  const background = backgroundWork();
+  const { send, getSession } = sessionServices(requestId);
+  const answer = await answerRoute(channel, params, {
+    send: (message: string, options?: object) => send(params.channelId, message, options),
+    getSession: (id: string) => getSession(params.channelId, id),
+    waitUntil: background.waitUntil,
+    host: hostServices(requestId),
+    artifacts: unavailable("ctx.artifacts"),
+  });
+  // The response goes out now; the call ends when the work it left behind is done.
+  const partial: SandboxPartial = { partial: requestId, result: answer };
+  process.send?.(partial);
+  await background.settled();
+  return answer;
+}
+
 async function runResult(modules: ModuleLoaders, params: { file: string; text: string; session: unknown }) {
   const result = await defaultExport(modules, params.file);
   if (descriptorKindOf(result) !== "result")
@@ -208,7 +235,9 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
                   ? await runResult(modules, params)
                   : request.method === "runSchedule"
                     ? await runSchedule(modules, params, request.id)
-                    : undefined;
+                    : request.method === "runRoute"
+                      ? await runRoute(modules, params, request.id)
+                      : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

@@ -20,6 +20,7 @@ import type {
   HostReply,
   SandboxMethod,
   SandboxMethods,
+  SandboxPartial,
   SandboxRequest,
   SandboxResponse,
 } from "./protocol";
@@ -69,6 +70,7 @@ type Pending = {
   hostContext?: unknown;
   /** Aborted when the call ends: host calls still serving it (a long wait) stop. */
   ended: AbortController;
+  onPartial?: (result: unknown) => void;
 };
 type Running = {
   child: ChildProcess;
@@ -96,7 +98,13 @@ export type Sandbox = {
 
 /** `signal`: aborting it kills the process (agent code cannot be interrupted any other way), so
  * the other calls in flight on this sandbox fail as crashed and the next call starts afresh. */
-export type CallOptions = { timeoutMs?: number; signal?: AbortSignal; hostContext?: unknown };
+export type CallOptions = {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  hostContext?: unknown;
+  /** What the call tells before it ends (runRoute's response). */
+  onPartial?: (result: unknown) => void;
+};
 
 const rssPageBytes = 4096;
 
@@ -187,9 +195,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       child.once("exit", () => (clearTimeout(timer), reject(state.failure ?? exitFailure(state))));
     });
     state.ready.catch(() => undefined);
-    child.on("message", (message: SandboxResponse | HostCall) =>
-      "hostCall" in message ? void serveHostCall(state, message) : settle(state, message),
-    );
+    child.on("message", (message: SandboxResponse | HostCall | SandboxPartial) => {
+      if ("hostCall" in message) void serveHostCall(state, message);
+      else if ("partial" in message) state.pending.get(message.partial)?.onPartial?.(partialResult(message.result));
+      else settle(state, message);
+    });
     child.once("exit", () => {
       const failure = state.failure ?? exitFailure(state);
       for (const pending of state.pending.values()) clearTimeout(pending.timer), pending.reject(failure);
@@ -261,6 +271,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (state.child.connected) state.child.send(reply);
   }
 
+  /** Partial answers are bound for the same places as whole ones: no secret values. */
+  function partialResult(result: unknown): unknown {
+    return secretValues.length > 0 ? redactJson(result, secretValues) : result;
+  }
+
   function settle(state: Running, response: SandboxResponse): void {
     const pending = state.pending.get(response.id);
     if (!pending) return;
@@ -326,6 +341,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       signal?.addEventListener("abort", onAbort, { once: true });
       state.pending.set(id, {
         hostContext: callOptions.hostContext,
+        onPartial: callOptions.onPartial,
         ended,
         resolve: (value) => (
           signal?.removeEventListener("abort", onAbort), ended.abort(), resolve(value as SandboxMethods[M]["result"])

@@ -15,7 +15,8 @@ function routeFiles(top: string): { file: string; path: string }[] {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
-      if (entry.isDirectory() && !entry.name.startsWith("[...")) walk(full);
+      // Catch-alls ([...x], [[...x]]) are not table entries: unknown paths, and agents' channel routes.
+      if (entry.isDirectory() && !/^\[\[?\.\.\./.test(entry.name)) walk(full);
       else if (entry.name === "route.ts") {
         const segments = path.relative(appDir, dir).split(path.sep);
         found.push({ file: full, path: `/${segments.map((s) => s.replace(/^\[(.+)\]$/, ":$1")).join("/")}` });

@@ -38,8 +38,10 @@ export async function followUpSession(options: {
   sessionId: string;
   principal: Principal;
   body: FollowUpBody;
+  /** The caller named the session by a channel's conversation key, not by its latest token. */
+  isByConversationKey?: boolean;
 }): Promise<FollowUpAccepted> {
-  const { db, runtime, agentId, sessionId, principal, body } = options;
+  const { db, runtime, agentId, sessionId, principal, body, isByConversationKey = false } = options;
   const session = await getOwnedSession({ db, agentId, sessionId, principal });
   if (session.mode === "task") throw new AppError("task_session", "task sessions do not take follow-ups");
   assertWorkspacePaths(body.workspaceFiles);
@@ -53,7 +55,7 @@ export async function followUpSession(options: {
       [sessionId, hashContinuationToken(body.continuationToken)],
     );
     const row = rows[0];
-    if (!row?.isCurrent)
+    if (!row || (!row.isCurrent && !isByConversationKey))
       throw new AppError("stale_continuation_token", "this continuation token was already used; use the latest one");
     if (row.runningTurnId && body.admission === "coalesce") {
       await client.query(`UPDATE sessions SET "continuationTokenHash" = $2 WHERE id = $1`, [sessionId, next.hash]);

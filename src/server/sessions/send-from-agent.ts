@@ -1,6 +1,9 @@
 // ctx.send / ctx.getSession / a handle's waitForCompletion, for agent code (docs/agent-folders.md,
-// "Host API"). Agent code acts as the principal its call runs for: it starts sessions in that
-// name only, and finds only that principal's sessions of the same agent.
+// "Host API", "Channels"). Agent code acts as the principal its call runs for: it starts sessions
+// in that name only, and finds only that principal's sessions of the same agent. A channel route
+// sends on its own channel, where a conversation key (`continuationToken: "ticket:42"`) names one
+// session: the first send with it starts the session, later ones follow up in it.
+import crypto from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { Principal } from "@/agents/sdk/types";
@@ -9,6 +12,7 @@ import { poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation/parse-input";
+import { followUpSession } from "./follow-up-session";
 import { startSession } from "./start-session";
 
 const sendSchema = z.object({
@@ -27,7 +31,14 @@ const sendSchema = z.object({
     .default({}),
 });
 
-export type AgentCaller = { agentId: string; slug: string; teamId: string; principal: Principal };
+export type AgentCaller = {
+  agentId: string;
+  slug: string;
+  teamId: string;
+  principal: Principal;
+  /** The channel whose route runs, when one does. */
+  channelId?: string;
+};
 
 /** Starts a session of the caller's agent on the built-in HTTP channel, in the caller's name. */
 export async function sendFromAgent(options: {
@@ -36,15 +47,23 @@ export async function sendFromAgent(options: {
   caller: AgentCaller;
   params: unknown;
   baseUrl?: string;
-}): Promise<{ id: string; deliveryId: string; turnId: string }> {
+}): Promise<{ id: string; deliveryId: string }> {
   const { db, runtime, caller } = options;
   const { channelId, message, options: sent } = parseInput(sendSchema, options.params, "send");
-  if (channelId !== "http")
-    throw new AppError("invalid_input", `send: no channel "${channelId}" here; sessions start on "http"`);
+  if (channelId !== "http" && channelId !== caller.channelId)
+    throw new AppError(
+      "invalid_input",
+      `send: no channel "${channelId}" here; sessions start on "http" or this channel`,
+    );
   if (sent.auth && !isOwner(sent.auth as Principal, { ownerKind: caller.principal.kind, ownerId: caller.principal.id }))
     throw new AppError("forbidden", "send: agent code starts sessions only as the principal it runs for");
-  if (sent.continuationToken !== undefined || sent.state !== undefined)
-    throw new AppError("invalid_input", "send: continuationToken and state belong to channels; sessions start fresh");
+  if (sent.state !== undefined)
+    throw new AppError("invalid_input", "send: a channel's initial state is not kept yet; leave `state` out");
+  if (sent.continuationToken !== undefined) {
+    if (channelId === "http")
+      throw new AppError("invalid_input", "send: conversation keys belong to a channel; send on the route's channel");
+    return sendByConversationKey({ ...options, channelId, message, sent, key: sent.continuationToken });
+  }
   const agent = await db.agent.findUnique({
     where: { id: caller.agentId },
     select: { id: true, slug: true, teamId: true, activeVersionId: true },
@@ -57,12 +76,77 @@ export async function sendFromAgent(options: {
     principal: caller.principal,
     body: { message, title: sent.title, deliveryId: sent.deliveryId, workspaceFiles: sent.workspaceFiles },
     baseUrl: options.baseUrl ?? "",
+    channelId,
   });
-  const { rows } = await poolOf(db).query<{ runningTurnId: string }>(
-    `SELECT "runningTurnId" FROM sessions WHERE id = $1`,
-    [started.sessionId],
-  );
-  return { id: started.sessionId, deliveryId: started.deliveryId, turnId: rows[0]!.runningTurnId };
+  return { id: started.sessionId, deliveryId: started.deliveryId };
+}
+
+type Sent = z.infer<typeof sendSchema>["options"];
+
+/** One session per key: sends with the same key are serialized by an advisory lock on it. */
+async function sendByConversationKey(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  caller: AgentCaller;
+  channelId: string;
+  message: string;
+  sent: Sent;
+  key: string;
+}): Promise<{ id: string; deliveryId: string }> {
+  const { db, runtime, caller, channelId, message, sent, key } = options;
+  if (key.length === 0 || key.length > 500)
+    throw new AppError("invalid_input", "send: a conversation key is 1 to 500 characters");
+  const keyHash = crypto.createHash("sha256").update(key).digest("hex");
+  const client = await poolOf(db).connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [
+      `${caller.agentId}:${channelId}:${keyHash}`,
+    ]);
+    const { rows } = await client.query<{ sessionId: string }>(
+      `SELECT "sessionId" FROM channel_conversations WHERE "agentId" = $1 AND "channelId" = $2 AND "keyHash" = $3`,
+      [caller.agentId, channelId, keyHash],
+    );
+    const known = rows[0]?.sessionId;
+    if (known) {
+      const followed = await followUpSession({
+        db,
+        runtime,
+        agentId: caller.agentId,
+        sessionId: known,
+        principal: caller.principal,
+        body: {
+          message,
+          continuationToken: "",
+          admission: sent.admission ?? "preempt",
+          ...(sent.deliveryId ? { deliveryId: sent.deliveryId } : {}),
+          ...(sent.workspaceFiles ? { workspaceFiles: sent.workspaceFiles } : {}),
+        },
+        isByConversationKey: true,
+      });
+      return { id: known, deliveryId: followed.deliveryId };
+    }
+    const agent = await db.agent.findUniqueOrThrow({
+      where: { id: caller.agentId },
+      select: { id: true, slug: true, teamId: true, activeVersionId: true },
+    });
+    const started = await startSession({
+      db,
+      runtime,
+      agent,
+      principal: caller.principal,
+      body: { message, title: sent.title, deliveryId: sent.deliveryId, workspaceFiles: sent.workspaceFiles },
+      baseUrl: "",
+      channelId,
+    });
+    await client.query(
+      `INSERT INTO channel_conversations ("agentId", "channelId", "keyHash", "sessionId") VALUES ($1, $2, $3, $4)`,
+      [caller.agentId, channelId, keyHash, started.sessionId],
+    );
+    return { id: started.sessionId, deliveryId: started.deliveryId };
+  } finally {
+    await client.query("SELECT pg_advisory_unlock_all()").catch(() => undefined);
+    client.release();
+  }
 }
 
 const getSchema = z.object({ channelId: z.string(), sessionId: z.string() });
@@ -85,7 +169,7 @@ export async function getSessionForAgent(db: PrismaClient, caller: AgentCaller, 
   return { ...session, title: session.title ?? undefined, continuationToken: null };
 }
 
-const waitSchema = z.object({ sessionId: z.string(), turnId: z.string() });
+const waitSchema = z.object({ sessionId: z.string(), deliveryId: z.string() });
 
 export type SessionCompletion = {
   status: "finished" | "failed" | "cancelled";
@@ -93,7 +177,8 @@ export type SessionCompletion = {
   errorMessage?: string;
 };
 
-/** Waits for the turn a send started to end; polls the log, backing off to 1 s. */
+/** Waits for the turn that took a send's message (its own, or the running one it was steered into)
+ * to end; polls the log, backing off to 1 s. */
 export async function waitForTurn(options: {
   db: PrismaClient;
   caller: AgentCaller;
@@ -102,16 +187,21 @@ export async function waitForTurn(options: {
   signal?: AbortSignal;
 }): Promise<SessionCompletion> {
   const { db, caller, timeoutMs = 15 * 60_000, signal } = options;
-  const { sessionId, turnId } = parseInput(waitSchema, options.params, "waitForCompletion");
+  const { sessionId, deliveryId } = parseInput(waitSchema, options.params, "waitForCompletion");
   const deadline = Date.now() + timeoutMs;
   for (let delayMs = 50; ; delayMs = Math.min(delayMs * 2, 1000)) {
     const { rows } = await poolOf(db).query<{ type: string; data: Record<string, unknown>; reply: string | null }>({
       name: "agentfold-wait-for-turn",
-      text: `SELECT e.type, e.data, (SELECT m.data->>'text' FROM session_events m WHERE m."sessionId" = $1 AND m."turnId" = $2
-                 AND m.type = 'message.completed' ORDER BY m.index DESC LIMIT 1) AS reply
-             FROM session_events e JOIN sessions s ON s.id = e."sessionId" AND s."agentId" = $3
-             WHERE e."sessionId" = $1 AND e."turnId" = $2 AND e.type IN ('turn.completed', 'turn.failed') LIMIT 1`,
-      values: [sessionId, turnId, caller.agentId],
+      text: `WITH took AS (
+               SELECT d."turnId" FROM session_events d JOIN sessions s ON s.id = d."sessionId" AND s."agentId" = $3
+               WHERE d."sessionId" = $1 AND ((d.type = 'message.received' AND d.data->'deliveryIds' ? $2)
+                 OR (d.type = 'nudge.delivered' AND d.data->>'deliveryId' = $2))
+               ORDER BY d.index LIMIT 1)
+             SELECT e.type, e.data, (SELECT m.data->>'text' FROM session_events m WHERE m."sessionId" = $1
+                 AND m."turnId" = took."turnId" AND m.type = 'message.completed' ORDER BY m.index DESC LIMIT 1) AS reply
+             FROM took JOIN session_events e ON e."sessionId" = $1 AND e."turnId" = took."turnId"
+             WHERE e.type IN ('turn.completed', 'turn.failed') LIMIT 1`,
+      values: [sessionId, deliveryId, caller.agentId],
     });
     const end = rows[0];
     if (end?.type === "turn.completed")

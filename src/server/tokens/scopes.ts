@@ -6,6 +6,7 @@ export const tokenActions = [
   "tools:call", // call an agent's tools directly, with no model turn
   "agents:read", // see agents and their surface
   "agents:deploy", // upload versions and switch the active one
+  "channels:invoke", // call the agent's channel routes (/<slug>/v1/channels/<id>/…)
 ] as const;
 
 export type TokenAction = (typeof tokenActions)[number];

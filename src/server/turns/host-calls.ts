@@ -27,6 +27,8 @@ export type HostContext = {
   versionId: string;
   bundlePath: string;
   sessionId?: string;
+  /** The channel whose route is running: its send() starts sessions on it. */
+  channelId?: string;
   /** Whom the code acts for: the session's owner (tools, hooks) or the schedule's appAuth. */
   principal?: Principal;
   appAuth?: Principal;
@@ -96,7 +98,7 @@ async function callerOf(deps: Deps, host: HostContext): Promise<AgentCaller> {
   if (!principal) throw new Error("sessions can be started only from code that runs for someone");
   const agent = await deps.db.agent.findUnique({ where: { id: host.agentId }, select: { slug: true, teamId: true } });
   if (!agent) throw new Error("the agent is gone");
-  return { agentId: host.agentId, slug: agent.slug, teamId: agent.teamId, principal };
+  return { agentId: host.agentId, slug: agent.slug, teamId: agent.teamId, principal, channelId: host.channelId };
 }
 
 function needSession(host: HostContext): string {

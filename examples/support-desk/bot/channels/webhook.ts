@@ -1,13 +1,31 @@
-import { defineChannel, POST } from "agentfold/channels";
+import { bearerAuth, defineChannel, POST } from "agentfold/channels";
 import { z } from "zod";
 
-// A helpdesk system posts new tickets here.
+// A helpdesk system posts tickets here, with the shared secret HELPDESK_WEBHOOK_SECRET as its
+// bearer token (or a platform token with channels:invoke). One ticket is one session: its id is
+// the conversation key.
 export default defineChannel({
+  auth: [bearerAuth("${HELPDESK_WEBHOOK_SECRET}")],
   routes: [
     POST("/tickets", {
-      description: "Open a support session for a new helpdesk ticket",
-      bodySchema: z.object({ ticketId: z.string(), text: z.string() }),
-      handler: async ({ body }) => Response.json({ ok: true, ticketId: body.ticketId }),
+      description: "Open (or continue) the support session of a helpdesk ticket",
+      bodySchema: z.object({ ticketId: z.string().min(1), text: z.string().min(1) }),
+      handler: async (_request, { body, send }) => {
+        const session = await send(body.text, {
+          continuationToken: `ticket:${body.ticketId}`,
+          title: `Ticket ${body.ticketId}`,
+        });
+        return Response.json({ ok: true, ticketId: body.ticketId, sessionId: session.id }, { status: 202 });
+      },
+    }),
+    POST("/tickets/:id/ask", {
+      description: "Ask about a ticket and wait for the agent's answer",
+      bodySchema: z.object({ text: z.string().min(1) }),
+      handler: async (_request, { body, params, send }) => {
+        const session = await send(body.text, { continuationToken: `ticket:${params.id}` });
+        const done = await session.waitForCompletion();
+        return Response.json({ ok: done.status === "finished", sessionId: session.id, ...done });
+      },
     }),
   ],
 });

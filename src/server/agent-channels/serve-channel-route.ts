@@ -1,0 +1,138 @@
+// ANY /<slug>/v1/channels/<id>/<path> (and /v1/channels/… in single-agent mode): an agent's own
+// HTTP route (docs/agent-folders.md, "Channels"). The platform finds the route and admits its own
+// credentials (a token with channels:invoke on the agent, a signed-in member); otherwise the
+// channel's auth chain decides, in the sandbox, where its bearer secret lives. The handler runs
+// in the version's sandbox and its Response comes back; work it hands to waitUntil goes on after.
+import crypto from "node:crypto";
+import type { AgentManifest } from "@/agents/loader/manifest";
+import type { RouteAnswer, RouteRequest } from "@/agents/sandbox/protocol";
+import { SandboxError } from "@/agents/sandbox/sandbox";
+import { env } from "@/env";
+import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
+import { versionSandboxSpec } from "@/server/agents/storage";
+import { proxyEvidence } from "@/server/auth/local-caller";
+import type { Principal } from "@/server/auth/principal";
+import { db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import { reauthorize } from "@/server/http/agent-route";
+import { readBodyBytes, maxBodyBytes } from "@/server/http/read-json";
+import { errorResponse, json } from "@/server/http/respond";
+import { matchRoute } from "./match-route";
+import { webSandboxes } from "./web-sandboxes";
+
+/** How long a handler may take to answer; its waitUntil work may go on for `workMs` in all. */
+export const answerMs = 60_000;
+const workMs = 5 * 60_000;
+
+// Headers a handler may not set: they belong to the connection, or to the platform's own origin
+// (a cookie set here would be the dashboard's).
+const withheld = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "trailer",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "content-length",
+  "set-cookie",
+]);
+
+export async function serveChannelRoute(
+  request: Request,
+  where: { slug: string; channelId: string; path: string[] },
+): Promise<Response> {
+  try {
+    return await serve(request, where);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+async function serve(request: Request, { slug, channelId, path }: { slug: string; channelId: string; path: string[] }) {
+  const agent = await findAgentBySlug(db(), slug);
+  if (!agent?.activeVersionId) throw new AppError("not_found", `no agent '${slug}'`);
+  const version = await db().agentVersion.findUniqueOrThrow({
+    where: { id: agent.activeVersionId },
+    select: { id: true, manifest: true, bundlePath: true },
+  });
+  const manifest = version.manifest as AgentManifest | null;
+  const channel = manifest?.channels.find((candidate) => candidate.name === channelId);
+  if (!channel || !version.bundlePath) throw new AppError("not_found", `agent '${slug}' has no channel '${channelId}'`);
+  const match = matchRoute(channel.routes, request.method, path);
+  if (!match.found) {
+    if (match.allowed.length === 0)
+      throw new AppError("not_found", `channel '${channelId}' has no route /${path.join("/")}`);
+    return json({ ok: false, error: "method_not_allowed", message: `use ${match.allowed.join(", ")}` }, 405, {
+      allow: match.allowed.join(", "),
+    });
+  }
+  const principal = await platformPrincipal(request, slug);
+  const body = await readBodyBytes(request, maxBodyBytes);
+  const url = new URL(request.url);
+  const routeRequest: RouteRequest = {
+    channelId,
+    file: channel.file,
+    method: request.method,
+    pattern: match.route.path,
+    url: url.toString(),
+    params: match.params,
+    query: Object.fromEntries(url.searchParams),
+    headers: Object.fromEntries(request.headers),
+    ...(body.length > 0 ? { body: body.toString("base64") } : {}),
+    ...(principal ? { principal } : {}),
+    isDirectLoopback: proxyEvidence(request.headers, env().AGENTFOLD_HOST) === undefined,
+  };
+  const config = env();
+  const bundlePath = `${config.dataDir}/${version.bundlePath}`;
+  const sandbox = (await webSandboxes()).forVersion(
+    versionSandboxSpec(config.dataDir, { agentId: agent.id, versionId: version.id, bundlePath }),
+  );
+  const answer = await new Promise<RouteAnswer>((resolve, reject) => {
+    const late = setTimeout(
+      () => reject(new AppError("unavailable", `the channel's handler did not answer within ${answerMs / 1000} s`)),
+      answerMs,
+    );
+    const done = (value: RouteAnswer) => (clearTimeout(late), resolve(value));
+    sandbox
+      .call("runRoute", routeRequest, {
+        timeoutMs: workMs,
+        onPartial: (partial) => done(partial as RouteAnswer),
+        hostContext: {
+          agentId: agent.id,
+          versionId: version.id,
+          bundlePath,
+          channelId,
+          // Sessions a route starts are its caller's when the platform admitted one, else the channel's.
+          principal: principal ?? { kind: "app", id: `channel:${channelId}` },
+        },
+      })
+      .then(done, (error: unknown) => (clearTimeout(late), reject(handlerFailure(error, slug, channelId, request))));
+  });
+  const headers = new Headers(answer.headers.filter(([name]) => !withheld.has(name.toLowerCase())));
+  return new Response(answer.status === 204 || answer.status === 304 ? null : Buffer.from(answer.body, "base64"), {
+    status: answer.status,
+    headers,
+  });
+}
+
+/** A platform credential that may invoke the agent's channels; undefined lets the chain decide. */
+async function platformPrincipal(request: Request, slug: string): Promise<Principal | undefined> {
+  try {
+    return (await reauthorize(request, slug, "channels:invoke")).principal;
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "unauthorized" || error.code === "forbidden")) return undefined;
+    throw error;
+  }
+}
+
+/** A handler that threw or crashed: 500 with an id the logs carry, never the error itself. */
+function handlerFailure(error: unknown, slug: string, channelId: string, request: Request): AppError {
+  const id = `err_${crypto.randomBytes(6).toString("hex")}`;
+  const message = error instanceof SandboxError || error instanceof Error ? error.message : String(error);
+  console.error(
+    `channel ${slug}/${channelId} ${request.method} ${new URL(request.url).pathname} failed [${id}]: ${message}`,
+  );
+  return new AppError("internal_error", `the channel's handler failed (error ${id}; the server's log has it)`);
+}

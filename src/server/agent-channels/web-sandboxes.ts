@@ -1,0 +1,43 @@
+// The web process's own sandboxes, for channel routes: a route's handler answers an HTTP request
+// while it is open (and may stream), so it runs beside the request rather than through the
+// engine. Like the worker's pool: each version's declared secrets and egress, host calls
+// answered here (src/server/turns/host-calls.ts). Created on the first channel request.
+import type { AgentManifest } from "@/agents/loader/manifest";
+import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
+import { env } from "@/env";
+import { db } from "@/server/db";
+import { agentSecretKey, durableRuntime } from "@/server/http/platform";
+import { createSecretReader } from "@/server/secrets/create-secret-reader";
+import { hostCallHandler } from "@/server/turns/host-calls";
+import { AppError } from "@/server/errors";
+
+let pool: Promise<SandboxPool> | undefined;
+
+export function webSandboxes(): Promise<SandboxPool> {
+  pool ??= create().catch((error) => {
+    pool = undefined;
+    throw error;
+  });
+  return pool;
+}
+
+async function create(): Promise<SandboxPool> {
+  const config = env();
+  if (!config.DATABASE_URL) throw new AppError("unavailable", "DATABASE_URL is not set");
+  const secrets = await createSecretReader({ db: db(), databaseUrl: config.DATABASE_URL, key: agentSecretKey() });
+  const sandboxes: SandboxPool = createSandboxPool({
+    onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
+    readSecrets: (versionId) => secrets.forVersion(versionId),
+    declaredEgress: async (versionId) => {
+      const version = await db().agentVersion.findUnique({ where: { id: versionId }, select: { manifest: true } });
+      return (version?.manifest as AgentManifest | null)?.egressDomains;
+    },
+    onHostCall: hostCallHandler({
+      db: db(),
+      dataDir: config.dataDir,
+      runtime: durableRuntime(),
+      sandboxes: () => sandboxes,
+    }),
+  });
+  return sandboxes;
+}
