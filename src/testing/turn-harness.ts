@@ -43,6 +43,8 @@ export async function startTurnHarness(options: {
   retry?: RetryBound;
   /** How long a hook may take with one event (the worker's default otherwise). */
   hookTimeoutMs?: number;
+  /** Host names agent code may reach, each standing for this machine (in-process worker only). */
+  egressHosts?: string[];
 }) {
   // A database of its own, as an Agentfold instance has: workers hear every new session of their
   // database (eager turns) and sweep its running turns, so harnesses must not share one.
@@ -65,6 +67,14 @@ export async function startTurnHarness(options: {
     runtime,
     retry,
     hookTimeoutMs: options.hookTimeoutMs,
+    ...(options.egressHosts
+      ? {
+          sandboxEgress: {
+            egress: { kind: "domains" as const, domains: options.egressHosts },
+            resolve: async (host: string) => (options.egressHosts!.includes(host) ? ["127.0.0.1"] : []),
+          },
+        }
+      : {}),
   };
   let inProcess: WorkerServer | undefined;
   const extraWorkers: WorkerServer[] = [];

@@ -59,6 +59,12 @@ export type RouteRequest = {
   isDirectLoopback: boolean;
 };
 
+/** One event to a channel's `events` handlers, with the session's channel state. */
+export type ChannelEventRequest = { file: string; event: { type: string }; context: object; state: unknown };
+export type ChannelEventOutcome =
+  | { ok: true; handled: number; state: unknown; continuationToken?: string }
+  | { ok: false; error: string };
+
 /** A route's answer: the body is base64. */
 export type RouteAnswer = { status: number; headers: [string, string][]; body: string };
 
@@ -76,6 +82,7 @@ export type SandboxMethods = {
   runSchedule: { params: { file: string; appAuth: unknown }; result: { ok: true } | { ok: false; error: string } };
   /** A channel route: answers early (a partial message) and ends once its waitUntil work is done. */
   runRoute: { params: RouteRequest; result: RouteAnswer };
+  runChannelEvent: { params: ChannelEventRequest; result: ChannelEventOutcome };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };
     result: { ok: true; handled: number } | { ok: false; error: string };

@@ -9,6 +9,7 @@ import { routeEgress } from "./egress-client";
 import { hostCall, hostServices, sessionServices, settleHostReply, unavailable } from "./host-calls";
 import { runResultContract } from "./run-result";
 import type {
+  ChannelEventRequest,
   ModuleReport,
   RouteRequest,
   SandboxPartial,
@@ -37,6 +38,10 @@ async function defaultExport(modules: ModuleLoaders, file: string): Promise<unkn
 function summarize(value: unknown): unknown {
   // Handlers are functions, which JSON drops: keep the event names they listen to.
   if (descriptorKindOf(value) === "hook") return { events: Object.keys((value as { events?: object }).events ?? {}) };
+  if (descriptorKindOf(value) === "channel") {
+    const events = Object.keys((value as { events?: object }).events ?? {});
+    return { ...(toJsonSafe(value) as object), events };
+  }
   if (descriptorKindOf(value) === "tool") {
     const tool = value as AnyRecord;
     const schemas = toolJsonSchemas(value as never);
@@ -191,6 +196,33 @@ async function runRoute(modules: ModuleLoaders, params: RouteRequest, requestId:
   return answer;
 }
 
+/** A channel's `events` handler for one of its sessions' events, with the session's channel
+ * state; answers the state as the handler left it, and a new conversation key if it set one. */
+async function runChannelEvent(modules: ModuleLoaders, params: ChannelEventRequest, requestId: number) {
+  try {
+    const channel = (await defaultExport(modules, params.file)) as {
+      events?: Record<string, (e: unknown, c: unknown) => unknown>;
+    };
+    const handlers = [channel.events?.[params.event.type], channel.events?.["*"]].filter((h) => typeof h === "function");
+    let continuationToken: string | undefined;
+    const ctx = {
+      ...params.context,
+      state: structuredClone(params.state),
+      setContinuationToken: (token: string) => {
+        if (typeof token !== "string" || token.length === 0) throw new Error("setContinuationToken: give a non-empty string");
+        continuationToken = token;
+      },
+      host: hostServices(requestId),
+      artifacts: unavailable("ctx.artifacts"),
+    };
+    for (const handler of handlers) await handler!(params.event, ctx);
+    const state = toJsonSafe(ctx.state);
+    return { ok: true as const, handled: handlers.length, state: state ?? {}, ...(continuationToken ? { continuationToken } : {}) };
+  } catch (error) {
+    return { ok: false as const, error: errorText(error) };
+  }
+}
+
 async function runResult(modules: ModuleLoaders, params: { file: string; text: string; session: unknown }) {
   const result = await defaultExport(modules, params.file);
   if (descriptorKindOf(result) !== "result")
@@ -237,7 +269,9 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
                     ? await runSchedule(modules, params, request.id)
                     : request.method === "runRoute"
                       ? await runRoute(modules, params, request.id)
-                      : undefined;
+                      : request.method === "runChannelEvent"
+                        ? await runChannelEvent(modules, params, request.id)
+                        : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

@@ -3,6 +3,8 @@
 import type { PrismaClient } from "@prisma/client";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
+import type { EgressPolicy } from "@/agents/sandbox/egress-policy";
+import type { ResolveTarget } from "@/agents/sandbox/egress-proxy";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import type { EagerTurns } from "@/server/worker/eager-turns";
@@ -34,4 +36,6 @@ export type WorkerDeps = {
   retry?: RetryBound;
   /** How long one hook may take with one event (src/server/hooks/hook-dispatcher.ts); 30 s. */
   hookTimeoutMs?: number;
+  /** Tests: where agent code may connect, and how names resolve (a test's receiver on loopback). */
+  sandboxEgress?: { egress: EgressPolicy; resolve: ResolveTarget };
 };

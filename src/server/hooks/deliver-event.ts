@@ -1,8 +1,12 @@
-// One event to a session's hooks, in the version's sandbox: each hook in discovery order, one at a
-// time; a hook whose handler throws or runs past its time is logged and the next one still runs.
+// One event to a session's channel `events` handlers and then its hooks, in the version's
+// sandbox: the channel first (with its state for the session, saved when the handler returns),
+// then each hook in discovery order, one at a time; a handler that throws or runs past its time is
+// logged and the next one still runs.
+import type { PrismaClient } from "@prisma/client";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { stateRoot, versionSandboxSpec } from "@/server/agents/storage";
+import { readChannelState, rekeyConversation, saveChannelState } from "@/server/agent-channels/channel-state";
 import type { HostContext } from "@/server/turns/host-calls";
 import type { HookTarget } from "./hook-target";
 
@@ -20,6 +24,7 @@ export function hookContext(target: HookTarget, dataDir: string) {
 }
 
 export async function deliverEvent(options: {
+  db: PrismaClient;
   target: HookTarget;
   event: SessionEvent;
   sandboxes: SandboxPool;
@@ -27,9 +32,11 @@ export async function deliverEvent(options: {
   timeoutMs: number;
   onFailure: (failure: HookFailure) => void;
 }): Promise<void> {
-  const { target, event, sandboxes, dataDir, timeoutMs, onFailure } = options;
-  const hooks = target.hooks.filter((hook) => hook.events.includes(event.type) || hook.events.includes("*"));
-  if (hooks.length === 0) return;
+  const { db, target, event, sandboxes, dataDir, timeoutMs, onFailure } = options;
+  const listens = (events: string[]) => events.includes(event.type) || events.includes("*");
+  const hooks = target.hooks.filter((hook) => listens(hook.events));
+  const channel = target.channel && listens(target.channel.events) ? target.channel : undefined;
+  if (hooks.length === 0 && !channel) return;
   const sandbox = sandboxes.forVersion(versionSandboxSpec(dataDir, target));
   const context = hookContext(target, dataDir);
   const hostContext: HostContext = {
@@ -39,6 +46,35 @@ export async function deliverEvent(options: {
     sessionId: target.sessionId,
     principal: target.session.auth,
   };
+  if (channel) {
+    const failed = (error: string) =>
+      onFailure({
+        hook: `channel ${channel.name}`,
+        event: { type: event.type, index: event.index },
+        sessionId: target.sessionId,
+        error,
+      });
+    try {
+      const state = await readChannelState(db, target.sessionId, channel.state);
+      const outcome = await sandbox.call(
+        "runChannelEvent",
+        { file: channel.file, event, context, state },
+        { timeoutMs, hostContext: { ...hostContext, channelId: channel.name } },
+      );
+      if (!outcome.ok) failed(outcome.error);
+      else {
+        await saveChannelState(db, target.sessionId, outcome.state);
+        if (outcome.continuationToken)
+          await rekeyConversation(
+            db,
+            { agentId: target.agentId, channelId: channel.name, sessionId: target.sessionId },
+            outcome.continuationToken,
+          );
+      }
+    } catch (error) {
+      failed(error instanceof Error ? error.message : String(error));
+    }
+  }
   for (const hook of hooks) {
     const failed = (error: string) =>
       onFailure({

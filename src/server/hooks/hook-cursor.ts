@@ -6,6 +6,7 @@
 // (docs/agent-folders.md, "Hooks").
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
+import { eventsChannelSql, hasHooksSql } from "./hook-target";
 
 /** The session's cursor, made at -1 (nothing seen) for a session hooks have not met before. */
 export async function readCursor(db: PrismaClient, sessionId: string): Promise<number> {
@@ -53,8 +54,8 @@ export async function releaseSession(db: PrismaClient, sessionId: string, owner:
 
 /**
  * Sessions whose hooks are behind their log: after a worker start or a lost LISTEN connection,
- * the notices sent meanwhile are gone. Sessions of versions with hooks only; a session without a
- * cursor was created after hooks existed, so all of its log is new to them.
+ * the notices sent meanwhile are gone. Sessions with hooks or channel events only; a session
+ * without a cursor was created after they were delivered, so all of its log is new to them.
  */
 export async function sessionsBehind(db: PrismaClient, limit = 500): Promise<string[]> {
   const { rows } = await poolOf(db).query<{ id: string }>({
@@ -62,7 +63,7 @@ export async function sessionsBehind(db: PrismaClient, limit = 500): Promise<str
     text: `SELECT s.id FROM sessions s
              JOIN "AgentVersion" v ON v.id = s."agentVersionId"
              LEFT JOIN hook_cursors c ON c."sessionId" = s.id
-           WHERE jsonb_typeof(v.manifest->'hooks') = 'array' AND jsonb_array_length(v.manifest->'hooks') > 0
+           WHERE (${hasHooksSql} OR ${eventsChannelSql} IS NOT NULL)
              AND s."nextIndex" - 1 > coalesce(c."deliveredIndex", -1)
              AND (c.owner IS NULL OR c."leaseUntil" < now() AT TIME ZONE 'UTC')
            ORDER BY s."updatedAt" LIMIT $1`,

@@ -51,7 +51,8 @@ export async function createHookDispatcher(options: {
     const target = await targets.of(sessionId);
     if (!target) return false;
     // A claim holds the session as long as its hooks may take with one event, and a little more.
-    const leaseSeconds = Math.ceil((target.hooks.length * timeoutMs) / 1000) + 5;
+    const handlers = target.hooks.length + (target.channel ? 1 : 0);
+    const leaseSeconds = Math.ceil((handlers * timeoutMs) / 1000) + 5;
     let isBehind = false;
     try {
       let cursor = await readCursor(db, sessionId);
@@ -65,7 +66,7 @@ export async function createHookDispatcher(options: {
             return false;
           }
           cursor = event.index;
-          await deliverEvent({ target, event, sandboxes, dataDir, timeoutMs, onFailure });
+          await deliverEvent({ db, target, event, sandboxes, dataDir, timeoutMs, onFailure });
         }
         if (events.length < pageSize) break;
       }

@@ -1,6 +1,7 @@
-// Which hooks a session's events go to: the hooks of the version it is pinned to, looked up once
-// per session and kept (a version never changes). Sessions of versions without hooks are
-// remembered as such, so their events cost a map lookup and nothing else.
+// Where a session's events go: its channel's `events` handlers (when the session is on a channel
+// that has them), then the hooks of the version it is pinned to; looked up once per session and
+// kept (a version never changes). Sessions with neither are remembered as such, so their events
+// cost a map lookup and nothing else.
 import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { HookManifest } from "@/agents/loader/manifest";
@@ -15,6 +16,8 @@ export type HookTarget = {
   versionId: string;
   bundlePath: string;
   hooks: HookManifest[];
+  /** The session's channel, when its `events` map has handlers. */
+  channel?: { name: string; file: string; events: string[]; state: unknown };
   session: { channelId: string; mode: "chat" | "task"; purpose: "live" | "eval"; auth: Principal; title?: string };
 };
 
@@ -24,6 +27,7 @@ type Row = {
   versionId: string;
   bundlePath: string | null;
   hooks: HookManifest[] | null;
+  channel: { name: string; file: string; config?: { events?: string[]; state?: unknown } } | null;
   channelId: string;
   mode: "chat" | "task";
   purpose: "live" | "eval";
@@ -32,11 +36,21 @@ type Row = {
   title: string | null;
 };
 
-// Only versions with hooks answer a row.
-const targetSql = `SELECT s."agentId", a.name AS "agentName", s."agentVersionId" AS "versionId", v."bundlePath",
-    v.manifest->'hooks' AS hooks, s."channelId", s.mode, s.purpose, s."ownerKind", s."ownerId", s.title
+/** SQL: the session's channel in the version's manifest (`s`, `v`), when its events map has keys. */
+export const eventsChannelSql = `(SELECT c FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.manifest->'channels') = 'array'
+    THEN v.manifest->'channels' ELSE '[]'::jsonb END) c
+  WHERE c->>'name' = s."channelId" AND jsonb_typeof(c->'config'->'events') = 'array'
+    AND jsonb_array_length(c->'config'->'events') > 0 LIMIT 1)`;
+
+/** SQL: whether the version (`v`) has hooks. */
+export const hasHooksSql = `(jsonb_typeof(v.manifest->'hooks') = 'array' AND jsonb_array_length(v.manifest->'hooks') > 0)`;
+
+// Only sessions with hooks or channel events answer a row.
+const targetSql = `SELECT * FROM (SELECT s."agentId", a.name AS "agentName", s."agentVersionId" AS "versionId", v."bundlePath",
+    CASE WHEN ${hasHooksSql} THEN v.manifest->'hooks' END AS hooks, ${eventsChannelSql} AS channel,
+    s."channelId", s.mode, s.purpose, s."ownerKind", s."ownerId", s.title
   FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId"
-  WHERE s.id = $1 AND jsonb_typeof(v.manifest->'hooks') = 'array' AND jsonb_array_length(v.manifest->'hooks') > 0`;
+  WHERE s.id = $1) t WHERE hooks IS NOT NULL OR channel IS NOT NULL`;
 
 /** Looks targets up, remembering up to `max` sessions (the oldest looked-up is forgotten first). */
 export function createHookTargets(db: PrismaClient, dataDir: string, max = 10_000) {
@@ -48,14 +62,20 @@ export function createHookTargets(db: PrismaClient, dataDir: string, max = 10_00
       values: [sessionId],
     });
     const row = rows[0];
-    if (!row?.bundlePath || !row.hooks?.length) return null;
+    const events = row?.channel?.config?.events ?? [];
+    if (!row?.bundlePath || (!row.hooks?.length && events.length === 0)) return null;
     return {
       sessionId,
       agentId: row.agentId,
       agentName: row.agentName,
       versionId: row.versionId,
       bundlePath: path.join(dataDir, row.bundlePath),
-      hooks: row.hooks,
+      hooks: row.hooks ?? [],
+      ...(row.channel && events.length > 0
+        ? {
+            channel: { name: row.channel.name, file: row.channel.file, events, state: row.channel.config?.state ?? {} },
+          }
+        : {}),
       session: {
         channelId: row.channelId,
         mode: row.mode,

@@ -9,6 +9,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { waitFor } from "@/cli/start/wait";
 import { createFilesStore } from "@/server/host-state/files";
 import { createKvStore } from "@/server/host-state/kv";
+import { sendFromAgent } from "@/server/sessions/send-from-agent";
 import { startSession, type AgentRef } from "@/server/sessions/start-session";
 import { projectRoot } from "@/cli/start/project";
 import { readFiles } from "@/testing/folders";
@@ -50,6 +51,13 @@ const stateful: Record<string, string> = {
     }
   }`),
   "bot/hooks/memory.ts": `import { memoryHook } from "agentfold/memory";\nexport default memoryHook();\n`,
+  // Sessions on this channel count their turns in the channel's state.
+  "bot/channels/counted.ts": `import { defineChannel } from "agentfold/channels";
+export default defineChannel({ state: { turns: 0 }, events: { "turn.completed": async (event, channel) => {
+  channel.state.turns += 1;
+  await channel.host.kv.put("channel-turns:" + channel.session.id, channel.state.turns);
+} } });
+`,
 };
 
 let h: Harness;
@@ -182,6 +190,29 @@ describe("hooks", () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(await counted()).toBe(3);
   }, 150_000);
+});
+
+describe("a channel's state", () => {
+  it("survives a kill -9 of the worker mid-turn", async () => {
+    const send = (message: string) =>
+      sendFromAgent({
+        db: h.db,
+        runtime: h.runtime,
+        caller: { agentId: agent.id, slug: agent.slug, teamId: agent.teamId, principal: h.owner, channelId: "counted" },
+        params: { channelId: "counted", message, options: { continuationToken: "count:1" } },
+      });
+    const { id } = await send("one");
+    const turns = async () => kv().get(`channel-turns:${id}`);
+    await waitFor("the first turn counted", async () => (await turns()) === 1, { timeoutMs: 20_000 });
+    await send("two");
+    await waitFor("the second turn counted", async () => (await turns()) === 2, { timeoutMs: 20_000 });
+    await send("three [delay 3s]");
+    await h.eventsUntil(id, has("message.received", 3));
+    await h.crashWorker();
+    await waitFor("the third turn counted from the saved state", async () => (await turns()) === 3, {
+      timeoutMs: 60_000,
+    });
+  }, 120_000);
 });
 
 describe("memoryHook", () => {

@@ -3,7 +3,6 @@
 // in that name only, and finds only that principal's sessions of the same agent. A channel route
 // sends on its own channel, where a conversation key (`continuationToken: "ticket:42"`) names one
 // session: the first send with it starts the session, later ones follow up in it.
-import crypto from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { Principal } from "@/agents/sdk/types";
@@ -12,6 +11,7 @@ import { poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation/parse-input";
+import { conversationKeyHash } from "@/server/agent-channels/channel-state";
 import { followUpSession } from "./follow-up-session";
 import { startSession } from "./start-session";
 
@@ -96,7 +96,7 @@ async function sendByConversationKey(options: {
   const { db, runtime, caller, channelId, message, sent, key } = options;
   if (key.length === 0 || key.length > 500)
     throw new AppError("invalid_input", "send: a conversation key is 1 to 500 characters");
-  const keyHash = crypto.createHash("sha256").update(key).digest("hex");
+  const keyHash = conversationKeyHash(key);
   const client = await poolOf(db).connect();
   try {
     await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [
