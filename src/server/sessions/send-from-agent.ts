@@ -11,7 +11,7 @@ import { poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation/parse-input";
-import { conversationKeyHash } from "@/server/agent-channels/channel-state";
+import { conversationKeyHash, saveChannelState } from "@/server/agent-channels/channel-state";
 import { followUpSession } from "./follow-up-session";
 import { startSession } from "./start-session";
 
@@ -26,7 +26,7 @@ const sendSchema = z.object({
       workspaceFiles: z.record(z.string(), z.string()).optional(),
       continuationToken: z.string().optional(),
       admission: z.enum(["preempt", "coalesce"]).optional(),
-      state: z.unknown().optional(),
+      state: z.record(z.string(), z.json()).optional(),
     })
     .default({}),
 });
@@ -57,8 +57,8 @@ export async function sendFromAgent(options: {
     );
   if (sent.auth && !isOwner(sent.auth as Principal, { ownerKind: caller.principal.kind, ownerId: caller.principal.id }))
     throw new AppError("forbidden", "send: agent code starts sessions only as the principal it runs for");
-  if (sent.state !== undefined)
-    throw new AppError("invalid_input", "send: a channel's initial state is not kept yet; leave `state` out");
+  if (sent.state !== undefined && channelId === "http")
+    throw new AppError("invalid_input", "send: `state` is a channel's; send on the route's channel");
   if (sent.continuationToken !== undefined) {
     if (channelId === "http")
       throw new AppError("invalid_input", "send: conversation keys belong to a channel; send on the route's channel");
@@ -78,6 +78,7 @@ export async function sendFromAgent(options: {
     baseUrl: options.baseUrl ?? "",
     channelId,
   });
+  if (sent.state !== undefined) await saveChannelState(db, started.sessionId, sent.state);
   return { id: started.sessionId, deliveryId: started.deliveryId };
 }
 
@@ -138,6 +139,8 @@ async function sendByConversationKey(options: {
       baseUrl: "",
       channelId,
     });
+    // A new session's initial channel state; a follow-up keeps the state its handlers left.
+    if (sent.state !== undefined) await saveChannelState(db, started.sessionId, sent.state);
     await client.query(
       `INSERT INTO channel_conversations ("agentId", "channelId", "keyHash", "sessionId") VALUES ($1, $2, $3, $4)`,
       [caller.agentId, channelId, keyHash, started.sessionId],
