@@ -8,6 +8,13 @@ import { waitFor } from "@/cli/start/wait";
 import { createKvStore } from "@/server/host-state/kv";
 import { sendFromAgent } from "@/server/sessions/send-from-agent";
 import type { AgentRef } from "@/server/sessions/start-session";
+import path from "node:path";
+import { createSandboxPool } from "@/agents/sandbox/pool";
+import type { RouteAnswer } from "@/agents/sandbox/protocol";
+import { projectRoot } from "@/cli/start/project";
+import { versionSandboxSpec } from "@/server/agents/storage";
+import { hostCallHandler } from "@/server/turns/host-calls";
+import { readFiles } from "@/testing/folders";
 import { startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 const received: { path: string; body: unknown }[] = [];
@@ -93,5 +100,57 @@ describe("a channel's events map", () => {
     expect(received[1]!.body).toEqual({ session: first.id, text: "second reply", replies: 2 });
     const fresh = await send("[say: elsewhere]", "thread:1");
     expect(fresh.id).not.toBe(first.id);
+  }, 90_000);
+});
+
+describe("examples/ticket-webhook", () => {
+  it("answers 202 at once and posts each reply to the ticket's callback URL", async () => {
+    const tickets = await h.deploy("tickets", readFiles(path.join(projectRoot, "examples", "ticket-webhook")));
+    const version = await h.db.agentVersion.findUniqueOrThrow({ where: { id: tickets.activeVersionId! } });
+    const bundlePath = path.join(h.dataDir, version.bundlePath!);
+    // The route half as the web runs it: the example's handler in a sandbox, its send() a host call.
+    const sandboxes = createSandboxPool({
+      onHostCall: hostCallHandler({ db: h.db, dataDir: h.dataDir, runtime: h.runtime, sandboxes: () => sandboxes }),
+    });
+    const principal = { kind: "app" as const, id: "token:test" };
+    const post = (ticketId: string, text: string) =>
+      sandboxes
+        .forVersion(versionSandboxSpec(h.dataDir, { agentId: tickets.id, versionId: version.id, bundlePath }))
+        .call(
+          "runRoute",
+          {
+            channelId: "tickets",
+            file: "bot/channels/tickets.ts",
+            method: "POST",
+            pattern: "/",
+            url: `http://agentfold.test/${tickets.slug}/v1/channels/tickets`,
+            params: {},
+            query: {},
+            headers: { "content-type": "application/json" },
+            body: Buffer.from(
+              JSON.stringify({ ticketId, text, callbackUrl: `http://receiver.test:${port}/tickets/${ticketId}` }),
+            ).toString("base64"),
+            principal,
+            isDirectLoopback: false,
+          },
+          { hostContext: { agentId: tickets.id, versionId: version.id, bundlePath, channelId: "tickets", principal } },
+        );
+    try {
+      const before = received.length;
+      const accepted: RouteAnswer = await post("T-9", "[say: We are on it.]");
+      expect(accepted.status).toBe(202);
+      const { sessionId } = JSON.parse(Buffer.from(accepted.body, "base64").toString("utf8"));
+      await waitFor("the reply at the callback", async () => received.length > before, { timeoutMs: 20_000 });
+      expect(received.at(-1)).toEqual({
+        path: "/tickets/T-9",
+        body: { ticketId: "T-9", reply: "We are on it.", n: 1 },
+      });
+      const again: RouteAnswer = await post("T-9", "[say: Shipped today.]");
+      expect(JSON.parse(Buffer.from(again.body, "base64").toString("utf8")).sessionId).toBe(sessionId);
+      await waitFor("the second reply", async () => received.length > before + 1, { timeoutMs: 20_000 });
+      expect(received.at(-1)!.body).toEqual({ ticketId: "T-9", reply: "Shipped today.", n: 2 });
+    } finally {
+      await sandboxes.stopAll();
+    }
   }, 90_000);
 });

@@ -11,7 +11,7 @@ import { poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation/parse-input";
-import { conversationKeyHash, saveChannelState } from "@/server/agent-channels/channel-state";
+import { conversationKeyHash } from "@/server/agent-channels/channel-state";
 import { followUpSession } from "./follow-up-session";
 import { startSession } from "./start-session";
 
@@ -77,8 +77,8 @@ export async function sendFromAgent(options: {
     body: { message, title: sent.title, deliveryId: sent.deliveryId, workspaceFiles: sent.workspaceFiles },
     baseUrl: options.baseUrl ?? "",
     channelId,
+    channelState: sent.state,
   });
-  if (sent.state !== undefined) await saveChannelState(db, started.sessionId, sent.state);
   return { id: started.sessionId, deliveryId: started.deliveryId };
 }
 
@@ -138,9 +138,9 @@ async function sendByConversationKey(options: {
       body: { message, title: sent.title, deliveryId: sent.deliveryId, workspaceFiles: sent.workspaceFiles },
       baseUrl: "",
       channelId,
+      // A new session's initial channel state; a follow-up keeps the state its handlers left.
+      channelState: sent.state,
     });
-    // A new session's initial channel state; a follow-up keeps the state its handlers left.
-    if (sent.state !== undefined) await saveChannelState(db, started.sessionId, sent.state);
     await client.query(
       `INSERT INTO channel_conversations ("agentId", "channelId", "keyHash", "sessionId") VALUES ($1, $2, $3, $4)`,
       [caller.agentId, channelId, keyHash, started.sessionId],

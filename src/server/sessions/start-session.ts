@@ -6,7 +6,7 @@
 import type { PrismaClient } from "@prisma/client";
 import type { Principal } from "@/server/auth/principal";
 import type { DurableRuntime } from "@/server/durable/runtime";
-import { poolOf } from "@/server/db";
+import { pgTransaction, poolOf } from "@/server/db";
 import { AppError } from "@/server/errors";
 import { assertWorkspacePaths } from "./assert-workspace-paths";
 import { newContinuationToken } from "./continuation-token";
@@ -26,8 +26,11 @@ export async function startSession(options: {
   baseUrl: string;
   channelId?: string;
   mode?: "chat" | "task";
+  /** A channel's initial state for the session, committed with it (before any event reaches the
+   * channel's handlers). */
+  channelState?: unknown;
 }): Promise<SessionStarted> {
-  const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat" } = options;
+  const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat", channelState } = options;
   if (!agent.activeVersionId)
     throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
   assertWorkspacePaths(body.workspaceFiles);
@@ -35,7 +38,7 @@ export async function startSession(options: {
   const turnId = newTurnId();
   const continuation = newContinuationToken();
   const deliveryId = body.deliveryId ?? newDeliveryId();
-  const { announced } = await recordSessionStart(poolOf(db), {
+  const start = {
     sessionId,
     turnId,
     agentId: agent.id,
@@ -50,7 +53,18 @@ export async function startSession(options: {
     deliveryId,
     workspaceFiles: body.workspaceFiles,
     announce: true,
-  });
+  };
+  const { announced } =
+    channelState === undefined
+      ? await recordSessionStart(poolOf(db), start)
+      : await pgTransaction(db, async (client) => {
+          const recorded = await recordSessionStart(client, start);
+          await client.query(
+            `INSERT INTO channel_states ("sessionId", state, "updatedAt") VALUES ($1, $2::jsonb, now() AT TIME ZONE 'UTC')`,
+            [sessionId, JSON.stringify(channelState)],
+          );
+          return recorded;
+        });
   // An announced turn starts in a worker at once, and goes to the engine only if it has to.
   if (!announced)
     await queueTurn({
