@@ -13,6 +13,7 @@ const channel = `import { bearerAuth, defineChannel, GET, POST } from "agentfold
 import { z } from "zod";
 export default defineChannel({
   auth: [bearerAuth("\${HOOK_SECRET}")],
+  onStart: async () => {},
   routes: [
     POST("/tickets/:id", {
       bodySchema: z.object({ text: z.string() }),
@@ -36,6 +37,12 @@ beforeAll(async () => {
   writeFiles(path.join(root, "agent"), { "bot/instructions.md": "x", "bot/channels/hooks.ts": channel });
   loaded = await loadAgentFolder({ folderDir: path.join(root, "agent"), outDir: path.join(root, "bundle") });
   expect(loaded.diagnostics.filter((d) => d.level === "error")).toEqual([]);
+  // Accepted but not run here, and validate says so.
+  expect(loaded.diagnostics).toContainEqual({
+    level: "warning",
+    file: "bot/channels/hooks.ts",
+    message: "onStart is not run by this platform yet",
+  });
 }, 60_000);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -39,8 +39,9 @@ function summarize(value: unknown): unknown {
   // Handlers are functions, which JSON drops: keep the event names they listen to.
   if (descriptorKindOf(value) === "hook") return { events: Object.keys((value as { events?: object }).events ?? {}) };
   if (descriptorKindOf(value) === "channel") {
-    const events = Object.keys((value as { events?: object }).events ?? {});
-    return { ...(toJsonSafe(value) as object), events };
+    const channel = value as { events?: object; onStart?: unknown };
+    const events = Object.keys(channel.events ?? {});
+    return { ...(toJsonSafe(value) as object), events, hasOnStart: typeof channel.onStart === "function" };
   }
   if (descriptorKindOf(value) === "tool") {
     const tool = value as AnyRecord;
