@@ -10,6 +10,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, ErrorNote } from "@/components/ui/card";
 import { AgentFilesPanel } from "./agent-files-panel";
+import { ChannelRoutesPanel } from "./channel-routes-panel";
 import { DiagnosticsList } from "./diagnostics-list";
 import { MemoryPanel } from "./memory-panel";
 import { SchedulesPanel } from "./schedules-panel";
@@ -101,6 +102,8 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
         )}
       </Card>
       {surface ? <SchedulesPanel slug={slug} canManage={canDeploy} /> : null}
+      {/* Calling a route is a member's act (channels:invoke), like reading the journal. */}
+      {canReadMemory && surface && surface.channels.length > 0 ? <ChannelRoutesPanel slug={slug} /> : null}
       {canReadMemory ? (
         <MemoryPanel
           teamSlug={teamSlug}

@@ -2,6 +2,9 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/field";
+import type { ChannelRoute, SlashItem } from "./channel-routes";
+import { SlashMenu } from "./slash-menu";
+import { useSlashMenu } from "./use-slash-menu";
 
 type ComposerProps = {
   isTurnActive: boolean;
@@ -9,14 +12,21 @@ type ComposerProps = {
   disabledReason?: string;
   onSend: (message: string) => Promise<boolean>;
   onStop: () => Promise<void>;
+  /** Channel routes offered as slash commands (those without path parameters). */
+  routes: ChannelRoute[];
+  onCommand: (item: SlashItem) => void;
 };
 
-/** Enter sends, Shift+Enter starts a new line. Sending while a turn runs preempts it (the API's default). */
-export function Composer({ isTurnActive, isDisabled, disabledReason, onSend, onStop }: ComposerProps) {
+/** Enter sends, Shift+Enter starts a new line. Sending while a turn runs preempts it (the API's default).
+ * A line starting with "/" opens the slash-command menu. */
+export function Composer(props: ComposerProps) {
+  const { isTurnActive, isDisabled, disabledReason, onSend, onStop, routes, onCommand } = props;
   const [text, setText] = useState("");
   const [isSending, setIsSending] = useState(false);
   const [isStopping, setIsStopping] = useState(false);
   const hintId = useId();
+  const menuId = useId();
+  const menu = useSlashMenu(text, routes, (item) => (setText(""), onCommand(item)));
   const send = async (event?: FormEvent) => {
     event?.preventDefault();
     const message = text.trim();
@@ -29,6 +39,7 @@ export function Composer({ isTurnActive, isDisabled, disabledReason, onSend, onS
     }
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (menu.onKeyDown(event)) return;
     if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void send();
@@ -47,11 +58,16 @@ export function Composer({ isTurnActive, isDisabled, disabledReason, onSend, onS
       onSubmit={send}
       className="space-y-1 border-t border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
     >
+      {menu.items.length > 0 ? (
+        <SlashMenu id={menuId} items={menu.items} highlighted={menu.highlighted} onChoose={menu.choose} />
+      ) : null}
       <div className="flex items-end gap-2">
         <Textarea
           data-testid="composer"
           aria-label="Message"
           aria-describedby={hintId}
+          aria-controls={menu.items.length > 0 ? menuId : undefined}
+          aria-activedescendant={menu.items.length > 0 ? `${menuId}-${menu.highlighted}` : undefined}
           rows={2}
           value={text}
           disabled={isDisabled}
@@ -76,7 +92,8 @@ export function Composer({ isTurnActive, isDisabled, disabledReason, onSend, onS
         </Button>
       </div>
       <p id={hintId} className="text-xs text-zinc-500">
-        {disabledReason ?? "Enter sends, Shift+Enter adds a line. Sending while a turn runs interrupts it."}
+        {disabledReason ??
+          "Enter sends, Shift+Enter adds a line. Sending while a turn runs interrupts it. / lists commands."}
       </p>
     </form>
   );

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react
 import { EmptyState, ErrorNote } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { createApiClient } from "./api-client";
+import { ChannelActivity, CommandForm } from "./channel-console";
 import { Composer } from "./composer";
 import { Navbar } from "./navbar";
 import { RawEvents } from "./raw-events";
@@ -11,7 +12,8 @@ import { SessionHeader } from "./session-header";
 import { SessionList } from "./session-list";
 import { TranscriptView } from "./transcript-view";
 import { isTurnActive } from "./transcript-view-model";
-import { useAgentName } from "./use-agent-name";
+import { useAgentInfo } from "./use-agent-info";
+import { useChannelConsole } from "./use-channel-console";
 import { usePlaygroundActions } from "./use-playground-actions";
 import { useSessionStream } from "./use-session-stream";
 import { useStickToBottom } from "./use-stick-to-bottom";
@@ -35,7 +37,8 @@ type ScreenProps = PlaygroundProps & { token: string; setToken: (token: string) 
 
 function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: ScreenProps) {
   const client = useMemo(() => createApiClient(slug, token), [slug, token]);
-  const agentName = useAgentName(client, slug);
+  const agent = useAgentInfo(client, slug);
+  const channelConsole = useChannelConsole(slug, token);
   const [sessionId, setSessionId] = useState(initialSessionId);
   const [isRawOpen, setIsRawOpen] = useState(false);
   const [isSessionsOpen, setIsSessionsOpen] = useState(false);
@@ -68,7 +71,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   return (
     <div className="flex h-dvh flex-col">
       <Navbar
-        agentName={agentName}
+        agentName={agent.name}
         token={token}
         onTokenChange={setToken}
         isRawOpen={isRawOpen}
@@ -115,6 +118,13 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
               ) : null}
               {!sessionId ? <NewChatHint /> : null}
               <TranscriptView transcript={stream.transcript} onDecide={actions.decide} />
+              <ChannelActivity
+                slug={slug}
+                token={token}
+                routes={agent.routes}
+                channelConsole={channelConsole}
+                onOpenSession={openSession}
+              />
             </div>
           </div>
           <div className="mx-auto w-full max-w-3xl">
@@ -123,12 +133,22 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
                 <ErrorNote testId="action-error">{actions.error}</ErrorNote>
               </div>
             ) : null}
+            {channelConsole.formRoute ? (
+              <CommandForm
+                key={channelConsole.formRoute.key}
+                slug={slug}
+                route={channelConsole.formRoute}
+                channelConsole={channelConsole}
+              />
+            ) : null}
             <Composer
               isTurnActive={isActive}
               isDisabled={disabledReason !== undefined}
               disabledReason={disabledReason}
               onSend={actions.send}
               onStop={actions.stop}
+              routes={agent.routes}
+              onCommand={channelConsole.choose}
             />
           </div>
         </main>
