@@ -14,20 +14,19 @@ describe("validate's check of host members the platform lacks", () => {
       warnings({
         "bot/tools/a.ts": "await ctx.host.github.request('GET /user'); ctx.host?.slack.getClient();",
         "bot/hooks/b.ts": "const { otel, kv } = ctx.host; otel.increment('x');",
-        "bot/tools/c.ts": "await ctx.artifacts.tag({ kind: 'report', key: 'k', data: {} });",
       }),
     ).toEqual([
       "bot/tools/a.ts: ctx.host.github is not available on this platform yet; calls to it throw",
       "bot/tools/a.ts: ctx.host.slack is not available on this platform yet; calls to it throw",
       "bot/hooks/b.ts: ctx.host.otel is not available on this platform yet; calls to it throw",
-      "bot/tools/c.ts: ctx.artifacts is not available on this platform yet; calls to it throw",
     ]);
   });
 
-  it("is quiet about what exists: kv, files, reminders", () => {
+  it("is quiet about what exists: kv, files, reminders, artifacts", () => {
     expect(
       warnings({
-        "bot/tools/a.ts": "await ctx.host.kv.get('k'); await ctx.host.files.read('f'); ctx.host.reminders.list();",
+        "bot/tools/a.ts":
+          "await ctx.host.kv.get('k'); await ctx.host.files.read('f'); ctx.host.reminders.list(); await ctx.artifacts.tag({ key: 'k' });",
       }),
     ).toEqual([]);
   });

@@ -1,4 +1,4 @@
-// `validate` says so when agent code reaches for a part of ctx.host (or ctx.artifacts) that this
+// `validate` says so when agent code reaches for a part of ctx.host that this
 // platform does not provide yet: the call would throw at run time, never silently do nothing.
 // A text search over the folder's own bundled sources; it finds the usual spellings
 // (`ctx.host.github`, `host.slack.getClient()`, `const { otel } = ctx.host`).
@@ -14,7 +14,6 @@ export const unavailableHostMembers: Record<string, string> = {
 
 const memberUse = new RegExp(`\\bhost\\s*\\??\\.\\s*(${Object.keys(unavailableHostMembers).join("|")})\\b`, "g");
 const destructured = /\{([^}]*)\}\s*=\s*(?:\w+\s*\.\s*)?host\b/g;
-const artifactsUse = /\bctx\s*\??\.\s*artifacts\b/;
 
 export function checkHostMembers(diagnostics: Diagnostics, texts: Map<string, string>): void {
   for (const [file, text] of texts) {
@@ -28,7 +27,5 @@ export function checkHostMembers(diagnostics: Diagnostics, texts: Map<string, st
         file,
         `${unavailableHostMembers[name]} is not available on this platform yet; calls to it throw`,
       );
-    if (artifactsUse.test(text))
-      diagnostics.warning(file, "ctx.artifacts is not available on this platform yet; calls to it throw");
   }
 }

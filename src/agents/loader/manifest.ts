@@ -60,6 +60,8 @@ export type AgentManifest = {
   connections: { name: string; file: string; scope: "mcp" | "host"; transport?: string; config: unknown }[];
   extensions: { name: string; file: string }[];
   artifactKinds: { kind: string; description: string }[];
+  /** The registry (artifacts.ts): its module, whether the model gets `tag_artifact`, the cap. */
+  artifacts?: { file: string; agentTool: boolean; max: number };
   result?: { file: string };
   evals: { id: string; file: string; cases: string[] }[];
   seedFiles: string[];
@@ -339,6 +341,15 @@ export function buildManifest(
       kind,
       description: text(k?.description) ?? "",
     })),
+    ...(artifacts && layout.artifactsFile
+      ? {
+          artifacts: {
+            file: layout.artifactsFile,
+            agentTool: artifacts.agentTool === true,
+            max: typeof artifacts.max === "number" ? artifacts.max : 1000,
+          },
+        }
+      : {}),
     result: layout.resultFile ? { file: layout.resultFile } : undefined,
     evals: evals(check, layout),
     seedFiles: layout.seedFiles,

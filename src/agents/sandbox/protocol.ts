@@ -83,6 +83,8 @@ export type SandboxMethods = {
   /** A channel route: answers early (a partial message) and ends once its waitUntil work is done. */
   runRoute: { params: RouteRequest; result: RouteAnswer };
   runChannelEvent: { params: ChannelEventRequest; result: ChannelEventOutcome };
+  /** The model's tag_artifact: the tag through the registry, then to the platform. */
+  tagArtifact: { params: { input: unknown; sessionId: string; turnId?: string }; result: unknown };
   runHook: {
     params: { file: string; event: { type: string }; context: unknown };
     result: { ok: true; handled: number } | { ok: false; error: string };
@@ -114,7 +116,9 @@ export type HostCallMethod =
   | "files.delete"
   | "session.send"
   | "session.get"
-  | "session.wait";
+  | "session.wait"
+  | "artifacts.tag"
+  | "artifacts.list";
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
 export type HostReply =
   | { hostReply: number; ok: true; result: unknown }

@@ -103,7 +103,9 @@ describe("channel routes in the sandbox", () => {
 
   it("answers 401 when the chain admits nobody, 400 with issues for a bad body or query", async () => {
     const box = sandbox();
-    const denied = await box.call("runRoute", request({ headers: { authorization: "Bearer wrong" } }), { hostContext: {} });
+    const denied = await box.call("runRoute", request({ headers: { authorization: "Bearer wrong" } }), {
+      hostContext: {},
+    });
     expect(denied.status).toBe(401);
     const admitted = { principal: { kind: "app" as const, id: "token:1" } };
     const badBody = await box.call(
@@ -112,7 +114,10 @@ describe("channel routes in the sandbox", () => {
       { hostContext: {} },
     );
     expect(badBody.status).toBe(400);
-    expect(JSON.parse(bodyOf(badBody))).toMatchObject({ error: "invalid_request", issues: [{ path: ["body", "text"] }] });
+    expect(JSON.parse(bodyOf(badBody))).toMatchObject({
+      error: "invalid_request",
+      issues: [{ path: ["body", "text"] }],
+    });
     const search = (q: string) =>
       box.call(
         "runRoute",

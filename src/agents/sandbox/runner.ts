@@ -6,7 +6,7 @@ import { parseToolInput, toolJsonSchemas } from "@/agents/sdk/tools";
 import { ToolInputError } from "@/agents/sdk/tool-schemas";
 import { toJsonSafe } from "./json-safe";
 import { routeEgress } from "./egress-client";
-import { hostCall, hostServices, sessionServices, settleHostReply, unavailable } from "./host-calls";
+import { hostCall, hostServices, sessionServices, settleHostReply } from "./host-calls";
 import { runResultContract } from "./run-result";
 import type {
   ChannelEventRequest,
@@ -19,6 +19,7 @@ import type {
   ToolRunResult,
 } from "./protocol";
 import { answerRoute } from "./run-route";
+import { artifactsApi } from "./artifacts-api";
 
 type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 type AnyRecord = Record<string, unknown>;
@@ -93,7 +94,7 @@ async function runTool(
       host: hostServices(requestId),
       ...sessionServices(requestId),
       waitUntil: background.waitUntil,
-      artifacts: unavailable("ctx.artifacts"),
+      artifacts: artifactsApi(requestId, modules, { sessionId: sessionOf(params.context.session.id) }),
     };
     const output = await execute(input, Object.freeze(ctx));
     await background.settled();
@@ -139,6 +140,7 @@ async function runSchedule(modules: ModuleLoaders, params: { file: string; appAu
       Object.freeze({
         appAuth: params.appAuth,
         host: hostServices(requestId),
+        artifacts: artifactsApi(requestId, modules, {}),
         receive: async (channel: unknown, input: unknown) => {
           const name =
             typeof channel === "string"
@@ -170,7 +172,7 @@ async function runHook(
     const ctx = Object.freeze({
       ...params.context,
       host: hostServices(requestId),
-      artifacts: unavailable("ctx.artifacts"),
+      artifacts: artifactsApi(requestId, modules, eventScope(params.context, params.event)),
     });
     for (const handler of handlers) await handler!(params.event, ctx);
     return { ok: true as const, handled: handlers.length };
@@ -188,7 +190,7 @@ async function runRoute(modules: ModuleLoaders, params: RouteRequest, requestId:
     getSession: (id: string) => getSession(params.channelId, id),
     waitUntil: background.waitUntil,
     host: hostServices(requestId),
-    artifacts: unavailable("ctx.artifacts"),
+    artifacts: artifactsApi(requestId, modules, {}),
   });
   // The response goes out now; the call ends when the work it left behind is done.
   const partial: SandboxPartial = { partial: requestId, result: answer };
@@ -204,24 +206,53 @@ async function runChannelEvent(modules: ModuleLoaders, params: ChannelEventReque
     const channel = (await defaultExport(modules, params.file)) as {
       events?: Record<string, (e: unknown, c: unknown) => unknown>;
     };
-    const handlers = [channel.events?.[params.event.type], channel.events?.["*"]].filter((h) => typeof h === "function");
+    const handlers = [channel.events?.[params.event.type], channel.events?.["*"]].filter(
+      (h) => typeof h === "function",
+    );
     let continuationToken: string | undefined;
     const ctx = {
       ...params.context,
       state: structuredClone(params.state),
       setContinuationToken: (token: string) => {
-        if (typeof token !== "string" || token.length === 0) throw new Error("setContinuationToken: give a non-empty string");
+        if (typeof token !== "string" || token.length === 0)
+          throw new Error("setContinuationToken: give a non-empty string");
         continuationToken = token;
       },
       host: hostServices(requestId),
-      artifacts: unavailable("ctx.artifacts"),
+      artifacts: artifactsApi(requestId, modules, eventScope(params.context, params.event)),
     };
     for (const handler of handlers) await handler!(params.event, ctx);
     const state = toJsonSafe(ctx.state);
-    return { ok: true as const, handled: handlers.length, state: state ?? {}, ...(continuationToken ? { continuationToken } : {}) };
+    return {
+      ok: true as const,
+      handled: handlers.length,
+      state: state ?? {},
+      ...(continuationToken ? { continuationToken } : {}),
+    };
   } catch (error) {
     return { ok: false as const, error: errorText(error) };
   }
+}
+
+/** A real session id: tools called outside a session see a stand-in ("direct", "schedule"). */
+function sessionOf(id: string): string | undefined {
+  return id.startsWith("ses_") ? id : undefined;
+}
+
+/** A hook's or channel handler's facade fills in the event's session and turn. */
+function eventScope(context: object, event: { type: string; turnId?: string | null }) {
+  const session = (context as { session?: { id?: string } }).session;
+  return { sessionId: session?.id, ...(event.turnId ? { turnId: event.turnId } : {}) };
+}
+
+/** The model's tag_artifact, for the session and turn it runs in. */
+function tagForModel(
+  modules: ModuleLoaders,
+  params: { input: unknown; sessionId: string; turnId?: string },
+  requestId: number,
+) {
+  const input = (params.input ?? {}) as { kind?: string; key: string; title?: string; data?: unknown };
+  return artifactsApi(requestId, modules, { sessionId: params.sessionId, turnId: params.turnId }).tag(input);
 }
 
 async function runResult(modules: ModuleLoaders, params: { file: string; text: string; session: unknown }) {
@@ -272,7 +303,9 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
                       ? await runRoute(modules, params, request.id)
                       : request.method === "runChannelEvent"
                         ? await runChannelEvent(modules, params, request.id)
-                        : undefined;
+                        : request.method === "tagArtifact"
+                          ? await tagForModel(modules, params, request.id)
+                          : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

@@ -17,6 +17,8 @@ import { cancelReminder, createReminder, listReminders, type ReminderInput } fro
 import { queueTurn } from "@/server/sessions/queue-turn";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { recordSessionStart } from "@/server/sessions/start-session";
+import { listArtifacts } from "@/server/artifacts/list-artifacts";
+import { tagArtifact } from "@/server/artifacts/tag-artifact";
 import { createFilesStore } from "@/server/host-state/files";
 import { createKvStore } from "@/server/host-state/kv";
 import { filesCall, kvCall } from "./host-state-calls";
@@ -86,6 +88,10 @@ export function hostCallHandler(deps: Deps) {
         return sendFromAgent({ db: deps.db, runtime: needRuntime(deps), caller: await callerOf(deps, host), params });
       case "session.get":
         return getSessionForAgent(deps.db, await callerOf(deps, host), params);
+      case "artifacts.tag":
+        return tagArtifact(deps.db, host.agentId, params);
+      case "artifacts.list":
+        return listArtifacts(deps.db, host.agentId, params);
       case "session.wait":
         return waitForTurn({ db: deps.db, caller: await callerOf(deps, host), params, signal });
     }

@@ -141,6 +141,21 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
         remind: deps.runtime
           ? (input) => createReminder({ db, runtime: deps.runtime!, sessionId: setup.session.id, input })
           : undefined,
+        tagArtifact: (input) =>
+          sandbox().call(
+            "tagArtifact",
+            { input, sessionId: setup.session.id, turnId },
+            {
+              signal,
+              hostContext: {
+                agentId: setup.session.agentId,
+                versionId: setup.session.versionId,
+                bundlePath: setup.bundlePath,
+                sessionId: setup.session.id,
+                principal: setup.session.auth,
+              },
+            },
+          ),
       }),
       firstStep,
       repair,

@@ -19,7 +19,13 @@ const emptyObject = { type: "object", properties: {}, additionalProperties: true
 
 export type ReminderCreator = (input: ReminderInput) => Promise<{ id: string; fireAt: string }>;
 
-export function turnTools(setup: TurnSetup, options: { canDelegate: boolean; remind?: ReminderCreator }): ToolSpec[] {
+/** The model's tag_artifact, run through the registry in the sandbox (artifacts-api.ts). */
+export type ArtifactTagger = (input: unknown) => Promise<unknown>;
+
+export function turnTools(
+  setup: TurnSetup,
+  options: { canDelegate: boolean; remind?: ReminderCreator; tagArtifact?: ArtifactTagger },
+): ToolSpec[] {
   const { manifest } = setup;
   const specs: ToolSpec[] = manifest.tools.map((tool) => ({
     kind: "agent",
@@ -36,6 +42,8 @@ export function turnTools(setup: TurnSetup, options: { canDelegate: boolean; rem
   }
   if (manifest.skills.length > 0 && !taken.has("skill")) specs.push(skillTool(setup));
   if (options.remind && !taken.has("remind")) specs.push(remindTool(options.remind));
+  if (options.tagArtifact && manifest.artifacts?.agentTool && !taken.has("tag_artifact"))
+    specs.push(tagArtifactTool(setup, options.tagArtifact));
   if (options.canDelegate && manifest.subagents.length > 0 && !taken.has("task")) {
     specs.push({
       kind: "task",
@@ -99,5 +107,28 @@ function remindTool(remind: ReminderCreator): ToolSpec {
     },
     // A call that runs again after a crash sets the same reminder, not a second one.
     execute: (input, call) => remind({ id: `rem_${call.callId}`, ...(input as ReminderInput) }),
+  };
+}
+
+/** Records an artifact of one of the agent's declared kinds (docs/agent-folders.md, "Artifacts"). */
+function tagArtifactTool(setup: TurnSetup, tag: ArtifactTagger): ToolSpec {
+  const kinds = setup.manifest.artifactKinds;
+  return {
+    kind: "builtin",
+    name: "tag_artifact",
+    effect: "write",
+    description: `Record an artifact (created, or updated when the kind and key exist). Kinds: ${kinds.map((k) => `${k.kind} (${k.description})`).join("; ")}.`,
+    inputSchema: {
+      type: "object",
+      properties: {
+        kind: { type: "string", enum: kinds.map((k) => k.kind) },
+        key: { type: "string", description: "A stable id within the kind: the same key updates the record." },
+        title: { type: "string" },
+        data: { description: "The record's data, as the kind's schema describes it." },
+      },
+      required: ["key"],
+      additionalProperties: false,
+    },
+    execute: (input) => tag(input),
   };
 }
