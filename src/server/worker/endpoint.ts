@@ -53,7 +53,9 @@ export async function startWorkerServer({
     // Only the secrets each version expects, cached until a change is announced (create-secret-reader.ts).
     readSecrets: (versionId) => secrets.forVersion(versionId),
     declaredEgress: (versionId) => declaredEgress(config.db, versionId),
-    ...(config.sandboxEgress ? { egress: config.sandboxEgress.egress, resolveEgress: config.sandboxEgress.resolve } : {}),
+    ...(config.sandboxEgress
+      ? { egress: config.sandboxEgress.egress, resolveEgress: config.sandboxEgress.resolve }
+      : {}),
     onHostCall: hostCallHandler({
       db: config.db,
       dataDir: config.dataDir,
