@@ -276,11 +276,11 @@ describe("examples/support-desk", () => {
       runtime: h.runtime,
       agent: desk,
       principal: h.owner,
-      body: { message: call("lookup_order", { orderId: "A-1002" }) },
+      body: { message: call("refund_history", { orderId: "A-1002" }) },
       baseUrl: "http://test",
     });
     const log = await h.eventsUntil(sessionId, completed());
-    expect(output(log, "lookup_order")).toMatchObject({ found: true, refunds: 1 });
+    expect(output(log, "refund_history")).toMatchObject({ orderId: "A-1002", count: 1 });
     const files = createFilesStore(h.db, { agentId: desk.id });
     const audited = async () => (await files.read("audit/turns.jsonl", { scope: "deployment" })) ?? "";
     await waitFor("the audit hook to write the turn", async () => (await audited()).includes(sessionId), {
