@@ -99,7 +99,7 @@ describe("artifacts", () => {
 
   it("gives the model tag_artifact, which appends artifact.tagged with the turn", async () => {
     const log = await turn(call("tag_artifact", { kind: "report", key: "from-model", data: { score: 3 } }));
-    const tagged = ofType(log, "artifact.tagged").at(-1)!;
+    const tagged = ofType(log, "artifact.tagged").find((e) => e.data.kind === "report")!;
     expect(tagged.data).toEqual({ kind: "report", key: "from-model", data: { score: 3, tags: [] } });
     expect(tagged.turnId).toBe(ofType(log, "turn.started")[0]!.turnId);
     const refused = await turn(call("tag_artifact", { kind: "nope", key: "x" }));
