@@ -155,7 +155,10 @@ test("errors: unknown session 404, malformed JSON 400, body over 1 MiB 413, bad 
 
 test("GET /v1/agents and /<slug>/v1/info describe what the caller may see", async () => {
   const agents = await api("GET", "/v1/agents", { token: tokens().owner });
-  expect(agents.json.agents.map((a: { slug: string }) => a.slug)).toEqual(["desk", "hello", "other", "public-demo"]);
+  const slugs: string[] = agents.json.agents.map((a: { slug: string }) => a.slug);
+  // In slug order; other specs deploy agents of their own (a2a.spec.ts) into the same team.
+  expect(slugs).toEqual([...slugs].sort());
+  expect(slugs).toEqual(expect.arrayContaining(["desk", "hello", "other", "public-demo"]));
   // The desk's defineAgent({ name }) is its display name; hello has none, so its package name.
   expect(agents.json.agents.find((a: { slug: string }) => a.slug === "desk")).toMatchObject({ name: "Support desk" });
   const info = await api("GET", "/hello/v1/info", { token: tokens().owner });

@@ -132,7 +132,8 @@ test("sets, rotates and removes the agent's secret on its page, never showing th
   await panel.getByTestId("secret-save").click();
   await expect(panel.getByTestId("secret-saved")).toHaveText("HELPDESK_TOKEN saved");
   await expect(panel.getByTestId("secret-value")).toHaveValue("");
-  await expect(panel.getByTestId("secrets-missing")).toHaveCount(0);
+  // HELPDESK_WEBHOOK_SECRET, the webhook channel's, may still be missing.
+  await expect(panel.getByTestId("secrets-missing")).not.toContainText("HELPDESK_TOKEN");
   await expect(panel.getByTestId("secret-HELPDESK_TOKEN").getByTestId("secret-changed")).toContainText(
     `by ${admin.email}`,
   );
