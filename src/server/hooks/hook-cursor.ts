@@ -6,7 +6,7 @@
 // (docs/agent-folders.md, "Hooks").
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
-import { eventsChannelSql, hasHooksSql } from "./hook-target";
+import { eventsChannelSql, hasHooksSql, versionDeliversSql } from "./hook-target";
 
 /** The session's cursor, made at -1 (nothing seen) for a session hooks have not met before. */
 export async function readCursor(db: PrismaClient, sessionId: string): Promise<number> {
@@ -60,7 +60,10 @@ export async function releaseSession(db: PrismaClient, sessionId: string, owner:
 export async function sessionsBehind(db: PrismaClient, limit = 500): Promise<string[]> {
   const { rows } = await poolOf(db).query<{ id: string }>({
     name: "agentfold-hook-behind",
-    text: `SELECT s.id FROM sessions s
+    // Versions that deliver anything first (few), then their sessions: not every session's manifest.
+    text: `WITH delivering AS (SELECT v.id FROM "AgentVersion" v WHERE ${versionDeliversSql})
+           SELECT s.id FROM sessions s
+             JOIN delivering d ON d.id = s."agentVersionId"
              JOIN "AgentVersion" v ON v.id = s."agentVersionId"
              LEFT JOIN hook_cursors c ON c."sessionId" = s.id
            WHERE (${hasHooksSql} OR ${eventsChannelSql} IS NOT NULL)

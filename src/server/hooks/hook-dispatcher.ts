@@ -112,9 +112,12 @@ export async function createHookDispatcher(options: {
     databaseUrl: options.databaseUrl,
     name: "hook dispatcher",
     channels: {
+      // Only the session id: the head "S:N" (the event lines after it are for streams).
       [sessionEventsChannel.name]: (payload) => {
-        const notice = sessionEventsChannel.decode(payload);
-        if (notice) void drain(notice.sessionId);
+        const headEnd = payload.indexOf("\n");
+        const head = headEnd === -1 ? payload : payload.slice(0, headEnd);
+        const colon = head.lastIndexOf(":");
+        if (colon > 0) void drain(head.slice(0, colon));
       },
     },
     onReconnect: () => void catchUp(),

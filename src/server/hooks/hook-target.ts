@@ -52,10 +52,40 @@ const targetSql = `SELECT * FROM (SELECT s."agentId", a.name AS "agentName", s."
   FROM sessions s JOIN "AgentVersion" v ON v.id = s."agentVersionId" JOIN "Agent" a ON a.id = s."agentId"
   WHERE s.id = $1) t WHERE hooks IS NOT NULL OR channel IS NOT NULL`;
 
-/** Looks targets up, remembering up to `max` sessions (the oldest looked-up is forgotten first). */
+/** SQL: whether a version (`v`) delivers anything: hooks, or a channel with an events map. */
+export const versionDeliversSql = `(${hasHooksSql} OR EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN
+    jsonb_typeof(v.manifest->'channels') = 'array' THEN v.manifest->'channels' ELSE '[]'::jsonb END) c
+  WHERE jsonb_typeof(c->'config'->'events') = 'array' AND jsonb_array_length(c->'config'->'events') > 0))`;
+
+/** Looks targets up, remembering up to `max` sessions (the oldest looked-up is forgotten first).
+ * Most sessions' versions deliver nothing: a session's version is one primary-key read, and
+ * whether a version delivers is read once per version (versions never change). */
 export function createHookTargets(db: PrismaClient, dataDir: string, max = 10_000) {
   const known = new Map<string, Promise<HookTarget | null>>();
+  const versions = new Map<string, Promise<boolean>>();
+  const delivers = (versionId: string) => {
+    let answer = versions.get(versionId);
+    if (!answer) {
+      answer = poolOf(db)
+        .query<{ delivers: boolean }>({
+          name: "agentfold-hook-version",
+          text: `SELECT ${versionDeliversSql} AS delivers FROM "AgentVersion" v WHERE v.id = $1`,
+          values: [versionId],
+        })
+        .then(({ rows }) => rows[0]?.delivers === true);
+      answer.catch(() => versions.delete(versionId));
+      versions.set(versionId, answer);
+    }
+    return answer;
+  };
   async function lookUp(sessionId: string): Promise<HookTarget | null> {
+    const { rows: found } = await poolOf(db).query<{ agentVersionId: string }>({
+      name: "agentfold-hook-session-version",
+      text: `SELECT "agentVersionId" FROM sessions WHERE id = $1`,
+      values: [sessionId],
+    });
+    const versionId = found[0]?.agentVersionId;
+    if (!versionId || !(await delivers(versionId))) return null;
     const { rows } = await poolOf(db).query<Row>({
       name: "agentfold-hook-target",
       text: targetSql,
