@@ -92,8 +92,8 @@ the sandbox making ${kvCalls} puts and ${kvCalls} gets of small values, each tim
 
 Hooks are delivered one event at a time per session, each in a sandbox call (and here each makes
 a host call of its own), so in the burst later events wait for the sandbox processes: that
-latency is the queue, and the burst's total time the dispatcher's throughput. An agent without hooks costs a turn nothing: its sessions' notices are answered
-from a cached lookup (the turn benchmark above runs such an agent).
+latency is the queue, and the burst's total time the dispatcher's throughput. An agent without hooks or channel events costs the worker one primary-key read per new
+session and its turns nothing (the turn benchmark runs such an agent).
 `;
   } finally {
     await dispatcher.close();
