@@ -16,6 +16,7 @@ const leastRoleFor: Record<TokenAction, Role> = {
   "approvals:write": "admin", // deciding for other people's sessions; owners of a session always may
   "agents:deploy": "admin",
   "channels:invoke": "member",
+  "artifacts:read": "viewer",
 };
 
 export function isAtLeast(role: Role, least: Role): boolean {

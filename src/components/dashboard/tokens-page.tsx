@@ -17,6 +17,7 @@ const scopes: { action: TokenAction; label: string }[] = [
   { action: "sessions:read", label: "Read sessions and streams" },
   { action: "tools:call", label: "Call tools directly" },
   { action: "channels:invoke", label: "Call channel routes" },
+  { action: "artifacts:read", label: "Read artifacts" },
   { action: "approvals:write", label: "Approve or deny tool calls" },
   { action: "agents:read", label: "Read agents" },
   { action: "agents:deploy", label: "Upload and activate versions" },

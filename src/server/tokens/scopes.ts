@@ -7,6 +7,7 @@ export const tokenActions = [
   "agents:read", // see agents and their surface
   "agents:deploy", // upload versions and switch the active one
   "channels:invoke", // call the agent's channel routes (/<slug>/v1/channels/<id>/…)
+  "artifacts:read", // list, read and download the agent's artifacts
 ] as const;
 
 export type TokenAction = (typeof tokenActions)[number];

@@ -1,6 +1,13 @@
 // The per-agent routes of the /v1 table besides sessions: info, direct tool calls, schedules, secrets.
 import { z } from "zod";
 import { agentInfoSchema } from "@/server/agents/schema";
+import { findArtifact, findArtifacts } from "@/server/artifacts/find-artifacts";
+import {
+  artifactAnswerSchema,
+  artifactListSchema,
+  artifactQuerySchema,
+  listArtifactsQuerySchema,
+} from "@/server/artifacts/schema";
 import { AppError } from "@/server/errors";
 import { findSchedules } from "@/server/schedules/find-schedules";
 import { scheduleFiredSchema, scheduleListSchema, schedulePausedSchema } from "@/server/schedules/schema";
@@ -50,6 +57,34 @@ export const agentRoutes = [
     response: { json: directCallResultSchema },
     handler: async ({ caller, agent, params, body }) =>
       callTool({ db: db(), runtime: durableRuntime(), agent, caller, toolName: params.name, body }),
+  }),
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/artifacts",
+    name: "listArtifacts",
+    summary: "The agent's artifacts, newest updated first, filtered by kind, session and time; paged",
+    action: "artifacts:read",
+    query: listArtifactsQuerySchema,
+    response: { json: artifactListSchema },
+    handler: async ({ agent, query }) => ({ ok: true, ...(await findArtifacts(db(), agent.id, query)) }),
+  }),
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/artifacts/:kind/:key",
+    name: "getArtifact",
+    summary: "One artifact; ?download=1 answers it as a JSON file",
+    action: "artifacts:read",
+    params: { kind: pathNameSchema, key: pathNameSchema },
+    query: artifactQuerySchema,
+    response: { json: artifactAnswerSchema },
+    handler: async ({ agent, params, query }) => {
+      const artifact = await findArtifact(db(), agent.id, params.kind, params.key);
+      if (!query.download) return { ok: true, artifact };
+      const name = `${artifact.kind}-${artifact.key}`.replace(/[^A-Za-z0-9._-]+/g, "_");
+      return new Response(JSON.stringify(artifact, null, 2), {
+        headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${name}.json"` },
+      });
+    },
   }),
   agentRoute({
     method: "GET",
