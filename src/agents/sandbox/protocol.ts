@@ -68,6 +68,9 @@ export type ChannelEventOutcome =
 /** A route's answer: the body is base64. */
 export type RouteAnswer = { status: number; headers: [string, string][]; body: string };
 
+/** A route's answer as it goes out, in partial messages: the head, the body's pieces (base64), its end. */
+export type RoutePart = { head: { status: number; headers: [string, string][] } } | { chunk: string } | { end: true };
+
 export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };
   runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
@@ -80,8 +83,9 @@ export type SandboxMethods = {
   /** A schedule's `run` (docs/schedules.md, "What fires"), with receive / callTool / reminders as
    * host calls. */
   runSchedule: { params: { file: string; appAuth: unknown }; result: { ok: true } | { ok: false; error: string } };
-  /** A channel route: answers early (a partial message) and ends once its waitUntil work is done. */
-  runRoute: { params: RouteRequest; result: RouteAnswer };
+  /** A channel route: answers in partial messages (RoutePart) and ends once its waitUntil work is
+   * done; the result is the head again. */
+  runRoute: { params: RouteRequest; result: { status: number; headers: [string, string][] } };
   runChannelEvent: { params: ChannelEventRequest; result: ChannelEventOutcome };
   /** The model's tag_artifact: the tag through the registry, then to the platform. */
   tagArtifact: { params: { input: unknown; sessionId: string; turnId?: string }; result: unknown };

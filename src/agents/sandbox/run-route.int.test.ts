@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
 import { writeFiles } from "@/testing/folders";
-import type { RouteAnswer, RouteRequest } from "./protocol";
+import type { RouteRequest } from "./protocol";
+import { callRoute } from "./route-call";
 import { createSandbox } from "./sandbox";
 
 const channel = `import { bearerAuth, defineChannel, GET, POST } from "agentfold/channels";
@@ -25,6 +26,10 @@ export default defineChannel({
     }),
     GET("/search", { querySchema: z.object({ q: z.string().min(2) }), handler: async (_request, { query }) => new Response("found " + query.q) }),
     GET("/boom", { handler: async () => { throw new Error("the handler broke"); } }),
+    GET("/ticks", { handler: async () => new Response(new ReadableStream({ async start(controller) {
+      for (let i = 0; i < 3; i++) { controller.enqueue(new TextEncoder().encode("tick " + i + "\\n")); await new Promise((r) => setTimeout(r, 200)); }
+      controller.close();
+    } })) }),
   ],
 });
 `;
@@ -71,23 +76,26 @@ const request = (over: Partial<RouteRequest>): RouteRequest => ({
   ...over,
 });
 
-const bodyOf = (answer: RouteAnswer) => Buffer.from(answer.body, "base64").toString("utf8");
+type Answered = { status: number; headers: [string, string][]; text: string; headAt: number; doneAt: number };
+
+/** One route call as the web makes it: the head, the body read to its end, then the call's end. */
+async function answer(box: ReturnType<typeof sandbox>, routeRequest: RouteRequest): Promise<Answered> {
+  const call = await callRoute(box, routeRequest, { hostContext: {} });
+  const headAt = Date.now();
+  const text = await new Response(call.body).text();
+  await call.done;
+  return { status: call.status, headers: call.headers, text, headAt, doneAt: Date.now() };
+}
 
 describe("channel routes in the sandbox", () => {
   it("admits the chain's bearer secret, runs the handler and answers before its waitUntil work ends", async () => {
     const box = sandbox();
-    let early: RouteAnswer | undefined;
-    let earlyAt = 0;
-    const started = Date.now();
-    const final = await box.call("runRoute", request({}), {
-      hostContext: {},
-      onPartial: (answer) => ((early = answer as RouteAnswer), (earlyAt = Date.now())),
-    });
-    expect(early).toEqual(final);
-    expect(earlyAt - started).toBeLessThan(Date.now() - started);
-    expect(final.status).toBe(202);
-    expect(final.headers).toContainEqual(["x-route", "tickets"]);
-    expect(JSON.parse(bodyOf(final))).toEqual({
+    const answered = await answer(box, request({}));
+    // The handler's waitUntil waits 300 ms: the answer came before.
+    expect(answered.doneAt - answered.headAt).toBeGreaterThanOrEqual(200);
+    expect(answered.status).toBe(202);
+    expect(answered.headers).toContainEqual(["x-route", "tickets"]);
+    expect(JSON.parse(answered.text)).toEqual({
       id: "42",
       text: "hello",
       who: { kind: "app", id: "channel:hooks" },
@@ -101,39 +109,50 @@ describe("channel routes in the sandbox", () => {
     await box.stop();
   });
 
-  it("answers 401 when the chain admits nobody, 400 with issues for a bad body or query", async () => {
+  it("streams a body as the handler writes it", async () => {
     const box = sandbox();
-    const denied = await box.call("runRoute", request({ headers: { authorization: "Bearer wrong" } }), {
+    const call = await callRoute(box, request({ method: "GET", pattern: "/ticks", params: {}, body: undefined }), {
       hostContext: {},
     });
+    const reader = call.body.getReader();
+    const first = await reader.read();
+    const firstAt = Date.now();
+    let rest = "";
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      rest += Buffer.from(read.value).toString();
+    expect(Buffer.from(first.value!).toString()).toBe("tick 0\n");
+    expect(rest).toBe("tick 1\ntick 2\n");
+    // The first piece arrived while the handler was still writing (200 ms between pieces).
+    expect(Date.now() - firstAt).toBeGreaterThanOrEqual(300);
+    await box.stop();
+  });
+
+  it("answers 401 when the chain admits nobody, 400 with issues for a bad body or query", async () => {
+    const box = sandbox();
+    const denied = await answer(box, request({ headers: { authorization: "Bearer wrong" } }));
     expect(denied.status).toBe(401);
     const admitted = { principal: { kind: "app" as const, id: "token:1" } };
-    const badBody = await box.call(
-      "runRoute",
+    const badBody = await answer(
+      box,
       request({ ...admitted, body: Buffer.from(JSON.stringify({ text: 7 })).toString("base64") }),
-      { hostContext: {} },
     );
     expect(badBody.status).toBe(400);
-    expect(JSON.parse(bodyOf(badBody))).toMatchObject({
-      error: "invalid_request",
-      issues: [{ path: ["body", "text"] }],
-    });
+    expect(JSON.parse(badBody.text)).toMatchObject({ error: "invalid_request", issues: [{ path: ["body", "text"] }] });
     const search = (q: string) =>
-      box.call(
-        "runRoute",
+      answer(
+        box,
         request({ ...admitted, method: "GET", pattern: "/search", params: {}, query: { q }, body: undefined }),
-        { hostContext: {} },
       );
     expect((await search("x")).status).toBe(400);
-    expect(bodyOf(await search("xyz"))).toBe("found xyz");
+    expect((await search("xyz")).text).toBe("found xyz");
     await box.stop();
   });
 
   it("turns a handler's throw into a failed call, not a crash", async () => {
     const box = sandbox();
     const boom = request({ method: "GET", pattern: "/boom", params: {}, body: undefined });
-    await expect(box.call("runRoute", boom, { hostContext: {} })).rejects.toThrow("the handler broke");
-    expect((await box.call("runRoute", request({}), { hostContext: {} })).status).toBe(202);
+    await expect(callRoute(box, boom, { hostContext: {} })).rejects.toThrow("the handler broke");
+    expect((await answer(box, request({}))).status).toBe(202);
     await box.stop();
   });
 });

@@ -1,7 +1,7 @@
 // A channel route's request inside the sandbox (docs/agent-folders.md, "Channels"): the channel's
 // auth chain (when the platform admitted no credential of its own), the route's body and query
-// schemas, then the handler, whose Response is handed back as status, headers and bytes. This file
-// runs ONLY in the sandbox.
+// schemas, then the handler, whose Response is handed back as its status and headers, then its
+// body as it comes (the runner sends it on in pieces). This file runs ONLY in the sandbox.
 import crypto from "node:crypto";
 import type { AuthPolicy } from "@/agents/sdk/channel-auth";
 import type { ChannelRoute } from "@/agents/sdk/channel-routes";
@@ -9,8 +9,10 @@ import type { RouteAnswer, RouteRequest } from "./protocol";
 
 type ChannelModule = { pack?: string; auth?: AuthPolicy[]; routes?: ChannelRoute[] };
 
-/** The most a handler's response body may be; a larger one answers 502. */
-export const maxResponseBytes = 10 * 1024 * 1024;
+/** An answer: this file's own (a refusal, with its body) or the handler's (its body to stream). */
+export type RouteReply =
+  | RouteAnswer
+  | { status: number; headers: [string, string][]; stream: ReadableStream<Uint8Array> | null };
 
 export function findRoute(channel: ChannelModule, method: string, pattern: string): ChannelRoute | undefined {
   return channel.routes?.find((route) => route.method === method && route.path === pattern);
@@ -71,7 +73,7 @@ export async function answerRoute(
   channel: ChannelModule,
   request: RouteRequest,
   ctx: Record<string, unknown>,
-): Promise<RouteAnswer> {
+): Promise<RouteReply> {
   const route = findRoute(channel, request.method, request.pattern);
   if (!route) return json(404, { ok: false, error: "not_found", message: "no such route" });
   const auth = request.principal ?? admit(channel.auth ?? [], request, request.channelId);
@@ -102,8 +104,5 @@ export async function answerRoute(
     Object.freeze({ ...ctx, body: checkedBody.value, query: checkedQuery.value, params: request.params, auth }),
   );
   if (!(response instanceof Response)) throw new Error("the route handler must return a Response");
-  const answer = Buffer.from(await response.arrayBuffer());
-  if (answer.length > maxResponseBytes)
-    throw new Error(`the response is ${answer.length} bytes; at most ${maxResponseBytes}`);
-  return { status: response.status, headers: [...response.headers], body: answer.toString("base64") };
+  return { status: response.status, headers: [...response.headers], stream: response.body };
 }

@@ -11,6 +11,7 @@ import { runResultContract } from "./run-result";
 import type {
   ChannelEventRequest,
   ModuleReport,
+  RoutePart,
   RouteRequest,
   SandboxPartial,
   SandboxRequest,
@@ -192,11 +193,22 @@ async function runRoute(modules: ModuleLoaders, params: RouteRequest, requestId:
     host: hostServices(requestId),
     artifacts: artifactsApi(requestId, modules, {}),
   });
-  // The response goes out now; the call ends when the work it left behind is done.
-  const partial: SandboxPartial = { partial: requestId, result: answer };
-  process.send?.(partial);
+  // The response goes out as it comes; the call ends when the work it left behind is done.
+  const part = (result: RoutePart) => process.send?.({ partial: requestId, result } satisfies SandboxPartial);
+  const head = { status: answer.status, headers: answer.headers };
+  part({ head });
+  try {
+    if ("body" in answer) part({ chunk: answer.body });
+    else if (answer.stream) {
+      const reader = answer.stream.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read())
+        part({ chunk: Buffer.from(read.value).toString("base64") });
+    }
+  } finally {
+    part({ end: true });
+  }
   await background.settled();
-  return answer;
+  return head;
 }
 
 /** A channel's `events` handler for one of its sessions' events, with the session's channel

@@ -10,7 +10,7 @@ import { sendFromAgent } from "@/server/sessions/send-from-agent";
 import type { AgentRef } from "@/server/sessions/start-session";
 import path from "node:path";
 import { createSandboxPool } from "@/agents/sandbox/pool";
-import type { RouteAnswer } from "@/agents/sandbox/protocol";
+import { callRoute } from "@/agents/sandbox/route-call";
 import { projectRoot } from "@/cli/start/project";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import { hostCallHandler } from "@/server/turns/host-calls";
@@ -113,40 +113,40 @@ describe("examples/ticket-webhook", () => {
       onHostCall: hostCallHandler({ db: h.db, dataDir: h.dataDir, runtime: h.runtime, sandboxes: () => sandboxes }),
     });
     const principal = { kind: "app" as const, id: "token:test" };
-    const post = (ticketId: string, text: string) =>
-      sandboxes
-        .forVersion(versionSandboxSpec(h.dataDir, { agentId: tickets.id, versionId: version.id, bundlePath }))
-        .call(
-          "runRoute",
-          {
-            channelId: "tickets",
-            file: "bot/channels/tickets.ts",
-            method: "POST",
-            pattern: "/",
-            url: `http://agentfold.test/${tickets.slug}/v1/channels/tickets`,
-            params: {},
-            query: {},
-            headers: { "content-type": "application/json" },
-            body: Buffer.from(
-              JSON.stringify({ ticketId, text, callbackUrl: `http://receiver.test:${port}/tickets/${ticketId}` }),
-            ).toString("base64"),
-            principal,
-            isDirectLoopback: false,
-          },
-          { hostContext: { agentId: tickets.id, versionId: version.id, bundlePath, channelId: "tickets", principal } },
-        );
+    const post = async (ticketId: string, text: string) => {
+      const call = await callRoute(
+        sandboxes.forVersion(versionSandboxSpec(h.dataDir, { agentId: tickets.id, versionId: version.id, bundlePath })),
+        {
+          channelId: "tickets",
+          file: "bot/channels/tickets.ts",
+          method: "POST",
+          pattern: "/",
+          url: `http://agentfold.test/${tickets.slug}/v1/channels/tickets`,
+          params: {},
+          query: {},
+          headers: { "content-type": "application/json" },
+          body: Buffer.from(
+            JSON.stringify({ ticketId, text, callbackUrl: `http://receiver.test:${port}/tickets/${ticketId}` }),
+          ).toString("base64"),
+          principal,
+          isDirectLoopback: false,
+        },
+        { hostContext: { agentId: tickets.id, versionId: version.id, bundlePath, channelId: "tickets", principal } },
+      );
+      return { status: call.status, json: JSON.parse(await new Response(call.body).text()) };
+    };
     try {
       const before = received.length;
-      const accepted: RouteAnswer = await post("T-9", "[say: We are on it.]");
+      const accepted = await post("T-9", "[say: We are on it.]");
       expect(accepted.status).toBe(202);
-      const { sessionId } = JSON.parse(Buffer.from(accepted.body, "base64").toString("utf8"));
+      const { sessionId } = accepted.json;
       await waitFor("the reply at the callback", async () => received.length > before, { timeoutMs: 20_000 });
       expect(received.at(-1)).toEqual({
         path: "/tickets/T-9",
         body: { ticketId: "T-9", reply: "We are on it.", n: 1 },
       });
-      const again: RouteAnswer = await post("T-9", "[say: Shipped today.]");
-      expect(JSON.parse(Buffer.from(again.body, "base64").toString("utf8")).sessionId).toBe(sessionId);
+      const again = await post("T-9", "[say: Shipped today.]");
+      expect(again.json.sessionId).toBe(sessionId);
       await waitFor("the second reply", async () => received.length > before + 1, { timeoutMs: 20_000 });
       expect(received.at(-1)!.body).toEqual({ ticketId: "T-9", reply: "Shipped today.", n: 2 });
     } finally {

@@ -5,7 +5,8 @@
 // in the version's sandbox and its Response comes back; work it hands to waitUntil goes on after.
 import crypto from "node:crypto";
 import type { AgentManifest } from "@/agents/loader/manifest";
-import type { RouteAnswer, RouteRequest } from "@/agents/sandbox/protocol";
+import type { RouteRequest } from "@/agents/sandbox/protocol";
+import { callRoute } from "@/agents/sandbox/route-call";
 import { SandboxError } from "@/agents/sandbox/sandbox";
 import { env } from "@/env";
 import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
@@ -89,32 +90,31 @@ async function serve(request: Request, { slug, channelId, path }: { slug: string
   const sandbox = (await webSandboxes()).forVersion(
     versionSandboxSpec(config.dataDir, { agentId: agent.id, versionId: version.id, bundlePath }),
   );
-  const answer = await new Promise<RouteAnswer>((resolve, reject) => {
-    const late = setTimeout(
+  const late = new Promise<never>((_, reject) => {
+    const timer = setTimeout(
       () => reject(new AppError("unavailable", `the channel's handler did not answer within ${answerMs / 1000} s`)),
       answerMs,
     );
-    const done = (value: RouteAnswer) => (clearTimeout(late), resolve(value));
-    sandbox
-      .call("runRoute", routeRequest, {
-        timeoutMs: workMs,
-        onPartial: (partial) => done(partial as RouteAnswer),
-        hostContext: {
-          agentId: agent.id,
-          versionId: version.id,
-          bundlePath,
-          channelId,
-          // Sessions a route starts are its caller's when the platform admitted one, else the channel's.
-          principal: principal ?? { kind: "app", id: `channel:${channelId}` },
-        },
-      })
-      .then(done, (error: unknown) => (clearTimeout(late), reject(handlerFailure(error, slug, channelId, request))));
+    timer.unref();
   });
+  const call = callRoute(sandbox, routeRequest, {
+    timeoutMs: workMs,
+    hostContext: {
+      agentId: agent.id,
+      versionId: version.id,
+      bundlePath,
+      channelId,
+      // Sessions a route starts are its caller's when the platform admitted one, else the channel's.
+      principal: principal ?? { kind: "app", id: `channel:${channelId}` },
+    },
+  });
+  const answer = await Promise.race([call, late]).catch((error: unknown) => {
+    throw error instanceof AppError ? error : handlerFailure(error, slug, channelId, request);
+  });
+  answer.done.catch((error: unknown) => void handlerFailure(error, slug, channelId, request));
   const headers = new Headers(answer.headers.filter(([name]) => !withheld.has(name.toLowerCase())));
-  return new Response(answer.status === 204 || answer.status === 304 ? null : Buffer.from(answer.body, "base64"), {
-    status: answer.status,
-    headers,
-  });
+  const isEmpty = answer.status === 204 || answer.status === 304 || request.method === "HEAD";
+  return new Response(isEmpty ? null : answer.body, { status: answer.status, headers });
 }
 
 /** A platform credential that may invoke the agent's channels; undefined lets the chain decide. */
