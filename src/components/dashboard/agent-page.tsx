@@ -74,12 +74,21 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
           </h1>
           <p className="font-mono text-sm text-zinc-500">/{slug}</p>
         </div>
-        <Link
-          href={`/${slug}/playground`}
-          className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500"
-        >
-          Open playground
-        </Link>
+        <div className="flex gap-2">
+          <Link
+            href={`/teams/${teamSlug}/agents/${slug}/artifacts`}
+            className="rounded-md border border-zinc-300 bg-white px-3.5 py-2 text-sm font-medium text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+            data-testid="agent-artifacts"
+          >
+            Artifacts
+          </Link>
+          <Link
+            href={`/${slug}/playground`}
+            className="rounded-md bg-indigo-600 px-3.5 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+          >
+            Open playground
+          </Link>
+        </div>
       </div>
       <Card aria-label="Surface" data-testid="surface">
         <h2 className="font-semibold">

@@ -1,5 +1,5 @@
 // What the playground renders: a session's events folded into messages, reasoning, tool calls
-// (with their subagent work nested), approvals and turn status.
+// (with their subagent work nested), approvals, tagged artifacts and turn status.
 import type { Usage } from "@/agents/sdk/events";
 import type { Principal } from "@/agents/sdk/types";
 
@@ -41,7 +41,11 @@ export type TranscriptItem =
   | { kind: "user"; key: string; turnId?: string; text: string; at: string; isNudge: boolean }
   | { kind: "assistant"; key: string; turnId?: string; text: string; isComplete: boolean }
   | { kind: "reasoning"; key: string; turnId?: string; text: string; isComplete: boolean }
-  | { kind: "tool"; key: string; turnId?: string; callId: string };
+  | { kind: "tool"; key: string; turnId?: string; callId: string }
+  | { kind: "artifact"; key: string; turnId?: string; artifact: TaggedArtifact; at: string };
+
+/** From artifact.tagged: a record as it was tagged at that point of the session. */
+export type TaggedArtifact = { kind: string; key: string; title?: string; data?: unknown };
 
 export type TurnState = "queued" | "running" | "completed" | "cancelled" | "error";
 

@@ -1,5 +1,6 @@
 "use client";
 import type { Decide } from "./approval-panel";
+import { ArtifactCard } from "./artifact-card";
 import { ToolChip } from "./tool-chip";
 import type { Transcript, TranscriptItem } from "./transcript";
 import { pendingApprovals, transcriptBlocks } from "./transcript-view-model";
@@ -60,5 +61,7 @@ function Item({ item, transcript, onDecide }: { item: TranscriptItem; transcript
       const call = transcript.calls[item.callId];
       return call ? <ToolChip call={call} calls={transcript.calls} onDecide={onDecide} /> : null;
     }
+    case "artifact":
+      return <ArtifactCard artifact={item.artifact} />;
   }
 }

@@ -295,6 +295,47 @@ describe("approvals", () => {
   });
 });
 
+describe("artifacts", () => {
+  const tagged = () => {
+    const { add, events } = log();
+    add("message.received", { text: "refund it" })("turn.started", {})("step.started", { step: 0 })(
+      "message.appended",
+      { delta: "Tagging." },
+    )("actions.requested", { calls: [{ callId: "c1", toolName: "tag_artifact" }] })("artifact.tagged", {
+      kind: "refund",
+      key: "A-1",
+      title: "Refund A-1",
+      data: { orderId: "A-1", amount: 3 },
+    })("action.result", { callId: "c1", toolName: "tag_artifact", output: { key: "A-1" }, isError: false });
+    return { add, events };
+  };
+
+  it("shows a tag where it happened: after its tool call, before the text that follows", () => {
+    const { add, events } = tagged();
+    add("step.started", { step: 1 })("message.appended", { delta: "Done." });
+    const t = buildTranscript(events);
+    expect(t.items.map((item) => item.kind)).toEqual(["user", "assistant", "tool", "artifact", "assistant"]);
+    expect(t.items[3]).toMatchObject({
+      kind: "artifact",
+      artifact: { kind: "refund", key: "A-1", title: "Refund A-1", data: { orderId: "A-1", amount: 3 } },
+      at: events[5]!.at,
+    });
+    expect(texts(t, "assistant")).toEqual(["Tagging.", "Done."]);
+  });
+
+  it("keeps a tag when its step runs again after a crash, and shows a tag outside a turn", () => {
+    const { add, events } = tagged();
+    add("step.started", { step: 0, attempt: 2 })("artifact.tagged", { kind: "note", key: "n1" }, { turnId: null });
+    const t = buildTranscript(events);
+    const tags = t.items.flatMap((item) => (item.kind === "artifact" ? [item.artifact] : []));
+    expect(tags).toEqual([
+      expect.objectContaining({ kind: "refund", key: "A-1" }),
+      { kind: "note", key: "n1", title: undefined, data: undefined },
+    ]);
+    expect(texts(t, "assistant")).toEqual([]);
+  });
+});
+
 describe("turn status", () => {
   it("goes queued → running → completed with usage and cost", () => {
     const { add, events } = log();

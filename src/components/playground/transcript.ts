@@ -107,8 +107,16 @@ function fold(t: Transcript, e: SessionEvent): Transcript {
           isError: e.data.isError,
         },
       }));
+    case "artifact.tagged":
+      return push(close(t), {
+        kind: "artifact",
+        key: `artifact-${e.index}`,
+        turnId: e.turnId,
+        artifact: { kind: e.data.kind, key: e.data.key, title: e.data.title, data: e.data.data },
+        at: e.at,
+      });
     default:
-      // The rest of the session lifecycle, agent binding and artifacts show in the raw pane only.
+      // The rest of the session lifecycle and agent binding show in the raw pane only.
       return t;
   }
 }
@@ -152,9 +160,10 @@ function startStep(t: Transcript, e: SessionEventOf<"step.started">): Transcript
   if (e.data.attempt !== undefined && mark !== undefined) {
     // The step's earlier attempt was cut off by a crash and runs again from the start: its text
     // and reasoning deltas will stream anew, so the partial ones go. Tool calls stay, keyed by id:
-    // the rerun requests them again with the same ids.
+    // the rerun requests them again with the same ids. Tags stay: their records were stored.
     items = items.filter(
-      (item, position) => position < mark || item.turnId !== e.turnId || item.kind === "tool" || item.kind === "user",
+      (item, position) =>
+        position < mark || item.turnId !== e.turnId || ["tool", "user", "artifact"].includes(item.kind),
     );
   }
   return { ...close(t), items, stepStarts: { ...t.stepStarts, [turnKey]: items.length } };

@@ -32,6 +32,7 @@ export const artifactListSchema = z.object({
   artifacts: z.array(artifactRecordSchema),
   nextCursor: z.string().nullable(),
 });
+export type ArtifactList = z.infer<typeof artifactListSchema>;
 
 export const artifactAnswerSchema = z.object({ ok: z.literal(true), artifact: artifactRecordSchema });
 
