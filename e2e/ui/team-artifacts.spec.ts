@@ -3,7 +3,7 @@
 // agent's Artifacts page lists them newest first with their data as a table or JSON, filters by
 // kind, searches by title, downloads one and opens its session. The e2e team has no people, so the
 // spec makes its own owner and an agent with two kinds (`agentfold admin create`, `deploy`), as
-// memory.spec.ts does; it runs alone or after dashboard.spec.ts.
+// memory.spec.ts does; it runs alone or after dashboard.spec.ts (its name sorts it there: keep it so).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
