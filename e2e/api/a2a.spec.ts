@@ -3,10 +3,9 @@
 // again from host.kv; one contextId is one session; JSON-RPC errors carry the protocol's codes;
 // /invoke waits for the reply; the auth chain admits the A2A_TOKEN secret and platform tokens, and
 // a task is shown only to the caller that created it.
-import { execFile } from "node:child_process";
+import { deployFolder } from "../support/stack-cli";
 import crypto from "node:crypto";
 import path from "node:path";
-import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { projectRoot } from "../../src/cli/start/project";
 import { api, baseUrl, tokens } from "./client";
@@ -18,24 +17,7 @@ const secret = "a2a-shared-secret-1";
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  const ports = JSON.parse(process.env.AGENTFOLD_E2E_PORTS!) as { POSTGRES_PORT: string };
-  const env = {
-    ...process.env,
-    AGENTFOLD_DATA_DIR: process.env.AGENTFOLD_E2E_DATA_DIR,
-    POSTGRES_PORT: ports.POSTGRES_PORT,
-  };
-  const dir = path.join(projectRoot, "examples", "a2a-agent");
-  const args = [
-    path.join(projectRoot, "bin", "agentfold.mjs"),
-    "deploy",
-    "--dir",
-    dir,
-    "--team",
-    "e2e",
-    "--slug",
-    "a2a",
-  ];
-  await promisify(execFile)(process.execPath, args, { env });
+  await deployFolder({ team: "e2e", slug: "a2a" }, path.join(projectRoot, "examples", "a2a-agent"));
   const set = await api("PUT", "/a2a/v1/secrets/A2A_TOKEN", { token: tokens().owner, body: { value: secret } });
   expect(set.status).toBe(200);
 });

@@ -3,13 +3,8 @@
 // card and its journal among its files; an agent without the hook says how to turn memory on.
 // The spec makes its own owner headless (`agentfold admin create`), so it runs alone or after
 // dashboard.spec.ts, whose first account must be the instance's first.
-import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
+import { deployFolder, stackCli } from "../support/stack-cli";
 import type { Page } from "@playwright/test";
-import { projectRoot } from "../../src/cli/start/project";
 import { expect, test } from "../fixtures";
 import { unlabelledControls, watchConsole } from "./page-checks";
 
@@ -18,26 +13,8 @@ test.describe.configure({ mode: "serial" });
 const owner = { email: "mia@example.test", password: "mia-password-123" };
 const teamSlug = "memory-lab";
 
-async function cli(...args: string[]): Promise<string> {
-  const ports = JSON.parse(process.env.AGENTFOLD_E2E_PORTS!) as Record<string, string>;
-  const env = {
-    ...process.env,
-    AGENTFOLD_DATA_DIR: process.env.AGENTFOLD_E2E_DATA_DIR,
-    POSTGRES_PORT: ports.POSTGRES_PORT,
-  };
-  const bin = path.join(projectRoot, "bin", "agentfold.mjs");
-  return (await promisify(execFile)(process.execPath, [bin, ...args], { env })).stdout.trim();
-}
-
-async function deploy(slug: string, files: Record<string, string>): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentfold-e2e-${slug}-`));
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
-  await cli("deploy", "--dir", dir, "--team", teamSlug, "--slug", slug);
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+const cli = stackCli;
+const deploy = (slug: string, files: Record<string, string>) => deployFolder({ team: teamSlug, slug }, files);
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);

@@ -4,12 +4,7 @@
 // kind, searches by title, downloads one and opens its session. The e2e team has no people, so the
 // spec makes its own owner and an agent with two kinds (`agentfold admin create`, `deploy`), as
 // memory.spec.ts does; it runs alone or after dashboard.spec.ts (its name sorts it there: keep it so).
-import { execFile } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
-import { projectRoot } from "../../src/cli/start/project";
+import { deployFolder, stackCli } from "../support/stack-cli";
 import { expect, test } from "../fixtures";
 import { send, unlabelledControls, watchConsole } from "./page-checks";
 
@@ -17,21 +12,9 @@ const owner = { email: "ivy@example.test", password: "ivy-password-123" };
 const teamSlug = "artifact-lab";
 const slug = "ledger-desk";
 
-async function cli(...args: string[]): Promise<string> {
-  const ports = JSON.parse(process.env.AGENTFOLD_E2E_PORTS!) as Record<string, string>;
-  const env = {
-    ...process.env,
-    AGENTFOLD_DATA_DIR: process.env.AGENTFOLD_E2E_DATA_DIR,
-    POSTGRES_PORT: ports.POSTGRES_PORT,
-  };
-  const bin = path.join(projectRoot, "bin", "agentfold.mjs");
-  return (await promisify(execFile)(process.execPath, [bin, ...args], { env })).stdout.trim();
-}
-
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  await cli("admin", "create", "--email", owner.email, "--password", owner.password, "--team", teamSlug);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentfold-e2e-${slug}-`));
+  await stackCli("admin", "create", "--email", owner.email, "--password", owner.password, "--team", teamSlug);
   const files: Record<string, string> = {
     "package.json": `{ "name": "${slug}", "private": true }\n`,
     "bot/instructions.md": "You keep the refunds ledger.\n",
@@ -44,12 +27,7 @@ test.beforeAll(async () => {
       "",
     ].join("\n"),
   };
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    fs.writeFileSync(path.join(dir, file), text);
-  }
-  await cli("deploy", "--dir", dir, "--team", teamSlug, "--slug", slug);
-  fs.rmSync(dir, { recursive: true, force: true });
+  await deployFolder({ team: teamSlug, slug }, files);
 });
 
 const refund = { kind: "refund", key: "A-1", data: { orderId: "A-1", amount: 3 } };
