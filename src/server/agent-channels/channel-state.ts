@@ -1,9 +1,9 @@
 // A channel's state per session (table channel_states) and its conversation key
 // (channel_conversations), as its `events` handlers read and change them (docs/agent-folders.md,
 // "Channels").
-import crypto from "node:crypto";
 import type { PrismaClient } from "@prisma/client";
 import { pgTransaction, poolOf } from "@/server/db";
+import { hashContinuationToken } from "@/server/sessions/continuation-token";
 
 /** The saved state, or the channel's declared initial state for a session that has none yet. */
 export async function readChannelState(db: PrismaClient, sessionId: string, initial: unknown): Promise<unknown> {
@@ -32,7 +32,8 @@ export async function rekeyConversation(
   key: string,
 ): Promise<void> {
   const { agentId, channelId, sessionId } = where;
-  const keyHash = conversationKeyHash(key);
+  // Kept as a continuation token is: only its SHA-256.
+  const keyHash = hashContinuationToken(key);
   await pgTransaction(db, async (client) => {
     await client.query(
       `DELETE FROM channel_conversations WHERE "sessionId" = $4 OR ("agentId" = $1 AND "channelId" = $2 AND "keyHash" = $3)`,
@@ -43,9 +44,4 @@ export async function rekeyConversation(
       [agentId, channelId, keyHash, sessionId],
     );
   });
-}
-
-/** The hash a conversation key is kept as. */
-export function conversationKeyHash(key: string): string {
-  return crypto.createHash("sha256").update(key).digest("hex");
 }

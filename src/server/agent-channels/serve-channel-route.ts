@@ -90,12 +90,12 @@ async function serve(request: Request, { slug, channelId, path }: { slug: string
   const sandbox = (await webSandboxes()).forVersion(
     versionSandboxSpec(config.dataDir, { agentId: agent.id, versionId: version.id, bundlePath }),
   );
+  let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    const timer = setTimeout(
+    timer = setTimeout(
       () => reject(new AppError("unavailable", `the channel's handler did not answer within ${answerMs / 1000} s`)),
       answerMs,
     );
-    timer.unref();
   });
   const call = callRoute(sandbox, routeRequest, {
     timeoutMs: workMs,
@@ -108,9 +108,11 @@ async function serve(request: Request, { slug, channelId, path }: { slug: string
       principal: principal ?? { kind: "app", id: `channel:${channelId}` },
     },
   });
-  const answer = await Promise.race([call, late]).catch((error: unknown) => {
-    throw error instanceof AppError ? error : handlerFailure(error, slug, channelId, request);
-  });
+  const answer = await Promise.race([call, late])
+    .catch((error: unknown) => {
+      throw error instanceof AppError ? error : handlerFailure(error, slug, channelId, request);
+    })
+    .finally(() => clearTimeout(timer));
   answer.done.catch((error: unknown) => void handlerFailure(error, slug, channelId, request));
   const headers = new Headers(answer.headers.filter(([name]) => !withheld.has(name.toLowerCase())));
   const isEmpty = answer.status === 204 || answer.status === 304 || request.method === "HEAD";

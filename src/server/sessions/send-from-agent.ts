@@ -11,7 +11,7 @@ import { poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/errors";
 import { parseInput } from "@/server/validation/parse-input";
-import { conversationKeyHash } from "@/server/agent-channels/channel-state";
+import { hashContinuationToken } from "./continuation-token";
 import { followUpSession } from "./follow-up-session";
 import { startSession } from "./start-session";
 
@@ -97,7 +97,7 @@ async function sendByConversationKey(options: {
   const { db, runtime, caller, channelId, message, sent, key } = options;
   if (key.length === 0 || key.length > 500)
     throw new AppError("invalid_input", "send: a conversation key is 1 to 500 characters");
-  const keyHash = conversationKeyHash(key);
+  const keyHash = hashContinuationToken(key);
   const client = await poolOf(db).connect();
   try {
     await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [
