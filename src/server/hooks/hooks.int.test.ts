@@ -248,6 +248,19 @@ describe("memoryHook", () => {
     ]);
     const next = await runTurn(call("read", { path: "memory/journal.jsonl" }));
     expect(JSON.stringify(output(next, "read"))).toContain(sessionId);
+    // The copy follows the journal: a later turn of a session sees the entry its first turn added.
+    const started = await h.start(agent, { message: "a session that reads itself" });
+    await h.eventsUntil(started.sessionId, completed(1));
+    const own = async () => (await files.read("memory/journal.jsonl", { scope: "deployment" })) ?? "";
+    await waitFor("its first turn journaled", async () => (await own()).includes(started.sessionId), {
+      timeoutMs: 20_000,
+    });
+    await h.followUp(agent, started.sessionId, {
+      message: call("read", { path: "memory/journal.jsonl" }),
+      continuationToken: started.continuationToken,
+    });
+    const later = await h.eventsUntil(started.sessionId, completed(2));
+    expect(JSON.stringify(output(later, "read"))).toContain(started.sessionId);
   }, 60_000);
 });
 
