@@ -1,8 +1,10 @@
 // Artifacts over HTTP on examples/support-desk (its registry has the kind `refund`, agentTool on):
 // the model's tag_artifact records one, the list route filters and pages, one record answers as
-// JSON or as a file, and a token that may not read the agent is refused.
+// JSON or as a file, the stream delivers new tags live, and a token that may not read the agent
+// is refused.
 import { expect, test } from "@playwright/test";
-import { api, readStream, tokens } from "./client";
+import { parseNdjson } from "../../src/server/http/ndjson";
+import { api, baseUrl, readStream, tokens } from "./client";
 
 test.describe.configure({ mode: "serial" });
 
@@ -49,4 +51,25 @@ test("one record as JSON or as a file; unknown ones 404; other agents' tokens 40
   expect((await api("GET", "/desk/v1/artifacts/refund/nope", { token: tokens().owner })).status).toBe(404);
   expect((await api("GET", "/desk/v1/artifacts", { token: tokens().scoped })).status).toBe(403);
   expect((await api("GET", "/desk/v1/artifacts")).status).toBe(401);
+});
+
+test("the stream delivers a new tag live; the list searches key and title", async () => {
+  const controller = new AbortController();
+  const response = await fetch(`${baseUrl()}/desk/v1/artifacts/stream?kind=refund`, {
+    headers: { authorization: `Bearer ${tokens().owner}` },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("application/x-ndjson");
+  const lines = parseNdjson(response.body!);
+  const sessionId = await tag("A-9100");
+  const first = (await lines.next()).value as { type: string; cursor: string; artifact: { key: string } };
+  controller.abort();
+  expect(first).toMatchObject({ type: "artifact", artifact: { key: "A-9100", sessionId } });
+  const found = await api("GET", "/desk/v1/artifacts?q=refund%20a-91", { token: tokens().owner });
+  expect(found.json.artifacts.map((a: { key: string }) => a.key)).toEqual(["A-9100"]);
+  const streamOfOthers = await fetch(`${baseUrl()}/desk/v1/artifacts/stream`, {
+    headers: { authorization: `Bearer ${tokens().scoped}` },
+  });
+  expect(streamOfOthers.status).toBe(403);
 });

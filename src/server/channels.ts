@@ -62,6 +62,10 @@ export const pendingDeliveryChannel = idChannel("pending_delivery", "the id of t
  * (src/server/secrets/create-secret-reader.ts). */
 export const secretsChannel = idChannel("agentfold_secrets", "the id of the agent whose secrets changed");
 
+/** An agent's artifacts changed (a tag): its id; web processes' artifact streams read past their
+ * cursor (src/server/artifacts/stream-artifacts.ts). Sent by the tag's transaction. */
+export const artifactsChannel = idChannel("agent_artifacts", "the id of the agent whose artifacts changed");
+
 /** An API token or an agent changed or went: no payload. Sent by rules on "ApiToken" and "Agent"
  * (prisma/migrations/20261130143000_credential_notices); web processes drop the credentials they
  * keep (src/server/auth/credential-cache.ts). */
@@ -74,5 +78,6 @@ export const channels = [
   turnCancelChannel,
   pendingDeliveryChannel,
   secretsChannel,
+  artifactsChannel,
   credentialsChannel,
 ] as const;

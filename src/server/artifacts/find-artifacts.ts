@@ -35,6 +35,7 @@ export async function findArtifacts(
      WHERE "agentId" = $1 AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR "sessionId" = $3)
        AND ($4::timestamptz IS NULL OR "updatedAt" >= $4::timestamptz AT TIME ZONE 'UTC')
        AND ($5::timestamptz IS NULL OR ("updatedAt", kind, key) < ($5::timestamptz AT TIME ZONE 'UTC', $6, $7))
+       AND ($9::text IS NULL OR strpos(lower(key || ' ' || coalesce(title, '')), lower($9)) > 0)
      ORDER BY "updatedAt" DESC, kind DESC, key DESC LIMIT $8`,
     [
       agentId,
@@ -45,6 +46,7 @@ export async function findArtifacts(
       after?.kind ?? "",
       after?.key ?? "",
       query.limit + 1,
+      query.q ?? null,
     ],
   );
   const page = rows.slice(0, query.limit).map(toArtifactRecord);

@@ -16,6 +16,8 @@ export const artifactRecordSchema = z.object({
 export const listArtifactsQuerySchema = z.object({
   kind: storableString().max(64).optional(),
   session: storableString().max(200).optional(),
+  /** Records whose key or title holds this text (case ignored). */
+  q: storableString().max(200).optional(),
   /** Records updated at or after this time (ISO 8601). */
   updatedSince: z.iso.datetime({ offset: true }).optional(),
   limit: queryInteger({ min: 1, max: 100, default: 50 }),
@@ -26,6 +28,19 @@ export const listArtifactsQuerySchema = z.object({
     .optional(),
 });
 export type ListArtifactsQuery = z.infer<typeof listArtifactsQuerySchema>;
+
+export const streamArtifactsQuerySchema = z.object({
+  kind: storableString().max(64).optional(),
+  session: storableString().max(200).optional(),
+  /** The `cursor` of the last line read: the stream goes on from there. */
+  after: z
+    .string()
+    .regex(/^\d{1,19}$/, "after must be a cursor this stream gave")
+    .optional(),
+  /** Records updated at or after this time, then live; without it or `after`, only what comes next. */
+  updatedSince: z.iso.datetime({ offset: true }).optional(),
+  heartbeat: z.enum(["0", "1"]).optional(),
+});
 
 export const artifactListSchema = z.object({
   ok: z.literal(true),

@@ -5,6 +5,7 @@
 import type { PrismaClient } from "@prisma/client";
 import { z } from "zod";
 import type { ArtifactRecord } from "@/agents/sdk/types";
+import { artifactsChannel } from "@/server/channels";
 import { pgTransaction } from "@/server/db";
 import { appendEvents } from "@/server/events/append-events";
 import { AppError } from "@/server/errors";
@@ -31,6 +32,8 @@ export type ArtifactRow = {
   turnId: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The stream's cursor (bigint, as text). */
+  seq: string;
 };
 
 export function toArtifactRecord(row: ArtifactRow): ArtifactRecord {
@@ -48,7 +51,7 @@ export function toArtifactRecord(row: ArtifactRow): ArtifactRecord {
 
 // Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
 export const artifactColumns = `kind, key, title, data, "sessionId", "turnId", "createdAt" AT TIME ZONE 'UTC' AS "createdAt",
-  "updatedAt" AT TIME ZONE 'UTC' AS "updatedAt"`;
+  "updatedAt" AT TIME ZONE 'UTC' AS "updatedAt", seq::text AS seq`;
 
 export async function tagArtifact(db: PrismaClient, agentId: string, params: unknown): Promise<ArtifactRecord> {
   const input = parseInput(artifactTagSchema, params, "artifacts.tag");
@@ -59,12 +62,16 @@ export async function tagArtifact(db: PrismaClient, agentId: string, params: unk
   if (input.sessionId && !session)
     throw new AppError("not_found", `artifacts.tag: no session ${input.sessionId} of this agent`);
   const row = await pgTransaction(db, async (client) => {
+    // One writer per agent at a time, so `seq` (taken after the lock) orders writes as they
+    // commit: the live stream reads past its cursor and never skips a slower transaction's record.
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext('artifacts:' || $1))`, [agentId]);
     const { rows } = await client.query<ArtifactRow>(
       `INSERT INTO artifacts ("agentId", kind, key, title, data, "sessionId", "turnId", "updatedAt")
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now() AT TIME ZONE 'UTC')
        ON CONFLICT ("agentId", kind, key) DO UPDATE SET title = EXCLUDED.title, data = EXCLUDED.data,
          "sessionId" = coalesce(EXCLUDED."sessionId", artifacts."sessionId"),
-         "turnId" = coalesce(EXCLUDED."turnId", artifacts."turnId"), "updatedAt" = EXCLUDED."updatedAt"
+         "turnId" = coalesce(EXCLUDED."turnId", artifacts."turnId"), "updatedAt" = EXCLUDED."updatedAt",
+         seq = nextval(pg_get_serial_sequence('artifacts', 'seq'))
        RETURNING ${artifactColumns}`,
       [
         agentId,
@@ -82,6 +89,7 @@ export async function tagArtifact(db: PrismaClient, agentId: string, params: unk
          SELECT kind, key FROM artifacts WHERE "agentId" = $1 ORDER BY "updatedAt" DESC, kind, key OFFSET $2)`,
       [agentId, input.max],
     );
+    await client.query("SELECT pg_notify($1, $2)", [artifactsChannel.name, agentId]);
     return rows[0]!;
   });
   const record = toArtifactRecord(row);

@@ -2,8 +2,9 @@
 // when they fit, the events themselves: ./notice.ts) to every stream of S in this process, so any
 // web process can serve any session. After a reconnect every subscriber is poked without events,
 // since notifications sent while disconnected are lost (readers then catch up from the log, which
-// is the source of truth).
-import { sessionEventsChannel } from "@/server/channels";
+// is the source of truth). The same connection hears agents' artifact changes for the artifact
+// streams (src/server/artifacts/stream-artifacts.ts).
+import { artifactsChannel, sessionEventsChannel } from "@/server/channels";
 import { listen } from "./pg-listener";
 import type { EventLine } from "./read-events";
 
@@ -12,6 +13,8 @@ export type OnEvents = (lines?: EventLine[]) => void;
 
 export type EventHub = {
   subscribe: (sessionId: string, onEvents: OnEvents) => () => void;
+  /** Told that an agent's artifacts changed (or, after a reconnect, may have). */
+  subscribeArtifacts: (agentId: string, onChange: () => void) => () => void;
   close: () => Promise<void>;
 };
 
@@ -23,6 +26,7 @@ export async function createEventHub({
   log?: (message: string) => void;
 }): Promise<EventHub> {
   const subscribers = new Map<string, Set<OnEvents>>();
+  const artifactSubscribers = new Map<string, Set<() => void>>();
   const listener = await listen({
     name: "event hub",
     databaseUrl,
@@ -37,21 +41,29 @@ export async function createEventHub({
         const notice = sessionEventsChannel.decode(payload);
         for (const poke of set) poke(notice?.lines);
       },
+      [artifactsChannel.name]: (payload) => {
+        const agentId = artifactsChannel.decode(payload);
+        for (const poke of (agentId && artifactSubscribers.get(agentId)) || []) poke();
+      },
     },
     onReconnect: () => {
       for (const set of subscribers.values()) for (const poke of set) poke();
+      for (const set of artifactSubscribers.values()) for (const poke of set) poke();
     },
   });
   return {
-    subscribe(sessionId, onEvents) {
-      const set = subscribers.get(sessionId) ?? new Set();
-      set.add(onEvents);
-      subscribers.set(sessionId, set);
-      return () => {
-        set.delete(onEvents);
-        if (set.size === 0) subscribers.delete(sessionId);
-      };
-    },
+    subscribe: (sessionId, onEvents) => addTo(subscribers, sessionId, onEvents),
+    subscribeArtifacts: (agentId, onChange) => addTo(artifactSubscribers, agentId, onChange),
     close: () => listener.close(),
+  };
+}
+
+function addTo<T>(map: Map<string, Set<T>>, key: string, subscriber: T): () => void {
+  const set = map.get(key) ?? new Set();
+  set.add(subscriber);
+  map.set(key, set);
+  return () => {
+    set.delete(subscriber);
+    if (set.size === 0) map.delete(key);
   };
 }

@@ -7,8 +7,12 @@ import {
   artifactListSchema,
   artifactQuerySchema,
   listArtifactsQuerySchema,
+  streamArtifactsQuerySchema,
 } from "@/server/artifacts/schema";
+import { artifactStreamLineSchema, openArtifactStream } from "@/server/artifacts/stream-artifacts";
+import { credentialMaxAgeMs } from "@/server/auth/credential-cache";
 import { AppError } from "@/server/errors";
+import { ndjsonHeaders } from "../ndjson";
 import { findSchedules } from "@/server/schedules/find-schedules";
 import { scheduleFiredSchema, scheduleListSchema, schedulePausedSchema } from "@/server/schedules/schema";
 import { setSchedulePaused } from "@/server/schedules/set-schedule-paused";
@@ -26,7 +30,8 @@ import { setSecret } from "@/server/secrets/set-secret";
 import { callTool } from "@/server/tools/call-tool";
 import { directCallBodySchema, directCallResultSchema } from "@/server/tools/schema";
 import { pathNameSchema } from "@/server/validation/schema";
-import { agentSecretKey, db, durableRuntime } from "../platform";
+import { reauthorize } from "../agent-route";
+import { agentSecretKey, db, durableRuntime, eventHub } from "../platform";
 import { agentRoute } from "../v1-route";
 
 export const agentRoutes = [
@@ -67,6 +72,30 @@ export const agentRoutes = [
     query: listArtifactsQuerySchema,
     response: { json: artifactListSchema },
     handler: async ({ agent, query }) => ({ ok: true, ...(await findArtifacts(db(), agent.id, query)) }),
+  }),
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/artifacts/stream",
+    name: "streamArtifacts",
+    summary: "NDJSON: the agent's new and updated artifacts as they are tagged (after a cursor, or since a time)",
+    action: "artifacts:read",
+    query: streamArtifactsQuerySchema,
+    response: { ndjson: artifactStreamLineSchema },
+    handler: async ({ request, agent, params, query }) => {
+      const stream = await openArtifactStream({
+        db: db(),
+        hub: await eventHub(),
+        agentId: agent.id,
+        kind: query.kind,
+        session: query.session,
+        after: query.after,
+        updatedSince: query.updatedSince,
+        heartbeatMs: query.heartbeat === "0" ? 0 : 15_000,
+        // A revoked token ends an open stream within the credential cache's bound.
+        recheck: { everyMs: credentialMaxAgeMs, check: () => reauthorize(request, params.slug, "artifacts:read") },
+      });
+      return new Response(stream, { headers: ndjsonHeaders });
+    },
   }),
   agentRoute({
     method: "GET",
