@@ -7,8 +7,8 @@ type NavbarProps = {
   agentName: string;
   token: string;
   onTokenChange: (token: string) => void;
-  isRawOpen: boolean;
-  onToggleRaw: () => void;
+  isPanelOpen: boolean;
+  onTogglePanel: () => void;
   onToggleSessions: () => void;
   toolbar?: ReactNode;
 };
@@ -17,8 +17,8 @@ export function Navbar({
   agentName,
   token,
   onTokenChange,
-  isRawOpen,
-  onToggleRaw,
+  isPanelOpen,
+  onTogglePanel,
   onToggleSessions,
   toolbar,
 }: NavbarProps) {
@@ -42,14 +42,14 @@ export function Navbar({
       <TokenField token={token} onChange={onTokenChange} />
       {toolbar}
       <Button
-        variant={isRawOpen ? "primary" : "secondary"}
+        variant={isPanelOpen ? "primary" : "secondary"}
         size="sm"
         data-testid="raw-toggle"
-        aria-pressed={isRawOpen}
-        aria-controls="raw-events"
-        onClick={onToggleRaw}
+        aria-pressed={isPanelOpen}
+        aria-controls="side-panel"
+        onClick={onTogglePanel}
       >
-        Raw events
+        Inspect
       </Button>
     </header>
   );

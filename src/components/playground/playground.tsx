@@ -6,10 +6,10 @@ import { createApiClient } from "./api-client";
 import { ChannelActivity, CommandForm } from "./channel-console";
 import { Composer } from "./composer";
 import { Navbar } from "./navbar";
-import { RawEvents } from "./raw-events";
 import { PendingReminders } from "./pending-reminders";
 import { SessionHeader } from "./session-header";
 import { SessionList } from "./session-list";
+import { SidePanel } from "./side-panel";
 import { TranscriptView } from "./transcript-view";
 import { isTurnActive } from "./transcript-view-model";
 import { useAgentInfo } from "./use-agent-info";
@@ -40,7 +40,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
   const agent = useAgentInfo(client, slug);
   const channelConsole = useChannelConsole(slug, token);
   const [sessionId, setSessionId] = useState(initialSessionId);
-  const [isRawOpen, setIsRawOpen] = useState(false);
+  const [isPanelOpen, setIsPanelOpen] = useState(false);
   const [isSessionsOpen, setIsSessionsOpen] = useState(false);
   const [listRefresh, setListRefresh] = useState(0);
   const stream = useSessionStream(client, sessionId);
@@ -74,15 +74,15 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
         agentName={agent.name}
         token={token}
         onTokenChange={setToken}
-        isRawOpen={isRawOpen}
-        onToggleRaw={() => setIsRawOpen((open) => !open)}
+        isPanelOpen={isPanelOpen}
+        onTogglePanel={() => setIsPanelOpen((open) => !open)}
         onToggleSessions={() => setIsSessionsOpen((open) => !open)}
         toolbar={toolbar}
       />
       <div
         className={cn(
           "grid min-h-0 flex-1 grid-cols-1 md:grid-cols-[16rem_1fr]",
-          isRawOpen && "lg:grid-cols-[16rem_1fr_26rem]",
+          isPanelOpen && "lg:grid-cols-[16rem_1fr_26rem]",
         )}
       >
         <aside
@@ -152,9 +152,9 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
             />
           </div>
         </main>
-        {isRawOpen ? (
+        {isPanelOpen ? (
           <div className="min-h-64 lg:min-h-0">
-            <RawEvents events={stream.events} />
+            <SidePanel events={stream.events} sessionId={sessionId} />
           </div>
         ) : null}
       </div>

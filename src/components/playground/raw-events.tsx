@@ -3,12 +3,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 /** The session's events exactly as the stream sent them, one JSON line each. */
 export function RawEvents({ events }: { events: SessionEvent[] }) {
   return (
-    <aside
-      id="raw-events"
-      data-testid="raw-events"
-      aria-label="Raw events"
-      className="flex h-full min-h-0 flex-col border-l border-zinc-200 dark:border-zinc-800"
-    >
+    <aside id="raw-events" data-testid="raw-events" aria-label="Raw events" className="flex h-full min-h-0 flex-col">
       <h2 className="border-b border-zinc-200 px-3 py-2 text-sm font-semibold dark:border-zinc-800">
         Raw events <span className="font-normal text-zinc-500">({events.length})</span>
       </h2>
