@@ -1,7 +1,8 @@
 // Bundles an agent version with esbuild into one ESM file that the sandbox runs: the sandbox
 // runner plus every module of the folder, each evaluated lazily so one broken module cannot
-// hide the others. The SDK and zod resolve to the platform's copies; anything else the upload
-// cannot satisfy fails with `cannot resolve 'X' from <file>`.
+// hide the others. The SDK, zod and `@opentelemetry/api` resolve to the platform's copies (the
+// API's global providers are the ones the runner registers: src/agents/sandbox/otel-api.ts);
+// anything else the upload cannot satisfy fails with `cannot resolve 'X' from <file>`.
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +19,12 @@ const sdkDir = path.join(platformSrc, "agents", "sdk");
 const runnerPath = path.join(platformSrc, "agents", "sandbox", "runner.ts");
 const scriptRunnerPath = path.join(platformSrc, "agents", "sandbox", "agent-tool-script.ts");
 const platformRequire = createRequire(import.meta.url);
+// The API's ES module build (tree-shaken into the bundle): its package root is two folders above its main.
+const otelApiPath = path.resolve(
+  path.dirname(platformRequire.resolve("@opentelemetry/api")),
+  "../..",
+  "build/esm/index.js",
+);
 
 export type BundleResult = {
   ok: boolean;
@@ -44,6 +51,7 @@ const platformResolver: esbuild.Plugin = {
       return { errors: [{ text: `cannot resolve '${args.path}': no such module in the authoring package` }] };
     });
     build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => ({ path: platformRequire.resolve(args.path) }));
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: otelApiPath }));
   },
 };
 

@@ -1,12 +1,11 @@
 // `validate` says so when agent code reaches for a part of ctx.host that this
 // platform does not provide yet: the call would throw at run time, never silently do nothing.
 // A text search over the folder's own bundled sources; it finds the usual spellings
-// (`ctx.host.github`, `host.slack.getClient()`, `const { otel } = ctx.host`).
+// (`ctx.host.github`, `host.slack.getClient()`, `const { mcp } = ctx.host`).
 import type { Diagnostics } from "./diagnostics";
 
 /** Members agent code may name that have no runtime here, with what to say about each. */
 export const unavailableHostMembers: Record<string, string> = {
-  otel: "ctx.host.otel",
   mcp: "ctx.host.mcp",
   github: "ctx.host.github",
   slack: "ctx.host.slack",

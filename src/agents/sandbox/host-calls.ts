@@ -2,6 +2,7 @@
 // reminders, ctx.send, a schedule's receive / callTool), the request goes to the platform over
 // IPC tagged with the platform request it belongs to, and the answer comes back here. This file
 // runs ONLY in the sandbox.
+import { otelServices } from "./otel-api";
 import type { HostCall, HostCallMethod, HostReply } from "./protocol";
 
 const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -71,7 +72,7 @@ export function hostServices(requestId: number) {
       cancel: async (id: string) => void (await call("reminders.cancel", { id })),
     },
     // `validate` warns about these (src/agents/loader/host-members.ts); a call says why it fails.
-    otel: unavailable("ctx.host.otel"),
+    otel: otelServices(requestId),
     mcp: unavailable("ctx.host.mcp"),
     github: unavailable("ctx.host.github"),
     slack: unavailable("ctx.host.slack"),
