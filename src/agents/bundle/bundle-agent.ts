@@ -19,12 +19,10 @@ const sdkDir = path.join(platformSrc, "agents", "sdk");
 const runnerPath = path.join(platformSrc, "agents", "sandbox", "runner.ts");
 const scriptRunnerPath = path.join(platformSrc, "agents", "sandbox", "agent-tool-script.ts");
 const platformRequire = createRequire(import.meta.url);
-// The API's ES module build (tree-shaken into the bundle): its package root is two folders above its main.
-const otelApiPath = path.resolve(
-  path.dirname(platformRequire.resolve("@opentelemetry/api")),
-  "../..",
-  "build/esm/index.js",
-);
+// The API's ES module build (tree-shaken into the bundle): its package root is two folders above
+// its main. Resolved when asked for, like zod: inside the web app's bundle a require.resolve of a
+// literal name answers a module id, not a path.
+const otelApiModule = (main: string) => path.resolve(path.dirname(main), "../..", "build/esm/index.js");
 
 export type BundleResult = {
   ok: boolean;
@@ -51,7 +49,9 @@ const platformResolver: esbuild.Plugin = {
       return { errors: [{ text: `cannot resolve '${args.path}': no such module in the authoring package` }] };
     });
     build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => ({ path: platformRequire.resolve(args.path) }));
-    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: otelApiPath }));
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) => ({
+      path: otelApiModule(platformRequire.resolve(args.path)),
+    }));
   },
 };
 
