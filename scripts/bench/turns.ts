@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { projectRoot } from "@/cli/start/project";
 import { freeStackPorts, makeDataDir, printedPid, spawnSupervisor } from "@/testing/supervisor-process";
 import { writeFiles } from "@/testing/folders";
+import { type OtlpReceiver, startOtlpReceiver } from "@/testing/otlp-receiver";
 import { postJson, readUntil } from "./http-client";
 import { ms, percentile } from "./stats";
 
@@ -85,15 +86,28 @@ function timelineTable(samples: Sample[]): string {
   return rows.map((row) => `| ${row.label} | ${row.at.toFixed(0)} ms |`).join("\n");
 }
 
-export async function benchTurns(): Promise<string> {
+type Measurement = {
+  samples: Sample[];
+  sequential: number[];
+  concurrent: number[];
+  perSecond: number;
+  clients: number;
+  seconds: number;
+  cpuPerTurn: Record<string, number>;
+};
+
+/** One stack's run: warm-up, sequential turns, then 10 concurrent clients; `env` goes to the stack. */
+async function measureTurns(env: Record<string, string> = {}): Promise<Measurement> {
   const dataDir = makeDataDir();
   const ports = await freeStackPorts();
-  const supervisor = spawnSupervisor({ ...ports, AGENTFOLD_DATA_DIR: dataDir });
+  const supervisor = spawnSupervisor({ ...ports, AGENTFOLD_DATA_DIR: dataDir, ...env });
   try {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 600_000);
-    const env = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
+    const cliEnv = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
     const cli = async (...args: string[]) =>
-      (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
+      (
+        await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env: cliEnv })
+      ).stdout.trim();
     const folder = writeFiles(path.join(dataDir, "bench-agent"), benchAgent);
     await cli("admin", "create", "--email", "bench@bench.test", "--password", "bench-password-123", "--team", "bench");
     await cli("deploy", "--dir", folder, "--team", "bench", "--slug", "bench");
@@ -129,13 +143,62 @@ export async function benchTurns(): Promise<string> {
     );
     const perSecond = turns / ((performance.now() - concurrentStart) / 1000);
     const clientCpu = process.cpuUsage(clientBefore);
-    const cpuPerTurn = [
-      ...components.map((name) => `| ${name} | ${((cpuMs(pids[name]) - cpuBefore[name]!) / turns).toFixed(1)} ms |`),
-      `| the benchmark's client (same machine) | ${((clientCpu.user + clientCpu.system) / 1000 / turns).toFixed(1)} ms |`,
-    ].join("\n");
-    const p50 = percentile(sequential, 50);
-    const p95 = percentile(sequential, 95);
-    return `## Turns: platform overhead per turn
+    const cpuPerTurn: Record<string, number> = Object.fromEntries(
+      components.map((name) => [name, (cpuMs(pids[name]) - cpuBefore[name]!) / turns]),
+    );
+    cpuPerTurn.client = (clientCpu.user + clientCpu.system) / 1000 / turns;
+    return { samples, sequential, concurrent, perSecond, clients, seconds, cpuPerTurn };
+  } finally {
+    await supervisor.stop("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The worker's OTLP export on, to a receiver in this process (OTLP/HTTP protobuf, the default). */
+async function measureWithExport(): Promise<{ measurement: Measurement; receiver: OtlpReceiver }> {
+  const receiver = await startOtlpReceiver();
+  try {
+    const measurement = await measureTurns({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      // Every 5 s rather than the default 60 s, so the run includes metric exports.
+      OTEL_METRIC_EXPORT_INTERVAL: "5000",
+    });
+    return { measurement, receiver };
+  } finally {
+    await receiver.close();
+  }
+}
+
+function exportTable(off: Measurement, on: Measurement, receiver: OtlpReceiver): string {
+  const row = (label: string, value: (m: Measurement) => string) => `| ${label} | ${value(off)} | ${value(on)} |`;
+  const of = (path: string) => receiver.requests.filter((request) => request.path === path);
+  const kib = (path: string) => (of(path).reduce((sum, request) => sum + request.body.length, 0) / 1024).toFixed(0);
+  return [
+    "| Measure | export off (above) | export on |",
+    "|---|---|---|",
+    row("Sequential, p50", (m) => `${percentile(m.sequential, 50).toFixed(1)} ms`),
+    row("Sequential, p95", (m) => ms(percentile(m.sequential, 95))),
+    row(`${off.clients} concurrent clients`, (m) => `${m.perSecond.toFixed(0)} turns/s`),
+    row("worker CPU per turn (10 clients)", (m) => `${m.cpuPerTurn.worker!.toFixed(1)} ms`),
+    "",
+    `The receiver took ${of("/v1/traces").length} trace exports (${kib("/v1/traces")} KiB) and ` +
+      `${of("/v1/metrics").length} metric exports (${kib("/v1/metrics")} KiB) during the run.`,
+  ].join("\n");
+}
+
+export async function benchTurns(): Promise<string> {
+  const measurement = await measureTurns();
+  const { samples, sequential, concurrent, perSecond, clients, seconds } = measurement;
+  const withExport = await measureWithExport();
+  const cpuPerTurn = [
+    ...(["web", "worker", "restate", "postgres"] as const).map(
+      (name) => `| ${name} | ${measurement.cpuPerTurn[name]!.toFixed(1)} ms |`,
+    ),
+    `| the benchmark's client (same machine) | ${measurement.cpuPerTurn.client!.toFixed(1)} ms |`,
+  ].join("\n");
+  const p50 = percentile(sequential, 50);
+  const p95 = percentile(sequential, 95);
+  return `## Turns: platform overhead per turn
 
 Method: the whole stack as \`npm start\` runs it (web, worker, Restate and Postgres on this machine),
 the offline model \`local:scripted\`, and one tool call (\`lookup\`, a read tool in the agent's
@@ -220,11 +283,17 @@ of its ~8 ms per turn in writev); a second worker process once the CPU per turn 
 For scale, on this machine type Mastra's in-memory server measured 15.8 ms p50 and 59 turns/s for
 the same one-tool turn, and a bare \`node:http\` NDJSON server 0.8 ms and ~1,600 turns/s (the floor).
 Every turn here is durable: it survives a kill -9 of any process mid-turn.
+
+### With OpenTelemetry export on
+
+The same run on a second stack whose worker exports (\`OTEL_EXPORTER_OTLP_ENDPOINT\` set to an
+OTLP/HTTP receiver in the benchmark's process, protobuf, metrics every 5 s; docs/telemetry.md):
+per turn a span for the turn, each step, each model call and the tool call, and the turn, token
+and tool metrics. Without the variable (the run above) no SDK is loaded. The two stacks run one
+after the other, so the machine's drift is in the difference too.
+
+${exportTable(measurement, withExport.measurement, withExport.receiver)}
 `;
-  } finally {
-    await supervisor.stop("SIGTERM");
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
 }
 
 /** User + system CPU time so far of a process and all its descendants, from /proc (Linux). */
