@@ -7,6 +7,7 @@ import { parseEgressSetting } from "@/agents/sandbox/egress-policy";
 import { trustedProxyProblem } from "@/server/auth/client-address";
 import { readOrCreateSecret } from "@/server/config/secrets";
 import { parseSecretKey, readOrCreateSecretKey } from "@/server/secrets/secret-key";
+import { otelEnvShape } from "@/server/telemetry/otel-env";
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
@@ -127,6 +128,8 @@ export const envSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug")
       .optional(),
+    // OpenTelemetry export: the standard OTEL_* variables (docs/telemetry.md).
+    ...otelEnvShape,
   })
   .superRefine((value, ctx) => {
     // Restate is either fully external or fully embedded: half a configuration is a mistake.

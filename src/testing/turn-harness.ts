@@ -45,6 +45,8 @@ export async function startTurnHarness(options: {
   hookTimeoutMs?: number;
   /** Host names agent code may reach, each standing for this machine (in-process worker only). */
   egressHosts?: string[];
+  /** More variables for the worker process (workerProcess only), e.g. OTEL_*. */
+  workerEnv?: Record<string, string>;
 }) {
   // A database of its own, as an Agentfold instance has: workers hear every new session of their
   // database (eager turns) and sweep its running turns, so harnesses must not share one.
@@ -106,6 +108,7 @@ export async function startTurnHarness(options: {
         ...(options.approvalTimeoutMs
           ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) }
           : {}),
+        ...options.workerEnv,
       },
       stdio: ["ignore", "ignore", "inherit"],
     });

@@ -122,7 +122,9 @@ export type HostCallMethod =
   | "session.get"
   | "session.wait"
   | "artifacts.tag"
-  | "artifacts.list";
+  | "artifacts.list"
+  /** What agent code recorded for OpenTelemetry during the call (otel-batch.ts), sent as it ends. */
+  | "otel.record";
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };
 export type HostReply =
   | { hostReply: number; ok: true; result: unknown }

@@ -8,6 +8,7 @@ import { toJsonSafe } from "./json-safe";
 import { routeEgress } from "./egress-client";
 import { hostCall, hostServices, sessionServices, settleHostReply } from "./host-calls";
 import { runResultContract } from "./run-result";
+import { flushOtel, otelScoped, registerOtelApi } from "./otel-api";
 import type {
   ChannelEventRequest,
   ModuleReport,
@@ -288,12 +289,14 @@ function applySecrets(secrets: Record<string, string>, applied: Set<string>): vo
 }
 
 export async function startSandbox(modules: ModuleLoaders): Promise<void> {
-  const send = (response: SandboxResponse) => process.send?.(response);
+  // What agent code recorded for OpenTelemetry goes out just before the call's answer.
+  const send = (response: SandboxResponse) => (flushOtel(response.id), process.send?.(response));
+  registerOtelApi((requestId, batch) => hostCall(requestId, "otel.record", batch));
   const socketPath = launchSetting("egress");
   const undiciPath = launchSetting("undici");
   if (socketPath && undiciPath) await routeEgress({ socketPath, undiciPath });
   const secretNames = new Set<string>();
-  process.on("message", async (request: SandboxRequest) => {
+  const serve = async (request: SandboxRequest) => {
     if (settleHostReply(request)) return;
     if (request.env) applySecrets(request.env, secretNames);
     try {
@@ -323,7 +326,9 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
     } catch (error) {
       send({ id: request.id, ok: false, error: errorText(error) });
     }
-  });
+  };
+  // Each call runs with its request id in the active context (otel-api.ts).
+  process.on("message", otelScoped(serve));
   // Background work in agent code that rejects must not end the process: report and go on.
   process.on("unhandledRejection", (reason) => console.error("unhandled rejection in agent code:", errorText(reason)));
   process.on("uncaughtException", (error) => console.error("uncaught exception in agent code:", errorText(error)));

@@ -13,6 +13,7 @@ import { handOnSlot, runTurn } from "@/server/turns/run-turn";
 import { readEagerTurnStart } from "@/server/turns/turn-setup";
 import type { ApprovalWaits, Seal, Step, TurnDeps, TurnEnd } from "@/server/turns/engine";
 import { SupersededRun, turnJournal, type TurnJournal } from "@/server/turns/step-journal";
+import { endRun, recordTurnEnd, turnScope } from "@/server/telemetry/turn-telemetry";
 import type { EagerRunHints } from "@/server/worker/eager-turns";
 import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
 import type { DurableRuntime, TurnRequest } from "./runtime";
@@ -170,6 +171,10 @@ async function runSessionTurn(
       return running;
     });
   const approvals = { timeoutMs: deps.approvalTimeoutMs ?? defaultApprovalTimeoutMs, park: durable.park };
+  // One span per run that does work; every run of the turn shares its trace (docs/telemetry.md).
+  const runStartedAt = Date.now();
+  const trace = turnScope(deps.telemetry, current, runStartedAt);
+  let runEnd: { outcome: string; error?: string } = { outcome: "completed" };
   try {
     // A stop asked before this run began (it is a retry) still stops it.
     const started = journal.stopRequested().then((asked) => void (asked && tracked.abort()));
@@ -184,11 +189,14 @@ async function runSessionTurn(
         earlier: journal.earlier,
         signal: tracked.signal,
         started,
+        trace,
+        runStartedAt,
         ...options,
       },
       current,
     );
     if (!stopped) return next;
+    runEnd = { outcome: "cancelled" };
     // Stopped or preempted, and the turn saw it first: it recorded its own end. Restate's
     // cancellation of this invocation is on its way, so sends coalesced meanwhile run in a new
     // invocation, queued through the ingress where that cancellation cannot reach them.
@@ -203,6 +211,7 @@ async function runSessionTurn(
       );
     return undefined;
   } catch (error) {
+    runEnd = { outcome: runOutcomeOf(error), error: error instanceof Error ? error.message : String(error) };
     if (error instanceof HandOver || error instanceof SupersededRun || error instanceof NotFirst) throw error;
     // Only a run that holds the turn records its end; an eager run another run came before leaves it.
     const epoch = await journal.epoch().catch(() => {
@@ -223,10 +232,19 @@ async function runSessionTurn(
     // Appends steps did not wait for are written before the end (their failure changes nothing now).
     await journal.settled().catch(() => undefined);
     const end = isStopped ? ({ kind: "cancelled" } as const) : await failedEnd(deps, current, error);
-    return endTurnEarly(deps, durable, current, end, epoch);
+    runEnd = end.kind === "failed" ? { outcome: "failed", error: end.message } : { outcome: end.kind };
+    return endTurnEarly(deps, durable, current, end, epoch, runStartedAt);
   } finally {
     tracked.release();
+    endRun(trace, runEnd);
   }
+}
+
+/** How a run that threw ended, for its span: handed to the invocation, taken over, or retried. */
+function runOutcomeOf(error: unknown): string {
+  if (error instanceof HandOver) return "handed_over";
+  if (error instanceof SupersededRun || error instanceof NotFirst) return "superseded";
+  return "retried";
 }
 
 /**
@@ -268,6 +286,7 @@ async function endTurnEarly(
   turn: TurnRequest,
   end: TurnEnd,
   epoch: number,
+  runStartedAt = Date.now(),
 ): Promise<TurnRequest | undefined> {
   const { ctx } = durable;
   const record = async (): Promise<{ next?: TurnRequest; leftover?: TurnRequest }> => {
@@ -276,6 +295,12 @@ async function endTurnEarly(
       select: { mode: true, agentId: true },
     });
     if (!session) return {};
+    recordTurnEnd(deps.telemetry, {
+      agentId: session.agentId,
+      outcome: end.kind === "cancelled" ? "cancelled" : "failed",
+      code: end.kind === "failed" ? end.code : undefined,
+      startedAt: runStartedAt,
+    });
     const dir = workspaceDir(deps.dataDir, session.agentId, turn.sessionId);
     const isStop = end.kind === "cancelled";
     const next = await finishTurn({

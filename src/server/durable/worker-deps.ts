@@ -6,6 +6,7 @@ import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
 import type { EgressPolicy } from "@/agents/sandbox/egress-policy";
 import type { ResolveTarget } from "@/agents/sandbox/egress-proxy";
 import type { SandboxPool } from "@/agents/sandbox/pool";
+import type { Telemetry } from "@/server/telemetry/telemetry";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import type { EagerTurns } from "@/server/worker/eager-turns";
 import type { RetryBound } from "./retry-bound";
@@ -36,6 +37,8 @@ export type WorkerDeps = {
   retry?: RetryBound;
   /** How long one hook may take with one event (src/server/hooks/hook-dispatcher.ts); 30 s. */
   hookTimeoutMs?: number;
+  /** Where spans and metrics go (src/server/telemetry); absent when no OTLP endpoint is set. */
+  telemetry?: Telemetry;
   /** Tests: where agent code may connect, and how names resolve (a test's receiver on loopback). */
   sandboxEgress?: { egress: EgressPolicy; resolve: ResolveTarget };
 };

@@ -15,6 +15,8 @@ import type { Usage } from "@/agents/sdk/events";
 import type { Principal } from "@/agents/sdk/types";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import type { StepRecord } from "@/server/events/append-events";
+import type { SpanScope } from "@/server/telemetry/span-scope";
+import type { Telemetry } from "@/server/telemetry/telemetry";
 import type { ToolOutcome } from "./tool-output";
 import type { TurnFailureCode } from "./turn-failure";
 
@@ -56,6 +58,11 @@ export type TurnDeps = {
   /** A durable promise another turn can resolve by id (waiting for a maxRunningTurns slot). */
   awakeable: () => { id: string; promise: Promise<unknown> };
   resolveAwakeable: (id: string) => void;
+  /** Where spans and metrics go; absent when nothing is exported (docs/telemetry.md). */
+  telemetry?: Telemetry;
+  /** This run's turn span (started on first use) and when the run began. */
+  trace?: SpanScope;
+  runStartedAt?: number;
 };
 
 /** How a turn ended, as its finish step recorded it: whether it was stopped (stop, preempt), and
@@ -136,8 +143,11 @@ export type LoopEnv = {
   retryDelayMs?: (attempt: number) => number;
   /** Parking tool calls for approval (durable waits with an expiry). */
   approvals: ApprovalWaits;
-  /** Runs a `task` call (a subagent); absent inside subagents, which cannot delegate. */
-  delegate?: (call: ToolCallRequest) => Promise<ToolCallResult & Spend>;
+  /** Runs a `task` call (a subagent) under the call's span; absent inside subagents, which cannot delegate. */
+  delegate?: (call: ToolCallRequest, trace: SpanScope) => Promise<ToolCallResult & Spend>;
+  telemetry?: Telemetry;
+  /** The span the loop's steps go under: the turn's, or a `task` call's. */
+  trace?: SpanScope;
 };
 
 export type Spend = { usage: Usage; costUsd: number | null };

@@ -4,9 +4,11 @@
 // sessions (send / getSession / waitForCompletion); a schedule's run also reaches receive (start
 // work on the built-in HTTP channel) and callTool.
 import type { PrismaClient } from "@prisma/client";
+import type { Context } from "@opentelemetry/api";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { runTool } from "@/agents/runtime/run-tool";
 import type { SandboxPool } from "@/agents/sandbox/pool";
+import type { OtelBatch } from "@/agents/sandbox/otel-batch";
 import type { HostCallMethod } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
@@ -21,6 +23,8 @@ import { listArtifacts } from "@/server/artifacts/list-artifacts";
 import { tagArtifact } from "@/server/artifacts/tag-artifact";
 import { createFilesStore } from "@/server/host-state/files";
 import { createKvStore } from "@/server/host-state/kv";
+import { recordAgentTelemetry } from "@/server/telemetry/agent-telemetry";
+import type { Telemetry } from "@/server/telemetry/telemetry";
 import { filesCall, kvCall } from "./host-state-calls";
 import { type AgentCaller, getSessionForAgent, sendFromAgent, waitForTurn } from "@/server/sessions/send-from-agent";
 
@@ -34,9 +38,18 @@ export type HostContext = {
   /** Whom the code acts for: the session's owner (tools, hooks) or the schedule's appAuth. */
   principal?: Principal;
   appAuth?: Principal;
+  /** The span of the platform's call (a tool call's): agent code's spans go under it. */
+  trace?: Context;
 };
 
-type Deps = { db: PrismaClient; dataDir: string; runtime?: DurableRuntime; sandboxes: () => SandboxPool };
+type Deps = {
+  db: PrismaClient;
+  dataDir: string;
+  runtime?: DurableRuntime;
+  sandboxes: () => SandboxPool;
+  /** Where agent code's metrics and spans go; absent: nowhere (the sandbox stops recording). */
+  telemetry?: Telemetry;
+};
 
 export function hostCallHandler(deps: Deps) {
   return async ({
@@ -94,6 +107,13 @@ export function hostCallHandler(deps: Deps) {
         return listArtifacts(deps.db, host.agentId, params);
       case "session.wait":
         return waitForTurn({ db: deps.db, caller: await callerOf(deps, host), params, signal });
+      case "otel.record":
+        // Recorded before anything is awaited: the call's span is still open (otel-api.ts).
+        return recordAgentTelemetry(
+          deps.telemetry,
+          { agentId: host.agentId, sessionId: host.sessionId, parent: host.trace },
+          params as OtelBatch,
+        );
     }
   };
 }

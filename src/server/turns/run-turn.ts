@@ -8,6 +8,8 @@ import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { createReminder } from "@/server/reminders/reminders";
+import { noSpan } from "@/server/telemetry/span-scope";
+import { identifyTurn, recordTurnEnd } from "@/server/telemetry/turn-telemetry";
 import { agentLoop } from "./agent-loop";
 import { deliverNudges } from "./deliver-nudges";
 import type { LoopEnv, Spend, TurnDeps, TurnEnd, TurnFinish, TurnSetup } from "./engine";
@@ -56,6 +58,9 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
     })),
     deps.started,
   ]);
+  const trace = deps.trace ?? noSpan;
+  const { agentId, versionId } = loaded.session;
+  identifyTurn(trace, { agentId, versionId, name: loaded.manifest.name, modelId: loaded.modelId });
   const settings = prepared ?? (await step(`${turnId}:prepare`, async () => prepare(loaded)));
   // Hooks may have journaled since the last turn (memoryHook): the workspace shows it.
   if (loaded.manifest.hooks.length > 0) await refreshMemoryView(db, loaded.session.agentId, loaded.workspaceDir);
@@ -82,6 +87,8 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
   const finish = await step<TurnFinish>(`${turnId}:finish`, async (seal) => {
     // Decided here and journaled, so a run of the turn after a crash takes the same way out.
     const stopped = end.kind === "cancelled" || deps.signal.aborted;
+    // The finish is work of this run: the run's span holds it.
+    trace.context();
     const next = await finishTurn({
       db,
       sessionId,
@@ -91,6 +98,12 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
       end,
       seal: (drained) => seal({ next: drained, stopped }),
       settled: deps.settled,
+    });
+    recordTurnEnd(deps.telemetry, {
+      agentId,
+      outcome: stopped ? "cancelled" : end.kind,
+      code: end.kind === "failed" ? end.code : undefined,
+      startedAt: deps.runStartedAt ?? Date.now(),
     });
     return { next, stopped };
   });
@@ -124,8 +137,10 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     sandbox,
     retryDelayMs: deps.retryDelayMs,
     approvals: deps.approvals,
+    telemetry: deps.telemetry,
+    trace: deps.trace,
   };
-  env.delegate = (call) => runSubagent(env, call, setup.modelId);
+  env.delegate = (call, trace) => runSubagent(env, call, setup.modelId, trace);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;
   let repair: string | undefined;

@@ -2,6 +2,7 @@
 // parent's unless it names one) and the parent's tools, but cannot delegate further. Its final
 // text is the call's result. Its tool calls carry `parentCallId` = the task call's id.
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { noSpan, type SpanScope } from "@/server/telemetry/span-scope";
 import { agentLoop } from "./agent-loop";
 import type { LoopEnv, Spend, ToolCallRequest, ToolCallResult } from "./engine";
 import { failed } from "./tool-output";
@@ -12,6 +13,24 @@ export async function runSubagent(
   env: LoopEnv,
   call: ToolCallRequest,
   parentModelId: string,
+  /** The `task` call's span (started by the subagent's first work that runs). */
+  trace: SpanScope = noSpan,
+): Promise<ToolCallResult & Spend> {
+  try {
+    const result = await delegate(env, call, parentModelId, trace);
+    trace.end(result.isError && typeof result.output === "string" ? result.output : undefined);
+    return result;
+  } catch (error) {
+    trace.end(String(error));
+    throw error;
+  }
+}
+
+async function delegate(
+  env: LoopEnv,
+  call: ToolCallRequest,
+  parentModelId: string,
+  trace: SpanScope,
 ): Promise<ToolCallResult & Spend> {
   const { db, step, setup, turnId } = env;
   const sessionId = setup.session.id;
@@ -50,6 +69,7 @@ export async function runSubagent(
     const known = setup.manifest.subagents.map((s) => s.id).join(", ");
     return finish(failed(`there is no subagent named ${String(input.subagent)}; subagents: ${known}`), none);
   }
+  trace.set({ "agentfold.subagent": subagent.id });
   await step(`${turnId}:${call.callId}:called`, () =>
     appendEvents({
       db,
@@ -65,7 +85,7 @@ export async function runSubagent(
     }),
   );
   const outcome = await agentLoop(
-    { ...env, delegate: undefined },
+    { ...env, delegate: undefined, trace },
     {
       keyPrefix: `${turnId}:${call.callId}`,
       parentCallId: call.callId,

@@ -3,12 +3,16 @@
 // twice. Reads are retried on failure (bounded, with backoff, each retry recorded); writes never
 // are. Dry-run sessions answer writes with a stub. Aborting (stop, preempt) ends the call at once.
 import type { PrismaClient } from "@prisma/client";
+import type { Context } from "@opentelemetry/api";
 import { runTool } from "@/agents/runtime/run-tool";
 import { sleep } from "@/agents/runtime/models/local-scripted";
 import type { ToolRunResult } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import type { Sandbox } from "@/agents/sandbox/sandbox";
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
+import { noSpan, type SpanScope } from "@/server/telemetry/span-scope";
+import type { Telemetry } from "@/server/telemetry/telemetry";
+import { recordToolCall, toolCallScope } from "@/server/telemetry/turn-telemetry";
 import type { EarlierRun, Seal, ToolCallRequest, ToolCallResult, TurnSetup, Verdict } from "./engine";
 import { deferStepRecord } from "./step-journal";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
@@ -27,6 +31,9 @@ export type ToolCallEnv = {
   signal: AbortSignal;
   /** Backoff before retry n (2, 3, …) of a read. */
   retryDelayMs?: (attempt: number) => number;
+  telemetry?: Telemetry;
+  /** The loop step's span: the call's own goes under it. */
+  trace?: SpanScope;
 };
 
 export const maxReadAttempts = 3;
@@ -73,7 +80,9 @@ export async function runToolCall(
     appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
   const outcome: ToolCallResult =
     unwritten.get(unwrittenKey) ??
-    (verdict.denied ? failed(verdict.denied) : await execute(env, call, append, verdict.approvedBy));
+    (await tracedCall(env, call, (trace) =>
+      verdict.denied ? Promise.resolve(failed(verdict.denied)) : execute(env, call, append, verdict.approvedBy, trace),
+    ));
   // The result and the step's journal record commit together.
   const data = {
     callId: call.callId,
@@ -100,11 +109,31 @@ export async function runToolCall(
   return outcome;
 }
 
+/** The call's run, with its span (agent code's spans go under it) and its metrics. */
+async function tracedCall(
+  env: ToolCallEnv,
+  call: ToolCallRequest,
+  run: (trace: Context | undefined) => Promise<ToolCallResult>,
+): Promise<ToolCallResult> {
+  const span = toolCallScope(env.trace ?? noSpan, call);
+  const record = { agentId: env.setup.session.agentId, toolName: call.toolName };
+  try {
+    const outcome = await run(span.context());
+    const error = outcome.isError && typeof outcome.output === "string" ? outcome.output : undefined;
+    recordToolCall(env.telemetry, span, { ...record, isError: outcome.isError, error });
+    return outcome;
+  } catch (error) {
+    recordToolCall(env.telemetry, span, { ...record, isError: true, error: String(error) });
+    throw error;
+  }
+}
+
 async function execute(
   env: ToolCallEnv,
   call: ToolCallRequest,
   append: (events: NewEvent[]) => Promise<unknown>,
   approvedBy?: Principal,
+  trace?: Context,
 ): Promise<ToolCallResult> {
   if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
   if (call.invalid) return failed(call.invalid);
@@ -120,7 +149,7 @@ async function execute(
   const attempts = spec.effect === "read" ? maxReadAttempts : 1;
   const delay = env.retryDelayMs ?? defaultRetryDelay;
   for (let attempt = 1; ; attempt++) {
-    const result = await attemptOnce(env, spec, call, approvedBy);
+    const result = await attemptOnce(env, spec, call, approvedBy, trace);
     if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
     if (result.ok) return succeeded(result.output);
     if (result.invalidInput || attempt >= attempts) return failed(result.error);
@@ -144,6 +173,7 @@ async function attemptOnce(
   spec: Exclude<ToolSpec, { kind: "task" }>,
   call: ToolCallRequest,
   approvedBy?: Principal,
+  trace?: Context,
 ): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
     try {
@@ -164,6 +194,7 @@ async function attemptOnce(
       bundlePath: env.setup.bundlePath,
       sessionId: session.id,
       principal: session.auth,
+      ...(trace ? { trace } : {}),
     },
     context: {
       toolCallId: call.callId,

@@ -61,6 +61,7 @@ export async function startWorkerServer({
       dataDir: config.dataDir,
       runtime: config.runtime,
       sandboxes: () => sandboxes,
+      telemetry: config.telemetry,
     }),
   });
   const databaseUrl = poolOf(config.db).options.connectionString;

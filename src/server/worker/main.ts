@@ -7,11 +7,15 @@ import { modelSettings } from "@/server/models";
 import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-identity";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { defaultRetryBound } from "@/server/durable/retry-bound";
+import { telemetryConfig } from "@/server/telemetry/config";
+import { startTelemetry } from "@/server/telemetry/telemetry";
 import { startWorkerServer } from "./endpoint";
 
 const config = env();
 const identityKeys = workerIdentityKeys(config);
 if (!identityKeys) console.error(unsignedWarning);
+// Only with an OTLP endpoint configured: otherwise no SDK is loaded (docs/telemetry.md).
+const telemetry = await startTelemetry(telemetryConfig(config, "worker"));
 const server = await startWorkerServer({
   port: config.WORKER_PORT,
   host: config.AGENTFOLD_HOST,
@@ -33,6 +37,7 @@ const server = await startWorkerServer({
       maxIntervalMs: config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
     },
     runtime: createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl }),
+    telemetry,
   },
 });
 console.log(`worker listening on ${server.url}`);
@@ -42,6 +47,8 @@ async function shutdown(): Promise<void> {
   if (isStopping) return;
   isStopping = true;
   await server.close();
+  // What is still batched goes out before the process does.
+  await telemetry?.shutdown();
   process.exit(0);
 }
 process.once("SIGTERM", () => void shutdown());
