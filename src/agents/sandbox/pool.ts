@@ -28,7 +28,14 @@ export type SandboxPool = {
 
 export type SandboxPoolOptions = Pick<
   SandboxOptions,
-  "memoryMb" | "idleMs" | "defaultTimeoutMs" | "onLog" | "onHostCall" | "resolveEgress" | "nodePermissions"
+  | "memoryMb"
+  | "idleMs"
+  | "defaultTimeoutMs"
+  | "onLog"
+  | "onCallLog"
+  | "onHostCall"
+  | "resolveEgress"
+  | "nodePermissions"
 > & {
   isolation?: SandboxIsolation;
   /** The instance's egress policy; AGENTFOLD_EGRESS by default. */

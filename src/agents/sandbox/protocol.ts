@@ -136,5 +136,8 @@ export type SandboxRequest = { id: number; method: SandboxMethod; params: unknow
 
 export type SandboxResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
 
+/** A line agent code printed (console.*) during the platform's call `log` (console-capture.ts). */
+export type SandboxLog = { log: number; level: "debug" | "info" | "warn" | "error"; text: string };
+
 /** What a call knows before it ends (a route's response while its waitUntil work goes on). */
 export type SandboxPartial = { partial: number; result: unknown };

@@ -22,6 +22,7 @@ import type {
 } from "./protocol";
 import { answerRoute } from "./run-route";
 import { artifactsApi } from "./artifacts-api";
+import { captureConsole, inCall, logCallError } from "./console-capture";
 
 type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 type AnyRecord = Record<string, unknown>;
@@ -102,6 +103,8 @@ async function runTool(
     await background.settled();
     return { ok: true, output: toJsonSafe(output) ?? null };
   } catch (error) {
+    // A bad input is the model's, told in the result; anything else is the tool's own error.
+    if (!(error instanceof ToolInputError)) logCallError(error, params.file);
     return { ok: false, error: errorText(error), ...(error instanceof ToolInputError ? { invalidInput: true } : {}) };
   }
 }
@@ -157,6 +160,7 @@ async function runSchedule(modules: ModuleLoaders, params: { file: string; appAu
     await background.settled();
     return { ok: true as const };
   } catch (error) {
+    logCallError(error, params.file);
     return { ok: false as const, error: errorText(error) };
   }
 }
@@ -179,6 +183,7 @@ async function runHook(
     for (const handler of handlers) await handler!(params.event, ctx);
     return { ok: true as const, handled: handlers.length };
   } catch (error) {
+    logCallError(error, `${params.file} on ${params.event.type}`);
     return { ok: false as const, error: errorText(error) };
   }
 }
@@ -243,6 +248,7 @@ async function runChannelEvent(modules: ModuleLoaders, params: ChannelEventReque
       ...(continuationToken ? { continuationToken } : {}),
     };
   } catch (error) {
+    logCallError(error, `${params.file} on ${params.event.type}`);
     return { ok: false as const, error: errorText(error) };
   }
 }
@@ -324,11 +330,17 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {
+      logCallError(error, request.method === "runRoute" ? (request.params as RouteRequest).file : request.method);
       send({ id: request.id, ok: false, error: errorText(error) });
     }
   };
   // Each call runs with its request id in the active context (otel-api.ts).
-  process.on("message", otelScoped(serve));
+  // What agent code prints while serving a call is that call's log (console-capture.ts).
+  captureConsole();
+  process.on(
+    "message",
+    otelScoped((request: SandboxRequest) => inCall(request.id, () => serve(request))),
+  );
   // Background work in agent code that rejects must not end the process: report and go on.
   process.on("unhandledRejection", (reason) => console.error("unhandled rejection in agent code:", errorText(reason)));
   process.on("uncaughtException", (error) => console.error("uncaught exception in agent code:", errorText(error)));

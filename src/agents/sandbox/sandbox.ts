@@ -9,6 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { handOver } from "@/agents/runtime/workspace-owner";
 import { env } from "@/env";
+import { createCallLog, type CallLog, type OnCallLog } from "./call-logs";
 import { redactSecrets } from "./redact-secrets";
 import type { EgressPolicy } from "./egress-policy";
 import { startEgressProxy, type EgressProxy, type ResolveTarget } from "./egress-proxy";
@@ -20,6 +21,7 @@ import type {
   HostReply,
   SandboxMethod,
   SandboxMethods,
+  SandboxLog,
   SandboxPartial,
   SandboxRequest,
   SandboxResponse,
@@ -53,6 +55,8 @@ export type SandboxOptions = {
   defaultTimeoutMs?: number;
   idleMs?: number;
   onLog?: (line: { stream: "stdout" | "stderr"; text: string }) => void;
+  /** What agent code printed during a call, with the call (call-logs.ts); else it goes to onLog. */
+  onCallLog?: OnCallLog;
   /** Serves agent code's host calls, in the context of the request they belong to. */
   onHostCall?: (call: {
     method: HostCallMethod;
@@ -71,6 +75,7 @@ type Pending = {
   /** Aborted when the call ends: host calls still serving it (a long wait) stop. */
   ended: AbortController;
   onPartial?: (result: unknown) => void;
+  log?: CallLog;
 };
 type Running = {
   child: ChildProcess;
@@ -195,8 +200,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       child.once("exit", () => (clearTimeout(timer), reject(state.failure ?? exitFailure(state))));
     });
     state.ready.catch(() => undefined);
-    child.on("message", (message: SandboxResponse | HostCall | SandboxPartial) => {
-      if ("hostCall" in message) void serveHostCall(state, message);
+    child.on("message", (message: SandboxResponse | HostCall | SandboxPartial | SandboxLog) => {
+      if ("log" in message) callLog(state, message);
+      else if ("hostCall" in message) void serveHostCall(state, message);
       else if ("partial" in message) state.pending.get(message.partial)?.onPartial?.(partialResult(message.result));
       else settle(state, message);
     });
@@ -211,7 +217,10 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     const watchdog = setInterval(() => {
       state.nodePid ??= state.initPid && childOf(state.initPid);
       if (rssMb(state.nodePid) > memoryMb * 2)
-        kill(state, new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB and was stopped`));
+        kill(
+          state,
+          new SandboxError("out_of_memory", `the sandbox used more than ${memoryMb * 2} MB of memory and was stopped`),
+        );
     }, 250);
     watchdog.unref();
     return state;
@@ -271,6 +280,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (state.child.connected) state.child.send(reply);
   }
 
+  /** A line of a call still running goes with its call; any other to the process's log. */
+  function callLog(state: Running, message: SandboxLog): void {
+    const pending = state.pending.get(message.log);
+    if (pending?.log) pending.log.add(message);
+    else
+      options.onLog?.({
+        stream: message.level === "error" || message.level === "warn" ? "stderr" : "stdout",
+        text: redactSecrets(message.text, secretValues),
+      });
+  }
+
   /** Partial answers are bound for the same places as whole ones: no secret values. */
   function partialResult(result: unknown): unknown {
     return secretValues.length > 0 ? redactJson(result, secretValues) : result;
@@ -281,6 +301,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!pending) return;
     state.pending.delete(response.id);
     clearTimeout(pending.timer);
+    pending.log?.end();
     // What comes back is bound for events and logs: the agent's secret values never are.
     if (response.ok)
       pending.resolve(secretValues.length > 0 ? redactJson(response.result, secretValues) : response.result);
@@ -339,7 +360,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         kill(state, new SandboxError("crashed", "the sandbox was restarted to cancel another call"));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
+      const { onCallLog } = options;
       state.pending.set(id, {
+        log:
+          onCallLog &&
+          createCallLog({ method, file: fileOf(params), context: callOptions.hostContext }, onCallLog, (text) =>
+            redactSecrets(text, secretValues),
+          ),
         hostContext: callOptions.hostContext,
         onPartial: callOptions.onPartial,
         ended,
@@ -374,6 +401,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   }
 
   return { call, stop, pid: () => running?.child.pid };
+}
+
+function fileOf(params: unknown): string | undefined {
+  const file = (params as { file?: unknown } | null)?.file;
+  return typeof file === "string" ? file : undefined;
 }
 
 function rssMb(pid: number | undefined): number {
