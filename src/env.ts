@@ -105,6 +105,11 @@ export const envSchema = z
     AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
     // How long one hook may take with one event before it is logged and skipped.
     AGENTFOLD_HOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+    // The platform processes' own log level (pino: trace, debug, info, warn, error, fatal, silent).
+    AGENTFOLD_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+    // How much of each agent's logs (GET /v1/logs) is kept: lines per agent, and days (docs/logs.md).
+    AGENTFOLD_LOG_MAX_LINES: z.coerce.number().int().min(100).default(20_000),
+    AGENTFOLD_LOG_RETENTION_DAYS: z.coerce.number().positive().default(7),
     // A turn's attempts on retryable failures (a provider or the database away), and the longest
     // backoff between two (docs/turns.md, "Failures").
     AGENTFOLD_TURN_RETRY_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),

@@ -45,6 +45,8 @@ export async function startTurnHarness(options: {
   hookTimeoutMs?: number;
   /** Host names agent code may reach, each standing for this machine (in-process worker only). */
   egressHosts?: string[];
+  /** How many log lines each agent keeps (the worker's default otherwise). */
+  logMaxLines?: number;
   /** More variables for the worker process (workerProcess only), e.g. OTEL_*. */
   workerEnv?: Record<string, string>;
 }) {
@@ -69,6 +71,7 @@ export async function startTurnHarness(options: {
     runtime,
     retry,
     hookTimeoutMs: options.hookTimeoutMs,
+    ...(options.logMaxLines ? { logRetention: { maxLinesPerAgent: options.logMaxLines, trimEveryMs: 0 } } : {}),
     ...(options.egressHosts
       ? {
           sandboxEgress: {
@@ -105,6 +108,7 @@ export async function startTurnHarness(options: {
         AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts),
         AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
         ...(options.hookTimeoutMs ? { AGENTFOLD_HOOK_TIMEOUT_SECONDS: String(options.hookTimeoutMs / 1000) } : {}),
+        ...(options.logMaxLines ? { AGENTFOLD_LOG_MAX_LINES: String(options.logMaxLines) } : {}),
         ...(options.approvalTimeoutMs
           ? { AGENTFOLD_APPROVAL_TIMEOUT_SECONDS: String(Math.ceil(options.approvalTimeoutMs / 1000)) }
           : {}),

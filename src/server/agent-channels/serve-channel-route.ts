@@ -7,6 +7,7 @@ import crypto from "node:crypto";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import type { RouteRequest } from "@/agents/sandbox/protocol";
 import { callRoute } from "@/agents/sandbox/route-call";
+import { processLogger } from "@/server/logging/logger";
 import { SandboxError } from "@/agents/sandbox/sandbox";
 import { env } from "@/env";
 import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
@@ -19,6 +20,7 @@ import { reauthorize } from "@/server/http/agent-route";
 import { readBodyBytes, maxBodyBytes } from "@/server/http/read-json";
 import { errorResponse, json } from "@/server/http/respond";
 import { matchRoute } from "./match-route";
+import { agentLogs } from "@/server/http/platform";
 import { webSandboxes } from "./web-sandboxes";
 
 /** How long a handler may take to answer; its waitUntil work may go on for `workMs` in all. */
@@ -110,10 +112,10 @@ async function serve(request: Request, { slug, channelId, path }: { slug: string
   });
   const answer = await Promise.race([call, late])
     .catch((error: unknown) => {
-      throw error instanceof AppError ? error : handlerFailure(error, slug, channelId, request);
+      throw error instanceof AppError ? error : handlerFailure(error, { agentId: agent.id, slug, channelId }, request);
     })
     .finally(() => clearTimeout(timer));
-  answer.done.catch((error: unknown) => void handlerFailure(error, slug, channelId, request));
+  answer.done.catch((error: unknown) => void handlerFailure(error, { agentId: agent.id, slug, channelId }, request));
   const headers = new Headers(answer.headers.filter(([name]) => !withheld.has(name.toLowerCase())));
   const isEmpty = answer.status === 204 || answer.status === 304 || request.method === "HEAD";
   return new Response(isEmpty ? null : answer.body, { status: answer.status, headers });
@@ -130,11 +132,21 @@ async function platformPrincipal(request: Request, slug: string): Promise<Princi
 }
 
 /** A handler that threw or crashed: 500 with an id the logs carry, never the error itself. */
-function handlerFailure(error: unknown, slug: string, channelId: string, request: Request): AppError {
+function handlerFailure(
+  error: unknown,
+  where: { agentId: string; slug: string; channelId: string },
+  request: Request,
+): AppError {
   const id = `err_${crypto.randomBytes(6).toString("hex")}`;
   const message = error instanceof SandboxError || error instanceof Error ? error.message : String(error);
-  console.error(
-    `channel ${slug}/${channelId} ${request.method} ${new URL(request.url).pathname} failed [${id}]: ${message}`,
-  );
-  return new AppError("internal_error", `the channel's handler failed (error ${id}; the server's log has it)`);
+  const line = `${request.method} ${new URL(request.url).pathname} failed [${id}]: ${message}`;
+  processLogger().error({ agent: where.slug, channel: where.channelId, errorId: id }, line);
+  agentLogs().write({
+    agentId: where.agentId,
+    level: "error",
+    source: "channel",
+    name: `channels/${where.channelId}`,
+    message: line,
+  });
+  return new AppError("internal_error", `the channel's handler failed (error ${id}; the agent's logs have it)`);
 }

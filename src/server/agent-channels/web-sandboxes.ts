@@ -6,7 +6,9 @@ import type { AgentManifest } from "@/agents/loader/manifest";
 import { createSandboxPool, type SandboxPool } from "@/agents/sandbox/pool";
 import { env } from "@/env";
 import { db } from "@/server/db";
-import { agentSecretKey, durableRuntime } from "@/server/http/platform";
+import { agentLogs, agentSecretKey, durableRuntime } from "@/server/http/platform";
+import { processLogger } from "@/server/logging/logger";
+import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
 import { createSecretReader } from "@/server/secrets/create-secret-reader";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { AppError } from "@/server/errors";
@@ -25,8 +27,10 @@ async function create(): Promise<SandboxPool> {
   const config = env();
   if (!config.DATABASE_URL) throw new AppError("unavailable", "DATABASE_URL is not set");
   const secrets = await createSecretReader({ db: db(), databaseUrl: config.DATABASE_URL, key: agentSecretKey() });
+  const sink = sandboxLogSink(agentLogs(), processLogger());
   const sandboxes: SandboxPool = createSandboxPool({
-    onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
+    onLog: sink.onLog,
+    onCallLog: sink.onCallLog,
     readSecrets: (versionId) => secrets.forVersion(versionId),
     declaredEgress: async (versionId) => {
       const version = await db().agentVersion.findUnique({ where: { id: versionId }, select: { manifest: true } });

@@ -7,6 +7,8 @@
 import * as restate from "@restatedev/restate-sdk";
 import type { PrismaClient } from "@prisma/client";
 import { AppError } from "@/server/errors";
+import type { AgentLogWriter } from "@/server/logging/agent-logs";
+import { processLogger } from "@/server/logging/logger";
 import { recordInvocation } from "@/server/sessions/record-invocation";
 import { fireScheduleNow, runSchedules, type CodeRun } from "@/server/schedules/run-schedules";
 import type { SandboxPool } from "@/agents/sandbox/pool";
@@ -23,6 +25,7 @@ export type SchedulerDeps = {
   db: PrismaClient;
   dataDir: string;
   sandboxes: SandboxPool;
+  logs?: AgentLogWriter;
   clock?: () => Date;
   retry?: RetryBound;
 };
@@ -56,7 +59,16 @@ export function schedulerObject(deps: SchedulerDeps) {
       const outcome = await sandbox
         .call("runSchedule", { file: code.file, appAuth: code.appAuth }, { hostContext, timeoutMs: runTimeoutMs })
         .catch((error: Error) => ({ ok: false as const, error: error.message }));
-      if (!outcome.ok) console.error(`schedule ${code.name} of agent ${ctx.key} failed: ${outcome.error}`);
+      if (!outcome.ok) {
+        processLogger().error({ agentId: ctx.key, schedule: code.name }, `schedule failed: ${outcome.error}`);
+        deps.logs?.write({
+          agentId: ctx.key,
+          level: "error",
+          source: "schedule",
+          name: code.file,
+          message: `schedule ${code.name} failed: ${outcome.error}`,
+        });
+      }
       return outcome.ok ? undefined : outcome.error;
     });
   }

@@ -18,6 +18,8 @@ import type { EagerRunHints } from "@/server/worker/eager-turns";
 import { backoff, defaultRetryBound, type RetryBound } from "./retry-bound";
 import type { DurableRuntime, TurnRequest } from "./runtime";
 import type { WorkerDeps } from "./worker-deps";
+import { logForSession } from "@/server/logging/log-for-session";
+import { errorFields, processLogger } from "@/server/logging/logger";
 
 type SessionHandlers = { runTurn: (ctx: restate.ObjectContext, turn: TurnRequest) => Promise<void> };
 /** How other handlers send a turn to a session's object. */
@@ -129,7 +131,10 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
   } catch (error) {
     if (error instanceof NotFirst) return false;
     if (!(error instanceof HandOver || error instanceof SupersededRun))
-      console.error(`eager run of ${turn.turnId} ended early; its invocation resumes it:`, error);
+      processLogger().warn(
+        { sessionId: turn.sessionId, turnId: turn.turnId, ...errorFields(error) },
+        "eager run ended early; its invocation resumes it",
+      );
     try {
       await sendRecordedTurn({ db: deps.db, runtime, sessionId: turn.sessionId, turnId: turn.turnId });
     } catch (sendError) {
@@ -138,7 +143,10 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
         `UPDATE sessions SET "eagerWorker" = 0 WHERE id = $1 AND "runningTurnId" = $2 AND "eagerWorker" IS NOT NULL`,
         [turn.sessionId, turn.turnId],
       );
-      console.error(`could not send turn ${turn.turnId} to the engine; the sweep for unsent turns will:`, sendError);
+      processLogger().error(
+        { sessionId: turn.sessionId, turnId: turn.turnId, ...errorFields(sendError) },
+        "could not send the turn to the engine; the sweep for unsent turns will",
+      );
     }
     return false;
   }
@@ -146,7 +154,10 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
   // recorded as failed if the engine stays unreachable).
   if (next)
     await queueTurn({ db: deps.db, runtime, turn: next, mode: "chat" }).catch((error: Error) =>
-      console.error(`could not queue turn ${next.turnId}:`, error.message),
+      processLogger().error(
+        { sessionId: next.sessionId, turnId: next.turnId, err: error.message },
+        "could not queue the turn",
+      ),
     );
   return true;
 }
@@ -263,14 +274,25 @@ async function failedEnd(deps: WorkerDeps, turn: TurnRequest, error: unknown): P
     });
     // 0: the session is gone, and there is no end to record (endTurnEarly finds nothing).
     if (attempts > 0 && attempts < bound) {
-      console.error(
-        `${label}: attempt ${attempts} of ${bound} failed (${failure.code}), retried after a backoff: ${failure.message}`,
+      processLogger().warn(
+        { sessionId: turn.sessionId, turnId: turn.turnId, code: failure.code },
+        `${label}: attempt ${attempts} of ${bound} failed, retried after a backoff: ${failure.message}`,
+      );
+      void logForSession(
+        deps,
+        turn,
+        "warn",
+        `attempt ${attempts} of ${bound} failed (${failure.code}), retried after a backoff: ${failure.message}`,
       );
       throw error;
     }
     if (attempts >= bound) failure = exhausted(failure, attempts);
   }
-  console.error(`${label} failed (${failure.code}): ${failure.message}`);
+  processLogger().error(
+    { sessionId: turn.sessionId, turnId: turn.turnId, code: failure.code },
+    `${label} failed: ${failure.message}`,
+  );
+  void logForSession(deps, turn, "error", `the turn failed (${failure.code}): ${failure.message}`);
   return { kind: "failed", message: failure.message, code: failure.code };
 }
 

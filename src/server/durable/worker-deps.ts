@@ -6,6 +6,7 @@ import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
 import type { EgressPolicy } from "@/agents/sandbox/egress-policy";
 import type { ResolveTarget } from "@/agents/sandbox/egress-proxy";
 import type { SandboxPool } from "@/agents/sandbox/pool";
+import type { AgentLogWriter } from "@/server/logging/agent-logs";
 import type { Telemetry } from "@/server/telemetry/telemetry";
 import type { TurnCancellations } from "@/server/turns/cancellation";
 import type { EagerTurns } from "@/server/worker/eager-turns";
@@ -37,6 +38,10 @@ export type WorkerDeps = {
   retry?: RetryBound;
   /** How long one hook may take with one event (src/server/hooks/hook-dispatcher.ts); 30 s. */
   hookTimeoutMs?: number;
+  /** Agents' log lines (src/server/logging/agent-logs.ts), stored in the background. */
+  logs: AgentLogWriter;
+  /** How much of each agent's log is kept (AGENTFOLD_LOG_MAX_LINES, AGENTFOLD_LOG_RETENTION_DAYS). */
+  logRetention?: { maxLinesPerAgent?: number; retentionDays?: number; trimEveryMs?: number };
   /** Where spans and metrics go (src/server/telemetry); absent when no OTLP endpoint is set. */
   telemetry?: Telemetry;
   /** Tests: where agent code may connect, and how names resolve (a test's receiver on loopback). */

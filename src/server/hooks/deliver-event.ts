@@ -10,7 +10,15 @@ import { readChannelState, rekeyConversation, saveChannelState } from "@/server/
 import type { HostContext } from "@/server/turns/host-calls";
 import type { HookTarget } from "./hook-target";
 
-export type HookFailure = { hook: string; event: { type: string; index: number }; sessionId: string; error: string };
+export type HookFailure = {
+  hook: string;
+  /** The hook's module, or the channel's. */
+  file: string;
+  event: { type: string; index: number; turnId?: string };
+  agentId: string;
+  sessionId: string;
+  error: string;
+};
 
 /** The JSON half of a hook's ctx (docs/agent-folders.md, "Hooks"); the sandbox adds `host`. */
 export function hookContext(target: HookTarget, dataDir: string) {
@@ -44,13 +52,16 @@ export async function deliverEvent(options: {
     versionId: target.versionId,
     bundlePath: target.bundlePath,
     sessionId: target.sessionId,
+    ...(event.turnId ? { turnId: event.turnId } : {}),
     principal: target.session.auth,
   };
   if (channel) {
     const failed = (error: string) =>
       onFailure({
         hook: `channel ${channel.name}`,
-        event: { type: event.type, index: event.index },
+        file: channel.file,
+        event: { type: event.type, index: event.index, ...(event.turnId ? { turnId: event.turnId } : {}) },
+        agentId: target.agentId,
         sessionId: target.sessionId,
         error,
       });
@@ -79,7 +90,9 @@ export async function deliverEvent(options: {
     const failed = (error: string) =>
       onFailure({
         hook: hook.name,
-        event: { type: event.type, index: event.index },
+        file: hook.file,
+        event: { type: event.type, index: event.index, ...(event.turnId ? { turnId: event.turnId } : {}) },
+        agentId: target.agentId,
         sessionId: target.sessionId,
         error,
       });

@@ -9,6 +9,8 @@ import type { SandboxPool } from "@/agents/sandbox/pool";
 import { sessionEventsChannel } from "@/server/channels";
 import { readEvents } from "@/server/events/read-events";
 import { listen } from "@/server/events/pg-listener";
+import type { AgentLogWriter } from "@/server/logging/agent-logs";
+import { processLogger } from "@/server/logging/logger";
 import { claimEvent, readCursor, releaseSession, sessionsBehind } from "./hook-cursor";
 import { deliverEvent, type HookFailure } from "./deliver-event";
 import { createHookTargets } from "./hook-target";
@@ -33,13 +35,26 @@ export async function createHookDispatcher(options: {
   /** How often sessions left behind are looked for (notices lost while the listener reconnected). */
   sweepMs?: number;
   onFailure?: (failure: HookFailure) => void;
+  /** Where a failure is told in the agent's logs (a throw's stack is there already, from the sandbox). */
+  logs?: AgentLogWriter;
   log?: (message: string) => void;
 }): Promise<HookDispatcher> {
-  const { db, dataDir, sandboxes, timeoutMs, sweepMs = 30_000, log = console.error } = options;
+  const { db, dataDir, sandboxes, timeoutMs, sweepMs = 30_000, log = (line) => processLogger().warn(line) } = options;
   const onFailure =
     options.onFailure ??
-    ((f: HookFailure) =>
-      log(`hook ${f.hook} failed on ${f.event.type} #${f.event.index} of ${f.sessionId}: ${f.error}`));
+    ((f: HookFailure) => {
+      const message = `hook ${f.hook} failed on ${f.event.type} #${f.event.index}: ${f.error}`;
+      log(`${message} (session ${f.sessionId})`);
+      options.logs?.write({
+        agentId: f.agentId,
+        level: "error",
+        source: f.hook.startsWith("channel ") ? "channel" : "hook",
+        name: f.file,
+        sessionId: f.sessionId,
+        ...(f.event.turnId ? { turnId: f.event.turnId } : {}),
+        message,
+      });
+    });
   const owner = `worker-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
   const targets = createHookTargets(db, dataDir);
   // One chain per session: a drain asked for while one runs starts again after it.

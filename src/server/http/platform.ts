@@ -6,6 +6,8 @@ import type { DurableRuntime } from "@/server/durable/runtime";
 import { createEventHub, type EventHub } from "@/server/events/event-hub";
 import { processCredentialCache, type CredentialCache } from "@/server/auth/credential-cache";
 import { AppError } from "@/server/errors";
+import { type AgentLogWriter, createAgentLogWriter } from "@/server/logging/agent-logs";
+import { processLogger } from "@/server/logging/logger";
 
 let runtime: DurableRuntime | undefined;
 let hub: Promise<EventHub> | undefined;
@@ -30,6 +32,20 @@ export function eventHub(): Promise<EventHub> {
 export function credentialCache(): Promise<CredentialCache> | undefined {
   const url = env().DATABASE_URL;
   return url ? processCredentialCache(url) : undefined;
+}
+
+let logs: AgentLogWriter | undefined;
+
+/** Agents' log lines written from this process (their channel routes' output and failures). */
+export function agentLogs(): AgentLogWriter {
+  const config = env();
+  logs ??= createAgentLogWriter({
+    db: db(),
+    maxLinesPerAgent: config.AGENTFOLD_LOG_MAX_LINES,
+    retentionDays: config.AGENTFOLD_LOG_RETENTION_DAYS,
+    onError: (error) => processLogger().error({ err: error.message }, "could not store agent log lines"),
+  });
+  return logs;
 }
 
 let key: Buffer | undefined;

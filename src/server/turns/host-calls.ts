@@ -33,6 +33,8 @@ export type HostContext = {
   versionId: string;
   bundlePath: string;
   sessionId?: string;
+  /** The turn the call is part of (its log lines carry it). */
+  turnId?: string;
   /** The channel whose route is running: its send() starts sessions on it. */
   channelId?: string;
   /** Whom the code acts for: the session's owner (tools, hooks) or the schedule's appAuth. */

@@ -167,6 +167,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
                 versionId: setup.session.versionId,
                 bundlePath: setup.bundlePath,
                 sessionId: setup.session.id,
+                turnId,
                 principal: setup.session.auth,
               },
             },

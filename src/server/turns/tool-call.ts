@@ -193,6 +193,7 @@ async function attemptOnce(
       versionId: session.versionId,
       bundlePath: env.setup.bundlePath,
       sessionId: session.id,
+      turnId: env.turnId,
       principal: session.auth,
       ...(trace ? { trace } : {}),
     },

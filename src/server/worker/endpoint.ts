@@ -18,6 +18,9 @@ import { runEagerly, sessionObject } from "@/server/durable/session-object";
 import { toolsService } from "@/server/durable/tools-service";
 import type { WorkerDeps } from "@/server/durable/worker-deps";
 import { createHookDispatcher } from "@/server/hooks/hook-dispatcher";
+import { createAgentLogWriter } from "@/server/logging/agent-logs";
+import { processLogger } from "@/server/logging/logger";
+import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
 import { createEagerTurns } from "./eager-turns";
 
 /** Every Restate service and object this worker serves. */
@@ -28,7 +31,7 @@ function createServices(deps: WorkerDeps) {
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
 /** What the caller configures; the sandbox pool and the listeners belong to the server. */
-export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces">;
+export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces" | "logs">;
 
 export async function startWorkerServer({
   port,
@@ -48,8 +51,17 @@ export async function startWorkerServer({
   // The SDK reads an empty list as "verify nothing": only null may mean that.
   if (identityKeys?.length === 0)
     throw new Error("the worker needs at least one Restate identity key, or null to accept unsigned requests");
+  const log = processLogger();
+  // Agent code's output and the platform's lines about an agent, for GET /v1/logs.
+  const logs = createAgentLogWriter({
+    db: config.db,
+    ...config.logRetention,
+    onError: (error) => log.error({ err: error.message }, "could not store agent log lines"),
+  });
+  const sink = sandboxLogSink(logs, log);
   const sandboxes: SandboxPool = createSandboxPool({
-    onLog: ({ stream, text }) => console.error(`[sandbox ${stream}] ${text}`),
+    onLog: sink.onLog,
+    onCallLog: sink.onCallLog,
     // Only the secrets each version expects, cached until a change is announced (create-secret-reader.ts).
     readSecrets: (versionId) => secrets.forVersion(versionId),
     declaredEgress: (versionId) => declaredEgress(config.db, versionId),
@@ -72,13 +84,14 @@ export async function startWorkerServer({
     databaseUrl,
     key: secretKey ?? readOrCreateSecretKey(config.dataDir),
   });
-  const deps: WorkerDeps = { ...config, sandboxes, cancellations, workspaces: createWorkspaceStock() };
+  const deps: WorkerDeps = { ...config, sandboxes, cancellations, logs, workspaces: createWorkspaceStock() };
   // Events reach hooks from here, never from the turn that appends them.
   const hooks = await createHookDispatcher({
     db: config.db,
     databaseUrl,
     dataDir: config.dataDir,
     sandboxes,
+    logs,
     timeoutMs: config.hookTimeoutMs ?? 30_000,
   });
   // Eager runs need the engine to hand turns over to.
@@ -113,6 +126,7 @@ export async function startWorkerServer({
       await closed;
       await Promise.all([hooks.close(), cancellations.close(), secrets.close(), deps.eager?.close()]);
       await sandboxes.stopAll();
+      await logs.close();
     },
   };
 }

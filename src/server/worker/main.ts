@@ -7,13 +7,16 @@ import { modelSettings } from "@/server/models";
 import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-identity";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { defaultRetryBound } from "@/server/durable/retry-bound";
+import { nameProcess, processLogger } from "@/server/logging/logger";
 import { telemetryConfig } from "@/server/telemetry/config";
 import { startTelemetry } from "@/server/telemetry/telemetry";
 import { startWorkerServer } from "./endpoint";
 
 const config = env();
+nameProcess("worker");
+const log = processLogger();
 const identityKeys = workerIdentityKeys(config);
-if (!identityKeys) console.error(unsignedWarning);
+if (!identityKeys) log.warn(unsignedWarning);
 // Only with an OTLP endpoint configured: otherwise no SDK is loaded (docs/telemetry.md).
 const telemetry = await startTelemetry(telemetryConfig(config, "worker"));
 const server = await startWorkerServer({
@@ -28,6 +31,10 @@ const server = await startWorkerServer({
     defaultModel: config.AGENTFOLD_DEFAULT_MODEL,
     approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
     hookTimeoutMs: config.AGENTFOLD_HOOK_TIMEOUT_SECONDS * 1000,
+    logRetention: {
+      maxLinesPerAgent: config.AGENTFOLD_LOG_MAX_LINES,
+      retentionDays: config.AGENTFOLD_LOG_RETENTION_DAYS,
+    },
     retry: {
       attempts: config.AGENTFOLD_TURN_RETRY_ATTEMPTS,
       initialIntervalMs: Math.min(
@@ -40,7 +47,7 @@ const server = await startWorkerServer({
     telemetry,
   },
 });
-console.log(`worker listening on ${server.url}`);
+log.info({ url: server.url }, `worker listening on ${server.url}`);
 
 let isStopping = false;
 async function shutdown(): Promise<void> {

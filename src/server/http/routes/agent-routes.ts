@@ -1,4 +1,5 @@
-// The per-agent routes of the /v1 table besides sessions: info, direct tool calls, schedules, secrets.
+// The per-agent routes of the /v1 table besides sessions: info, direct tool calls, artifacts, logs,
+// schedules, secrets.
 import { z } from "zod";
 import { agentInfoSchema } from "@/server/agents/schema";
 import { findArtifact, findArtifacts } from "@/server/artifacts/find-artifacts";
@@ -13,6 +14,8 @@ import { artifactStreamLineSchema, openArtifactStream } from "@/server/artifacts
 import { credentialMaxAgeMs } from "@/server/auth/credential-cache";
 import { AppError } from "@/server/errors";
 import { ndjsonHeaders } from "../ndjson";
+import { findAgentLogs } from "@/server/logging/find-agent-logs";
+import { findLogsQuerySchema, logListSchema } from "@/server/logging/schema";
 import { findSchedules } from "@/server/schedules/find-schedules";
 import { scheduleFiredSchema, scheduleListSchema, schedulePausedSchema } from "@/server/schedules/schema";
 import { setSchedulePaused } from "@/server/schedules/set-schedule-paused";
@@ -114,6 +117,17 @@ export const agentRoutes = [
         headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${name}.json"` },
       });
     },
+  }),
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/logs",
+    name: "listLogs",
+    summary:
+      "The agent's log lines (its code's console output and errors, the platform's notes), oldest first; poll with nextCursor",
+    action: "agents:read",
+    query: findLogsQuerySchema,
+    response: { json: logListSchema },
+    handler: async ({ agent, query }) => ({ ok: true, ...(await findAgentLogs(db(), agent.id, query)) }),
   }),
   agentRoute({
     method: "GET",
