@@ -6,6 +6,7 @@ import { PrismaClient } from "@prisma/client";
 import pg from "pg";
 import { env } from "@/env";
 import { AppError } from "@/server/errors";
+import { logWarning } from "@/server/logging/logger";
 
 let client: PrismaClient | undefined;
 const pools = new WeakMap<PrismaClient, pg.Pool>();
@@ -15,7 +16,7 @@ export function createDb(databaseUrl: string): PrismaClient {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, allowExitOnIdle: true });
   // An idle connection that dies (Postgres restarting) is dropped by the pool; without a
   // listener the 'error' event would crash the process.
-  pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+  pool.on("error", (error) => logWarning(`database connection lost: ${error.message}`));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   pools.set(prisma, pool);
   return prisma;

@@ -18,6 +18,7 @@
 // each use by the caller, from the row.
 import { credentialsChannel } from "@/server/channels";
 import { listen, type PgListener } from "@/server/events/pg-listener";
+import { logWarning } from "@/server/logging/logger";
 
 /** The longest anything is kept; open streams check their credential again this often. */
 export const credentialMaxAgeMs = 5_000;
@@ -46,7 +47,7 @@ export async function createCredentialCache(options: {
     maxAgeMs = credentialMaxAgeMs,
     clock = Date.now,
     channel = credentialsChannel.name,
-    log = console.error,
+    log = logWarning,
   } = options;
   const kept = new Map<string, { value: unknown; at: number }>();
   let isListening = false;

@@ -7,6 +7,7 @@
 import { artifactsChannel, sessionEventsChannel } from "@/server/channels";
 import { listen } from "./pg-listener";
 import type { EventLine } from "./read-events";
+import { logWarning } from "@/server/logging/logger";
 
 /** Told that a session has new events: the lines themselves when the notification carried them. */
 export type OnEvents = (lines?: EventLine[]) => void;
@@ -20,7 +21,7 @@ export type EventHub = {
 
 export async function createEventHub({
   databaseUrl,
-  log = console.error,
+  log = logWarning,
 }: {
   databaseUrl: string;
   log?: (message: string) => void;

@@ -1,6 +1,7 @@
 // One LISTEN connection that survives Postgres restarts: it reconnects with backoff and then
 // calls onReconnect, because notifications sent while it was disconnected are lost.
 import pg from "pg";
+import { logWarning } from "@/server/logging/logger";
 
 export type PgListener = { close: () => Promise<void> };
 
@@ -17,7 +18,7 @@ export async function listen(options: {
   log?: (message: string) => void;
   name: string;
 }): Promise<PgListener> {
-  const { databaseUrl, channels, onReconnect, onConnect, onDisconnect, log = console.error, name } = options;
+  const { databaseUrl, channels, onReconnect, onConnect, onDisconnect, log = logWarning, name } = options;
   let client: pg.Client | undefined;
   let isClosed = false;
   let retryMs = 250;

@@ -1,5 +1,7 @@
 // JSON responses in the platform's wire format.
+import crypto from "node:crypto";
 import { AppError } from "@/server/errors";
+import { errorFields, processLogger } from "@/server/logging/logger";
 import { toAppError } from "./to-app-error";
 
 // API answers are small, dynamic and mostly read by programs: never stored, and never compressed
@@ -13,13 +15,19 @@ export function json(body: unknown, status = 200, headers?: HeadersInit): Respon
   return response;
 }
 
-export function errorResponse(error: unknown): Response {
+export function errorResponse(error: unknown, request?: Request): Response {
   const appError = toAppError(error);
+  if (error instanceof AppError) return json(appError.toBody(), appError.status);
   // A refused value is logged too: validation should have caught it (docs/api.md#validation).
-  if (!(error instanceof AppError))
-    console.error(
-      appError.status < 500 ? "A route's input reached the database unchecked:" : "Unhandled error in a route:",
-      error,
-    );
-  return json(appError.toBody(), appError.status);
+  // The answer names the line by its request id.
+  const requestId = request?.headers.get("x-request-id") ?? `req_${crypto.randomBytes(6).toString("hex")}`;
+  processLogger().error(
+    {
+      requestId,
+      ...(request ? { method: request.method, path: new URL(request.url).pathname } : {}),
+      ...errorFields(error),
+    },
+    appError.status < 500 ? "a route's input reached the database unchecked" : "unhandled error in a route",
+  );
+  return json(appError.toBody(), appError.status, { "x-request-id": requestId });
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { maxBodyBytes } from "./read-json";
 import { defineRoute } from "./route";
+import { processLogger } from "@/server/logging/logger";
 
 const context = (params: Record<string, string> = {}) => ({ params: Promise.resolve(params) });
 
@@ -85,7 +86,7 @@ describe("defineRoute", () => {
       error: "stale_continuation_token",
       message: "The continuation token was already used.",
     });
-    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const logged = vi.spyOn(processLogger(), "error").mockImplementation(() => undefined);
     const hidden = await crash(new Request("http://test/"), context());
     expect(hidden.status).toBe(500);
     expect(JSON.stringify(await hidden.json())).not.toContain("secret");

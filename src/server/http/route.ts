@@ -47,7 +47,7 @@ export function defineRoute<P = never, Params = unknown, Query = unknown, Body =
       const result = await definition.handler({ request, principal, params, query, body });
       return result instanceof Response ? result : json(result);
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, request);
     }
   };
 }

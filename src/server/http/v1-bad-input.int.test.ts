@@ -19,6 +19,7 @@ import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
 import { createToken } from "@/server/tokens/create-token";
 import { createTestAgent, testManifest } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
+import { processLogger } from "@/server/logging/logger";
 import { startV1Server, type TestRoute, v1Routes, type V1Server } from "@/testing/v1-server";
 
 const fuzzRuns = 900;
@@ -71,12 +72,22 @@ beforeAll(async () => {
     RESTATE_INGRESS_URL: restate.ingressUrl,
     RESTATE_ADMIN_URL: restate.adminUrl,
   });
+  // Faults are what the web's log says about a route (respond.ts, api-front.ts) or the test server.
+  const isFault = (text: string) =>
+    /unhandled error in a route|reached the database unchecked|api front:|v1 test server/i.test(text);
   const logError = console.error.bind(console);
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    if (/Unhandled error in a route|reached the database unchecked|api front:|v1 test server/.test(String(args[0])))
-      faults.push(args.map(String).join(" "));
+    if (isFault(String(args[0]))) faults.push(args.map(String).join(" "));
     logError(...args);
   });
+  for (const level of ["error", "warn"] as const) {
+    const original = processLogger()[level].bind(processLogger());
+    vi.spyOn(processLogger(), level).mockImplementation(((...args: unknown[]) => {
+      const text = args.map((arg) => (typeof arg === "string" ? arg : JSON.stringify(arg))).join(" ");
+      if (isFault(text)) faults.push(text);
+      (original as (...a: unknown[]) => void)(...args);
+    }) as never);
+  }
   process.on("uncaughtException", onFault);
   process.on("unhandledRejection", onFault);
   server = await startV1Server();

@@ -11,6 +11,7 @@ import { AppError } from "@/server/errors";
 import { declaredSecretNames } from "./declared-secret-names";
 import { decryptSecret } from "./secret-cipher";
 import { secretsChannel } from "@/server/channels";
+import { logWarning } from "@/server/logging/logger";
 
 export type SecretReader = {
   /** The values of the secrets `versionId` expects that are set, by name. not_found for an unknown version. */
@@ -37,7 +38,7 @@ export async function createSecretReader(options: {
     maxAgeMs = 5_000,
     clock = Date.now,
     channel = secretsChannel.name,
-    log = console.error,
+    log = logWarning,
   } = options;
   const kept = new Map<string, Kept>();
   let isListening = false;

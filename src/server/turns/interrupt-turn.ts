@@ -5,6 +5,7 @@ import type { PrismaClient } from "@prisma/client";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { requestTurnCancel } from "./cancellation";
 import { finishTurn } from "./finish-turn";
+import { logWarning } from "@/server/logging/logger";
 
 export async function interruptTurn(options: {
   db: PrismaClient;
@@ -19,7 +20,7 @@ export async function interruptTurn(options: {
   // An engine that cannot be reached now still leaves the stop to the notice and the kept stop
   // (a run of the turn that starts later stops at once); what follows is not held up by it.
   const outcome = await runtime.cancel(invocationId).catch((error: Error) => {
-    console.error(`could not cancel invocation ${invocationId} of turn ${turnId}; its stop is kept:`, error.message);
+    logWarning(`could not cancel invocation ${invocationId} of turn ${turnId}; its stop is kept: ${error.message}`);
     return "signalled" as const;
   });
   if (outcome !== "done") return;

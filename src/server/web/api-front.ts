@@ -10,6 +10,7 @@ import { AppError } from "@/server/errors";
 import { json } from "@/server/http/respond";
 import { toAppError } from "@/server/http/to-app-error";
 import { v1Routes } from "@/server/http/v1-routes";
+import { logWarning } from "@/server/logging/logger";
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -39,7 +40,7 @@ export function createApiFront(options: {
   routes?: FastRoute[];
   log?: (message: string) => void;
 }): ApiFront {
-  const { routes = fastRoutes, log = console.error } = options;
+  const { routes = fastRoutes, log = logWarning } = options;
   const staticSegments = new Set(
     fs
       .readdirSync(options.appDir, { withFileTypes: true })

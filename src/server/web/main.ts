@@ -6,9 +6,11 @@ import next from "next";
 import { projectRoot } from "@/cli/start/project";
 import { env } from "@/env";
 import { stampPeerAddress } from "@/server/auth/client-address";
+import { nameProcess, processLogger } from "@/server/logging/logger";
 import { createApiFront } from "./api-front";
 
 const config = env();
+nameProcess("web");
 const host = config.AGENTFOLD_WEB_HOST ?? "127.0.0.1";
 const port = config.AGENTFOLD_WEB_PORT ?? 3000;
 
@@ -27,7 +29,7 @@ await new Promise<void>((resolve, reject) => {
   server.once("error", reject);
   server.listen(port, host, resolve);
 });
-console.log(`web listening on http://${host}:${port}`);
+processLogger().info(`web listening on http://${host}:${port}`);
 
 let isStopping = false;
 async function shutdown(): Promise<void> {

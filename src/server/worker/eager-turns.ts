@@ -36,6 +36,7 @@ import { poolOf } from "@/server/db";
 import { listen, type PgListener } from "@/server/events/pg-listener";
 import { sendRecordedTurn } from "@/server/sessions/queue-turn";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
+import { logWarning } from "@/server/logging/logger";
 
 export type EagerTurns = {
   /**
@@ -83,7 +84,7 @@ export async function createEagerTurns(options: {
   run: (turn: TurnRequest, hints: EagerRunHints) => Promise<boolean>;
   log?: (message: string) => void;
 }): Promise<EagerTurns> {
-  const { db, runtime, log = console.error } = options;
+  const { db, runtime, log = logWarning } = options;
   // The key this worker's current (or last) connection holds (the key session starts name this
   // worker by), and that connection's backend.
   let held: { key: number; pid: number } | undefined;
