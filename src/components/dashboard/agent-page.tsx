@@ -12,6 +12,7 @@ import { Card, ErrorNote } from "@/components/ui/card";
 import { AgentFilesPanel } from "./agent-files-panel";
 import { ChannelRoutesPanel } from "./channel-routes-panel";
 import { DiagnosticsList } from "./diagnostics-list";
+import { LogsCard } from "./logs-card";
 import { MemoryPanel } from "./memory-panel";
 import { SchedulesPanel } from "./schedules-panel";
 import { SecretsPanel } from "./secrets-panel";
@@ -121,6 +122,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
         />
       ) : null}
       {canReadMemory ? <AgentFilesPanel teamSlug={teamSlug} slug={slug} /> : null}
+      <LogsCard slug={slug} />
       {canDeploy ? <SecretsPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
       <Card aria-label="Versions">

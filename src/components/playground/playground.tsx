@@ -154,7 +154,7 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
         </main>
         {isPanelOpen ? (
           <div className="min-h-64 lg:min-h-0">
-            <SidePanel events={stream.events} sessionId={sessionId} />
+            <SidePanel events={stream.events} sessionId={sessionId} client={client} onOpenSession={openSession} />
           </div>
         ) : null}
       </div>

@@ -4,10 +4,17 @@
 import { type KeyboardEvent, type ReactNode, useState } from "react";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { cn } from "@/components/ui/cn";
+import type { ApiClient } from "./api-client";
+import { LogsPanel } from "./logs-panel";
 import { RawEvents } from "./raw-events";
 import { TracePanel } from "./trace-panel";
 
-export type SidePanelProps = { events: SessionEvent[]; sessionId?: string };
+export type SidePanelProps = {
+  events: SessionEvent[];
+  sessionId?: string;
+  client: ApiClient;
+  onOpenSession: (sessionId: string) => void;
+};
 
 type Tab = { id: string; label: string; render: (props: SidePanelProps) => ReactNode };
 
@@ -17,6 +24,13 @@ const tabs: readonly Tab[] = [
     id: "trace",
     label: "Trace",
     render: ({ events, sessionId }) => <TracePanel events={events} sessionId={sessionId} />,
+  },
+  {
+    id: "logs",
+    label: "Logs",
+    render: ({ client, sessionId, onOpenSession }) => (
+      <LogsPanel client={client} sessionId={sessionId} onOpenSession={onOpenSession} />
+    ),
   },
 ];
 

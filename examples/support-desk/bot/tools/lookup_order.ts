@@ -9,6 +9,8 @@ export default defineTool({
   effect: "read",
   async execute({ orderId }) {
     const order = findOrder(orderId);
+    // Shows in the agent's logs (the playground's Logs tab), with the session and this tool.
+    console.log(`lookup_order ${orderId}: ${order ? order.status : "not found"}`);
     return order ? { found: true, order } : { found: false };
   },
 });
