@@ -1,5 +1,5 @@
 // npm run bench: measures what docs/benchmarks.md reports, on this machine, and rewrites it.
-// `npm run bench -- turns` (or uploads, streams, sandbox, upload-memory, hooks) runs only those sections and prints them
+// `npm run bench -- turns` (or uploads, streams, sandbox, upload-memory, hooks, logs) runs only those sections and prints them
 // without touching the file. Numbers are from the last full run.
 import fs from "node:fs";
 import os from "node:os";
@@ -9,6 +9,7 @@ import { projectRoot } from "@/cli/start/project";
 import { startThrowawayStack } from "@/cli/start/throwaway";
 import { createDb } from "@/server/db";
 import { benchHooks } from "./hooks";
+import { benchLogs } from "./logs";
 import { benchSandbox } from "./sandbox";
 import { benchStreams } from "./streams";
 import { benchTurns } from "./turns";
@@ -16,7 +17,7 @@ import { benchUploadMemory } from "./upload-memory";
 import { benchUploads } from "./uploads";
 
 const comparisonsMarker = "<!-- comparisons: kept by npm run bench -->";
-const all = ["uploads", "streams", "turns", "sandbox", "upload-memory", "hooks"] as const;
+const all = ["uploads", "streams", "turns", "sandbox", "upload-memory", "hooks", "logs"] as const;
 const chosen = process.argv
   .slice(2)
   .filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
@@ -26,7 +27,7 @@ const sections: string[] = [];
 // Turns first: the in-process sections leave this process with a large heap and 1,000 streams'
 // worth of garbage, and the turn clients share its two cores with the stack they measure.
 const turns = selected.includes("turns") ? await benchTurns() : undefined;
-if (selected.includes("uploads") || selected.includes("streams") || selected.includes("hooks")) {
+if (["uploads", "streams", "hooks", "logs"].some((name) => selected.includes(name as (typeof all)[number]))) {
   // The event log and upload sections need only a database.
   const stack = await startThrowawayStack({ withRestate: false });
   try {
@@ -35,6 +36,7 @@ if (selected.includes("uploads") || selected.includes("streams") || selected.inc
     if (selected.includes("uploads")) sections.push(await benchUploads(db));
     if (selected.includes("streams")) sections.push(await benchStreams(db, stack.databaseUrl));
     if (selected.includes("hooks")) sections.push(await benchHooks(db, stack.databaseUrl));
+    if (selected.includes("logs")) sections.push(await benchLogs(db));
     await db.$disconnect();
   } finally {
     await stack.stop();
