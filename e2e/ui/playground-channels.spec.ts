@@ -7,32 +7,13 @@ import { promisify } from "node:util";
 import type { Page } from "@playwright/test";
 import { tokens } from "../api/client";
 import { expect, test } from "../fixtures";
-import { watchConsole } from "./page-checks";
+import { openDeskPlaygroundEachTest } from "./desk-playground";
 
-const slug = "desk";
 const tickets = "webhook POST /tickets";
 
 test.describe.configure({ mode: "serial" });
 
-let consoleErrors: string[] = [];
-
-test.beforeEach(async ({ page }) => {
-  test.setTimeout(90_000);
-  consoleErrors = watchConsole(page);
-  // Signed in through the token field, on the anonymous demo first (as playground.spec.ts does),
-  // so no desk page load is ever made without credentials.
-  await page.goto("/public-demo/playground");
-  const field = page.getByTestId("token-field");
-  await field.fill(tokens().owner);
-  await field.press("Enter");
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("agentfold.token"))).toBe(tokens().owner);
-  await page.goto(`/${slug}/playground`);
-  await expect(page.getByTestId("agent-name")).toContainText("Support desk");
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, "the browser logged errors").toEqual([]);
-});
+openDeskPlaygroundEachTest();
 
 async function help(page: Page) {
   await page.getByTestId("composer").fill("/help");

@@ -3,26 +3,10 @@
 // level filter hides it; the same line answers GET /<slug>/v1/logs with its session.
 import { expect, test } from "../fixtures";
 import { api, tokens } from "../api/client";
-import { send, watchConsole } from "./page-checks";
+import { openDeskPlaygroundEachTest } from "./desk-playground";
+import { send } from "./page-checks";
 
-let consoleErrors: string[] = [];
-
-test.beforeEach(async ({ page }) => {
-  test.setTimeout(90_000);
-  consoleErrors = watchConsole(page);
-  await page.goto("/public-demo/playground");
-  const field = page.getByTestId("token-field");
-  await field.fill(process.env.AGENTFOLD_E2E_TOKEN!);
-  await field.press("Enter");
-  await expect
-    .poll(() => page.evaluate(() => localStorage.getItem("agentfold.token")))
-    .toBe(process.env.AGENTFOLD_E2E_TOKEN);
-  await page.goto("/desk/playground");
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, "the browser logged errors").toEqual([]);
-});
+openDeskPlaygroundEachTest();
 
 test("a tool's console.log shows in the Logs tab live, for its session, and over the API", async ({
   page,

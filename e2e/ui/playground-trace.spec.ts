@@ -6,31 +6,14 @@ import fs from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { api, parseDump, tokens } from "../api/client";
 import { expect, test } from "../fixtures";
-import { send, watchConsole } from "./page-checks";
+import { openDeskPlaygroundEachTest } from "./desk-playground";
+import { send } from "./page-checks";
 
 const slug = "desk";
 
 test.describe.configure({ mode: "serial" });
 
-let consoleErrors: string[] = [];
-
-test.beforeEach(async ({ page }) => {
-  test.setTimeout(90_000);
-  consoleErrors = watchConsole(page);
-  // Signed in through the token field, on the anonymous demo first (as playground.spec.ts does),
-  // so no desk page load is ever made without credentials.
-  await page.goto("/public-demo/playground");
-  const field = page.getByTestId("token-field");
-  await field.fill(tokens().owner);
-  await field.press("Enter");
-  await expect.poll(() => page.evaluate(() => localStorage.getItem("agentfold.token"))).toBe(tokens().owner);
-  await page.goto(`/${slug}/playground`);
-  await expect(page.getByTestId("agent-name")).toContainText("Support desk");
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, "the browser logged errors").toEqual([]);
-});
+openDeskPlaygroundEachTest(slug);
 
 async function openTrace(page: Page) {
   await page.getByTestId("raw-toggle").click();

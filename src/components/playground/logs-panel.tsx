@@ -15,8 +15,31 @@ const levelStyle: Record<LogLine["level"], string> = {
   error: "text-red-600 dark:text-red-400",
 };
 
-const selectStyle =
-  "rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900";
+const logSources = ["tool", "hook", "schedule", "channel", "platform"] as const;
+
+function FilterSelect<T extends string>(props: {
+  label: string;
+  testId: string;
+  value: T | undefined;
+  onChange: (value: T | undefined) => void;
+  options: readonly (readonly [T | "", string])[];
+}) {
+  return (
+    <select
+      aria-label={props.label}
+      data-testid={props.testId}
+      className="rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+      value={props.value ?? ""}
+      onChange={(event) => props.onChange((event.target.value || undefined) as T | undefined)}
+    >
+      {props.options.map(([value, text]) => (
+        <option key={value} value={value}>
+          {text}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 export function LogsPanel({
   client,
@@ -44,32 +67,25 @@ export function LogsPanel({
   return (
     <section data-testid="logs-panel" aria-label="Logs" className="flex h-full min-h-0 flex-col">
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 text-xs dark:border-zinc-800">
-        <select
-          aria-label="Level"
-          data-testid="logs-level"
-          className={selectStyle}
-          value={level ?? ""}
-          onChange={(event) => setLevel((event.target.value || undefined) as LogFilters["level"])}
-        >
-          <option value="">All levels</option>
-          <option value="info">Info and up</option>
-          <option value="warn">Warnings and errors</option>
-          <option value="error">Errors</option>
-        </select>
-        <select
-          aria-label="Source"
-          data-testid="logs-source"
-          className={selectStyle}
-          value={source ?? ""}
-          onChange={(event) => setSource((event.target.value || undefined) as LogFilters["source"])}
-        >
-          <option value="">All sources</option>
-          {(["tool", "hook", "schedule", "channel", "platform"] as const).map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
+        <FilterSelect
+          label="Level"
+          testId="logs-level"
+          value={level}
+          onChange={setLevel}
+          options={[
+            ["", "All levels"],
+            ["info", "Info and up"],
+            ["warn", "Warnings and errors"],
+            ["error", "Errors"],
+          ]}
+        />
+        <FilterSelect
+          label="Source"
+          testId="logs-source"
+          value={source}
+          onChange={setSource}
+          options={[["", "All sources"], ...logSources.map((name) => [name, name] as const)]}
+        />
         {sessionId ? (
           <label className="flex items-center gap-1">
             <input
