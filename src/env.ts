@@ -12,6 +12,7 @@ import { otelEnvShape } from "@/server/telemetry/otel-env";
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 const optionalString = z.string().min(1).optional();
+const logLevelSchema = z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info");
 
 export const envSchema = z
   .object({
@@ -106,7 +107,7 @@ export const envSchema = z
     // How long one hook may take with one event before it is logged and skipped.
     AGENTFOLD_HOOK_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
     // The platform processes' own log level (pino: trace, debug, info, warn, error, fatal, silent).
-    AGENTFOLD_LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+    AGENTFOLD_LOG_LEVEL: logLevelSchema,
     // How much of each agent's logs (GET /v1/logs) is kept: lines per agent, and days (docs/logs.md).
     AGENTFOLD_LOG_MAX_LINES: z.coerce.number().int().min(100).default(20_000),
     AGENTFOLD_LOG_RETENTION_DAYS: z.coerce.number().positive().default(7),
@@ -230,4 +231,10 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= parseEnv();
   return cached;
+}
+
+/** AGENTFOLD_LOG_LEVEL alone, read anew: the logger must not fix every other setting (env()
+ * caches them) before a process or a test has set them; a bad value logs at info. */
+export function logLevelSetting(): z.infer<typeof logLevelSchema> {
+  return logLevelSchema.catch("info").parse(process.env.AGENTFOLD_LOG_LEVEL);
 }

@@ -1,7 +1,7 @@
 // The platform processes' own log (docs/logs.md): pino, one JSON object per line on stdout, each
 // with its process; child loggers add a request's, session's, turn's or agent's ids as fields.
 import pino from "pino";
-import { env } from "@/env";
+import { logLevelSetting } from "@/env";
 
 export type Logger = pino.Logger;
 
@@ -16,21 +16,12 @@ export function nameProcess(name: string): void {
 
 export function processLogger(): Logger {
   root ??= pino({
-    level: configuredLevel(),
+    level: logLevelSetting(),
     base: { process: processName, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   });
   return root;
-}
-
-/** The configured level; a log line must not fail because some other setting is bad. */
-function configuredLevel(): string {
-  try {
-    return env().AGENTFOLD_LOG_LEVEL;
-  } catch {
-    return "info";
-  }
 }
 
 /** What a caught error says in a log line: its message, and its stack at debug level. */
