@@ -10,6 +10,7 @@ import readline from "node:readline";
 import { handOver } from "@/agents/runtime/workspace-owner";
 import { env } from "@/env";
 import { createCallLog, type CallLog, type OnCallLog } from "./call-logs";
+import { answerHostCall, type OnHostCall } from "./host-call-answer";
 import { redactSecrets } from "./redact-secrets";
 import type { EgressPolicy } from "./egress-policy";
 import { startEgressProxy, type EgressProxy, type ResolveTarget } from "./egress-proxy";
@@ -17,8 +18,6 @@ import { bubblewrapArgs, egressSocketInside, resolveIsolation, type SandboxIsola
 import { permissionFlags } from "./node-flags";
 import type {
   HostCall,
-  HostCallMethod,
-  HostReply,
   SandboxMethod,
   SandboxMethods,
   SandboxLog,
@@ -27,6 +26,7 @@ import type {
   SandboxResponse,
 } from "./protocol";
 import { SandboxError } from "./sandbox-error";
+import { childOf, readSandboxPid, rssMb, signalQuietly } from "./sandbox-process";
 
 export { SandboxError, type SandboxFailure } from "./sandbox-error";
 
@@ -58,13 +58,7 @@ export type SandboxOptions = {
   /** What agent code printed during a call, with the call (call-logs.ts); else it goes to onLog. */
   onCallLog?: OnCallLog;
   /** Serves agent code's host calls, in the context of the request they belong to. */
-  onHostCall?: (call: {
-    method: HostCallMethod;
-    params: unknown;
-    context: unknown;
-    /** Aborted when the platform's call the host call serves has ended. */
-    signal: AbortSignal;
-  }) => Promise<unknown>;
+  onHostCall?: OnHostCall;
 };
 
 type Pending = {
@@ -110,8 +104,6 @@ export type CallOptions = {
   /** What the call tells before it ends (runRoute's response). */
   onPartial?: (result: unknown) => void;
 };
-
-const rssPageBytes = 4096;
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   const { memoryMb = 256, defaultTimeoutMs = 60_000, idleMs = 5 * 60_000 } = options;
@@ -252,31 +244,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   }
 
   async function serveHostCall(state: Running, call: HostCall): Promise<void> {
-    const pending = state.pending.get(call.requestId);
-    let reply: HostReply;
-    try {
-      if (!pending) throw new Error("host services are only available while the platform's call is running");
-      if (!options.onHostCall) throw new Error(`${call.method} is not available here`);
-      reply = {
-        hostReply: call.hostCall,
-        ok: true,
-        result:
-          (await options.onHostCall({
-            method: call.method,
-            params: call.params,
-            context: pending.hostContext,
-            signal: pending.ended.signal,
-          })) ?? null,
-      };
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      reply = {
-        hostReply: call.hostCall,
-        ok: false,
-        error: error instanceof Error ? error.message : String(error),
-        ...(typeof code === "string" ? { code } : {}),
-      };
-    }
+    const reply = await answerHostCall(call, state.pending.get(call.requestId), options.onHostCall);
     if (state.child.connected) state.child.send(reply);
   }
 
@@ -408,16 +376,6 @@ function fileOf(params: unknown): string | undefined {
   return typeof file === "string" ? file : undefined;
 }
 
-function rssMb(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const resident = Number(fs.readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]);
-    return (resident * rssPageBytes) / 1024 / 1024;
-  } catch {
-    return 0;
-  }
-}
-
 // fetch() in the sandbox is routed with the platform's own undici (egress-client.ts). Found by
 // path, not require.resolve: inside the Next.js bundle module ids replace resolved paths.
 const platformRoot = import.meta.dirname
@@ -446,39 +404,4 @@ function redactJson(value: unknown, secrets: string[]): unknown {
   } catch {
     return "[output withheld: it contained a secret]";
   }
-}
-
-function signalQuietly(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
-/** The first process whose parent is `parent` (the node process under bwrap's init). */
-function childOf(parent: number): number | undefined {
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // "pid (comm) state ppid …": comm may hold spaces, so read after its closing parenthesis.
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) return Number(entry);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return undefined;
-}
-
-/** bwrap writes `{"child-pid": N, ...}` (its init inside the new PID namespace) to fd 3. */
-function readSandboxPid(child: ChildProcess, found: (pid: number) => void): void {
-  let text = "";
-  const info = child.stdio[3] as NodeJS.ReadableStream | null;
-  info?.on("data", (chunk) => {
-    text += chunk;
-    const match = /"child-pid":\s*(\d+)/.exec(text);
-    if (match) found(Number(match[1]));
-  });
-  info?.on("error", () => undefined);
 }
