@@ -58,17 +58,19 @@ export function schedulerObject(deps: SchedulerDeps) {
       const hostContext = { agentId: ctx.key, versionId: code.versionId, bundlePath, appAuth: code.appAuth };
       const outcome = await sandbox
         .call("runSchedule", { file: code.file, appAuth: code.appAuth }, { hostContext, timeoutMs: runTimeoutMs })
-        .catch((error: Error) => ({ ok: false as const, error: error.message }));
-      if (!outcome.ok) {
-        processLogger().error({ agentId: ctx.key, schedule: code.name }, `schedule failed: ${outcome.error}`);
-        deps.logs?.write({
-          agentId: ctx.key,
-          level: "error",
-          source: "schedule",
-          name: code.file,
-          message: `schedule ${code.name} failed: ${outcome.error}`,
+        .catch((error: Error) => {
+          // A timeout or a crash: the sandbox could not put it in the agent's logs (a throw it did, with its stack).
+          deps.logs?.write({
+            agentId: ctx.key,
+            level: "error",
+            source: "schedule",
+            name: code.file,
+            message: `schedule ${code.name} failed: ${error.message}`,
+          });
+          return { ok: false as const, error: error.message };
         });
-      }
+      if (!outcome.ok)
+        processLogger().error({ agentId: ctx.key, schedule: code.name }, `schedule failed: ${outcome.error}`);
       return outcome.ok ? undefined : outcome.error;
     });
   }

@@ -12,6 +12,9 @@ import type { HookTarget } from "./hook-target";
 
 export type HookFailure = {
   hook: string;
+  source: "hook" | "channel";
+  /** The handler threw: the sandbox put its error and stack in the agent's logs already. */
+  isInAgentLog: boolean;
   /** The hook's module, or the channel's. */
   file: string;
   event: { type: string; index: number; turnId?: string };
@@ -56,9 +59,11 @@ export async function deliverEvent(options: {
     principal: target.session.auth,
   };
   if (channel) {
-    const failed = (error: string) =>
+    const failed = (error: string, isInAgentLog = false) =>
       onFailure({
         hook: `channel ${channel.name}`,
+        source: "channel",
+        isInAgentLog,
         file: channel.file,
         event: { type: event.type, index: event.index, ...(event.turnId ? { turnId: event.turnId } : {}) },
         agentId: target.agentId,
@@ -72,7 +77,7 @@ export async function deliverEvent(options: {
         { file: channel.file, event, context, state },
         { timeoutMs, hostContext: { ...hostContext, channelId: channel.name } },
       );
-      if (!outcome.ok) failed(outcome.error);
+      if (!outcome.ok) failed(outcome.error, true);
       else {
         await saveChannelState(db, target.sessionId, outcome.state);
         if (outcome.continuationToken)
@@ -87,9 +92,11 @@ export async function deliverEvent(options: {
     }
   }
   for (const hook of hooks) {
-    const failed = (error: string) =>
+    const failed = (error: string, isInAgentLog = false) =>
       onFailure({
         hook: hook.name,
+        source: "hook",
+        isInAgentLog,
         file: hook.file,
         event: { type: event.type, index: event.index, ...(event.turnId ? { turnId: event.turnId } : {}) },
         agentId: target.agentId,
@@ -98,7 +105,7 @@ export async function deliverEvent(options: {
       });
     try {
       const outcome = await sandbox.call("runHook", { file: hook.file, event, context }, { timeoutMs, hostContext });
-      if (!outcome.ok) failed(outcome.error);
+      if (!outcome.ok) failed(outcome.error, true);
     } catch (error) {
       failed(error instanceof Error ? error.message : String(error));
     }

@@ -35,7 +35,7 @@ export async function createHookDispatcher(options: {
   /** How often sessions left behind are looked for (notices lost while the listener reconnected). */
   sweepMs?: number;
   onFailure?: (failure: HookFailure) => void;
-  /** Where a failure is told in the agent's logs (a throw's stack is there already, from the sandbox). */
+  /** Where a failure the sandbox could not report (a timeout, a crash) is told in the agent's logs. */
   logs?: AgentLogWriter;
   log?: (message: string) => void;
 }): Promise<HookDispatcher> {
@@ -45,15 +45,17 @@ export async function createHookDispatcher(options: {
     ((f: HookFailure) => {
       const message = `hook ${f.hook} failed on ${f.event.type} #${f.event.index}: ${f.error}`;
       log(`${message} (session ${f.sessionId})`);
-      options.logs?.write({
-        agentId: f.agentId,
-        level: "error",
-        source: f.hook.startsWith("channel ") ? "channel" : "hook",
-        name: f.file,
-        sessionId: f.sessionId,
-        ...(f.event.turnId ? { turnId: f.event.turnId } : {}),
-        message,
-      });
+      // A timeout or a crashed sandbox: nothing in the agent's logs says so yet.
+      if (!f.isInAgentLog)
+        options.logs?.write({
+          agentId: f.agentId,
+          level: "error",
+          source: f.source,
+          name: f.file,
+          sessionId: f.sessionId,
+          ...(f.event.turnId ? { turnId: f.event.turnId } : {}),
+          message,
+        });
     });
   const owner = `worker-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
   const targets = createHookTargets(db, dataDir);

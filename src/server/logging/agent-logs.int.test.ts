@@ -18,11 +18,17 @@ export default defineTool({ description: "prints", effect: "write", async execut
   if (input.say) console.log(input.say, { n: 1 });
   if (input.warn) console.warn(input.warn);
   if (input.fail) throw new Error(input.fail);
-  return "ok";
+  return input.ret ?? "ok";
 } });
 `,
   "bot/hooks/notes.ts": `import { defineHook } from "agentfold/hooks";
 export default defineHook({ events: { "turn.completed": async (event) => { console.info("turn done", event.turnId); } } });
+`,
+  "bot/hooks/moody.ts": `import { defineHook } from "agentfold/hooks";
+export default defineHook({ events: { "action.result": async (event) => {
+  if (event.data.output === "boom") throw new Error("the hook broke");
+  if (event.data.output === "slow") await new Promise((resolve) => setTimeout(resolve, 5_000));
+} } });
 `,
 };
 
@@ -31,7 +37,7 @@ let h: Harness;
 let agent: AgentRef;
 
 beforeAll(async () => {
-  h = await startTurnHarness({ databaseUrl: inject("databaseUrl"), logMaxLines: maxLines });
+  h = await startTurnHarness({ databaseUrl: inject("databaseUrl"), logMaxLines: maxLines, hookTimeoutMs: 1_500 });
   agent = await h.deploy("printer", folder);
 }, 120_000);
 
@@ -89,6 +95,33 @@ describe("agent logs", () => {
     expect(atLeastWarn[0]!.message).toBe("careful");
     expect(atLeastWarn[1]!.message).toMatch(/^bot\/tools\/chatty\.ts threw: Error: the tool broke\n\s+at /);
     expect((await logs({ session, level: "error" })).lines).toHaveLength(1);
+  });
+
+  it("tells a hook's throw once, with its stack, and a hook's timeout from the platform", async () => {
+    const thrown = (await turn({ ret: "boom" }))[0]!.sessionId;
+    await waitFor(
+      "the hook's error",
+      async () => (await logs({ session: thrown, source: "hook", level: "error" })).lines.length > 0,
+    );
+    const errors = (await logs({ session: thrown, source: "hook", level: "error" })).lines;
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      name: "bot/hooks/moody.ts",
+      message: expect.stringMatching(/^bot\/hooks\/moody\.ts on action\.result threw: Error: the hook broke\n\s+at /),
+    });
+
+    const slow = (await turn({ ret: "slow" }))[0]!.sessionId;
+    await waitFor(
+      "the timeout's line",
+      async () => (await logs({ session: slow, source: "hook", level: "error" })).lines.length > 0,
+      { timeoutMs: 15_000 },
+    );
+    expect((await logs({ session: slow, source: "hook", level: "error" })).lines).toEqual([
+      expect.objectContaining({
+        name: "bot/hooks/moody.ts",
+        message: expect.stringMatching(/^hook moody failed on action\.result #\d+: .*1\.5 s/),
+      }),
+    ]);
   });
 
   it("polls past the cursor: only the lines written since", async () => {
