@@ -4,6 +4,7 @@
 // playground's side panel and on the dashboard's agent page.
 import { useEffect, useRef, useState } from "react";
 import { cn } from "@/components/ui/cn";
+import { logSources } from "@/shared/log-lines";
 import type { ApiClient } from "./api-client";
 import type { LogFilters, LogLine } from "./logs-model";
 import { useAgentLogs } from "./use-agent-logs";
@@ -14,8 +15,6 @@ const levelStyle: Record<LogLine["level"], string> = {
   warn: "text-amber-600 dark:text-amber-400",
   error: "text-red-600 dark:text-red-400",
 };
-
-const logSources = ["tool", "hook", "schedule", "channel", "platform"] as const;
 
 function FilterSelect<T extends string>(props: {
   label: string;

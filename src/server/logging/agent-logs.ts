@@ -5,11 +5,9 @@
 // agent keeps at most `maxLinesPerAgent` lines and none older than `retentionDays`.
 import type { PrismaClient } from "@prisma/client";
 import { pgTransaction, poolOf } from "@/server/db";
+import type { LogLevel, LogSource } from "@/shared/log-lines";
 
-export const logLevels = ["debug", "info", "warn", "error"] as const;
-export type LogLevel = (typeof logLevels)[number];
-export const logSources = ["tool", "hook", "schedule", "channel", "platform"] as const;
-export type LogSource = (typeof logSources)[number];
+export type { LogLevel, LogSource };
 
 export type AgentLogLine = {
   agentId: string;

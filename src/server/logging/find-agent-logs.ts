@@ -4,7 +4,7 @@
 // out or not, read in the same statement, so a poll with filters does not read them again.
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
-import { type LogLevel, logLevels } from "./agent-logs";
+import { type LogLevel, logLevels } from "@/shared/log-lines";
 import type { FindLogsQuery, LogLine } from "./schema";
 
 type Row = {

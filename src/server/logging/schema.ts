@@ -1,7 +1,7 @@
 // GET /<slug>/v1/logs: its query and answer (docs/api.md, "Logs").
 import { z } from "zod";
 import { queryInteger, storableString } from "@/server/validation/schema";
-import { logLevels, logSources } from "./agent-logs";
+import { logLevels, logSources } from "@/shared/log-lines";
 
 export const findLogsQuerySchema = z.object({
   /** Lines at or after this time (ISO 8601), oldest first; without it, the newest `limit`. */
