@@ -6,18 +6,21 @@ import { logLevelSetting } from "@/env";
 export type Logger = pino.Logger;
 
 let root: Logger | undefined;
-let processName = "platform";
+// On globalThis, not in this module: the web's route code runs in Next's bundle, which has its
+// own copy of this module, and its lines must name the process too.
+const processNameKey = Symbol.for("agentfold.processName");
+const named = globalThis as { [processNameKey]?: string };
 
 /** Names this process in every line (`web`, `worker`); call before the first log line. */
 export function nameProcess(name: string): void {
-  processName = name;
+  named[processNameKey] = name;
   root = undefined;
 }
 
 export function processLogger(): Logger {
   root ??= pino({
     level: logLevelSetting(),
-    base: { process: processName, pid: process.pid },
+    base: { process: named[processNameKey] ?? "platform", pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   });
