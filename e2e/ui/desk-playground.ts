@@ -6,11 +6,14 @@ import { tokens } from "../api/client";
 import { expect, test } from "../fixtures";
 import { watchConsole } from "./page-checks";
 
-export function openDeskPlaygroundEachTest(slug = "desk"): void {
-  let consoleErrors: string[] = [];
+/** What the browser logged in the running test; a test that expects an error takes it out. */
+export type SeenErrors = { errors: string[] };
+
+export function openDeskPlaygroundEachTest(slug = "desk"): SeenErrors {
+  const seen: SeenErrors = { errors: [] };
   test.beforeEach(async ({ page }) => {
     test.setTimeout(90_000);
-    consoleErrors = watchConsole(page);
+    seen.errors = watchConsole(page);
     await page.goto("/public-demo/playground");
     const field = page.getByTestId("token-field");
     await field.fill(tokens().owner);
@@ -21,6 +24,7 @@ export function openDeskPlaygroundEachTest(slug = "desk"): void {
     await expect(page.getByTestId("agent-name")).toContainText("Support desk");
   });
   test.afterEach(() => {
-    expect(consoleErrors, "the browser logged errors").toEqual([]);
+    expect(seen.errors, "the browser logged errors").toEqual([]);
   });
+  return seen;
 }

@@ -3,35 +3,14 @@
 // events pane and ?sessionId= deep links. Any console error or page error fails the test.
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "../fixtures";
-import { send, watchConsole } from "./page-checks";
+import { openDeskPlaygroundEachTest } from "./desk-playground";
+import { send } from "./page-checks";
 
 const slug = "desk";
 
 test.describe.configure({ mode: "serial" });
 
-let consoleErrors: string[] = [];
-
-test.beforeEach(async ({ page }) => {
-  test.setTimeout(90_000);
-  consoleErrors = watchConsole(page);
-  // The token goes in through the field, as a remote user would paste it. It is entered on the
-  // anonymous demo agent so that no page load here is ever made without credentials (an
-  // unauthenticated desk page would rightly log its 401s).
-  await page.goto("/public-demo/playground");
-  const field = page.getByTestId("token-field");
-  await field.fill(process.env.AGENTFOLD_E2E_TOKEN!);
-  await field.press("Enter");
-  await expect
-    .poll(() => page.evaluate(() => localStorage.getItem("agentfold.token")))
-    .toBe(process.env.AGENTFOLD_E2E_TOKEN);
-  await page.goto(`/${slug}/playground`);
-  // The display name from defineAgent({ name }), not the slug or the package name.
-  await expect(page.getByTestId("agent-name")).toContainText("Support desk");
-});
-
-test.afterEach(() => {
-  expect(consoleErrors, "the browser logged errors").toEqual([]);
-});
+const seen = openDeskPlaygroundEachTest(slug);
 
 async function sessionIdOf(page: Page): Promise<string> {
   await expect(page).toHaveURL(/sessionId=ses_/);
@@ -169,8 +148,8 @@ test("a ?sessionId= deep link and Enter on an id in the search box open a sessio
   // Another tab has the token field's token but not the continuation token (sessionStorage is
   // per tab): sending there takes the session over, and the first tab's next send says so.
   const otherTab = await page.context().newPage();
-  otherTab.on("console", (message) => message.type() === "error" && consoleErrors.push(`other tab: ${message.text()}`));
-  otherTab.on("pageerror", (error) => consoleErrors.push(`other tab: ${error.message}`));
+  otherTab.on("console", (message) => message.type() === "error" && seen.errors.push(`other tab: ${message.text()}`));
+  otherTab.on("pageerror", (error) => seen.errors.push(`other tab: ${error.message}`));
   await otherTab.goto(`/${slug}/playground?sessionId=${id}`);
   await expect(otherTab.getByTestId("message-assistant")).toContainText('You said: "Remember this"');
   await send(otherTab, "Continued in another tab [reason off]");
@@ -180,9 +159,9 @@ test("a ?sessionId= deep link and Enter on an id in the search box open a sessio
   await page.getByTestId("composer").press("Enter");
   await expect(page.getByText("Another tab or client continued this session since")).toBeVisible();
   // That refused send is the point of this step; Chromium logs every 4xx it receives.
-  const expected = consoleErrors.filter((line) => line.includes("409 (Conflict)"));
+  const expected = seen.errors.filter((line) => line.includes("409 (Conflict)"));
   expect(expected).toHaveLength(1);
-  consoleErrors = consoleErrors.filter((line) => !expected.includes(line));
+  seen.errors = seen.errors.filter((line) => !expected.includes(line));
   await send(page, "Back here [reason off]");
   await expect(page.getByTestId("message-assistant").last()).toContainText('You said: "Back here"');
 
