@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
-import { parseEgressSetting } from "@/agents/sandbox/egress-policy";
+import { parseEgressSetting, parsePrivateHosts } from "@/agents/sandbox/egress-policy";
 import { trustedProxyProblem } from "@/server/auth/client-address";
 import { readOrCreateSecret } from "@/server/config/secrets";
 import { parseSecretKey, readOrCreateSecretKey } from "@/server/secrets/secret-key";
@@ -123,6 +123,19 @@ export const envSchema = z
       .transform((value, ctx) => {
         try {
           return parseEgressSetting(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    // host:port entries of MCP servers on the operator's own network that agents' remote MCP
+    // connections may reach, though private or loopback (docs/configuration.md, "Egress").
+    AGENTFOLD_MCP_PRIVATE_HOSTS: z
+      .string()
+      .default("")
+      .transform((value, ctx) => {
+        try {
+          return parsePrivateHosts(value);
         } catch (error) {
           ctx.addIssue({ code: "custom", message: (error as Error).message });
           return z.NEVER;

@@ -47,6 +47,8 @@ export async function startTurnHarness(options: {
   egressHosts?: string[];
   /** How many log lines each agent keeps (the worker's default otherwise). */
   logMaxLines?: number;
+  /** host:port of MCP servers this machine runs for the test, reachable by remote connections. */
+  mcpPrivateHosts?: string[];
   /** More variables for the worker process (workerProcess only), e.g. OTEL_*. */
   workerEnv?: Record<string, string>;
 }) {
@@ -71,6 +73,7 @@ export async function startTurnHarness(options: {
     runtime,
     retry,
     hookTimeoutMs: options.hookTimeoutMs,
+    mcpPrivateHosts: options.mcpPrivateHosts,
     ...(options.logMaxLines ? { logRetention: { maxLinesPerAgent: options.logMaxLines, trimEveryMs: 0 } } : {}),
     ...(options.egressHosts
       ? {
@@ -107,6 +110,7 @@ export async function startTurnHarness(options: {
         RESTATE_IDENTITY_KEYS: restate.identityKey,
         AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts),
         AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
+        ...(options.mcpPrivateHosts ? { AGENTFOLD_MCP_PRIVATE_HOSTS: options.mcpPrivateHosts.join(",") } : {}),
         ...(options.hookTimeoutMs ? { AGENTFOLD_HOOK_TIMEOUT_SECONDS: String(options.hookTimeoutMs / 1000) } : {}),
         ...(options.logMaxLines ? { AGENTFOLD_LOG_MAX_LINES: String(options.logMaxLines) } : {}),
         ...(options.approvalTimeoutMs

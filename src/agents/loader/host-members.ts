@@ -6,7 +6,6 @@ import type { Diagnostics } from "./diagnostics";
 
 /** Members agent code may name that have no runtime here, with what to say about each. */
 export const unavailableHostMembers: Record<string, string> = {
-  mcp: "ctx.host.mcp",
   github: "ctx.host.github",
   slack: "ctx.host.slack",
 };

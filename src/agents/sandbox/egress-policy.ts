@@ -23,6 +23,17 @@ export function parseEgressSetting(value: string): EgressPolicy {
   return { kind: "domains", domains };
 }
 
+/** Parses AGENTFOLD_MCP_PRIVATE_HOSTS: a comma list of host:port. */
+export function parsePrivateHosts(value: string): string[] {
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = entries.find((entry) => !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+):\d{1,5}$/.test(entry));
+  if (bad) throw new Error(`expected a comma-separated list of host:port (not one: ${bad})`);
+  return entries.map((entry) => entry.replace(/^\[(.*)\]/, "$1"));
+}
+
 /**
  * The policy of one agent: its `hosting.egressDomains` when it declares them, within the
  * instance's policy (which is also what an agent that declares nothing gets).

@@ -32,8 +32,9 @@ export function settleHostReply(message: unknown): boolean {
 type FileOptions = { scope?: "session" | "deployment" };
 type Found<T> = { found: boolean; value?: T };
 
-/** ctx.host for code running on behalf of platform request `requestId`. */
-export function hostServices(requestId: number) {
+/** ctx.host for code running on behalf of platform request `requestId`; `connections` are the
+ * names of the agent's MCP connections (mcp- and host-connections), known from its modules. */
+export function hostServices(requestId: number, connections: readonly string[] = []) {
   const call = (method: HostCallMethod, params: object) => hostCall(requestId, method, params);
   // JSON has no undefined: "absent" crosses as { found: false }.
   const found = async <T>(method: HostCallMethod, params: object) => {
@@ -71,9 +72,14 @@ export function hostServices(requestId: number) {
       list: () => call("reminders.list", {}),
       cancel: async (id: string) => void (await call("reminders.cancel", { id })),
     },
-    // `validate` warns about these (src/agents/loader/host-members.ts); a call says why it fails.
     otel: otelServices(requestId),
-    mcp: unavailable("ctx.host.mcp"),
+    mcp: Object.freeze({
+      names: () => [...connections],
+      listTools: (connection: string) => call("mcp.listTools", { connection }),
+      callTool: (connection: string, tool: string, args?: Record<string, unknown>) =>
+        call("mcp.callTool", { connection, tool, args: args ?? {} }),
+    }),
+    // `validate` warns about these (src/agents/loader/host-members.ts); a call says why it fails.
     github: unavailable("ctx.host.github"),
     slack: unavailable("ctx.host.slack"),
   };

@@ -19,7 +19,8 @@ export const egressSocketInside = "/run/agentfold/egress.sock";
 export type IsolatedSpawn = {
   readOnly: string[];
   writable: string[];
-  egressSocket: string;
+  /** The egress proxy's socket, bound at egressSocketInside; without it, no way out at all. */
+  egressSocket?: string;
   cwd: string;
   command: string[];
 };
@@ -98,8 +99,10 @@ export function bubblewrapArgs(spec: IsolatedSpawn): string[] {
   const sorted = (dirs: string[]) => [...new Set(dirs.map((dir) => path.resolve(dir)))].sort();
   for (const dir of sorted(spec.readOnly)) mount("--ro-bind", dir, dir);
   for (const dir of sorted(spec.writable)) mount("--bind", dir, dir);
-  args.push("--perms", "0711", "--dir", "/run", "--perms", "0711", "--dir", path.dirname(egressSocketInside));
-  args.push("--bind", spec.egressSocket, egressSocketInside);
+  if (spec.egressSocket) {
+    args.push("--perms", "0711", "--dir", "/run", "--perms", "0711", "--dir", path.dirname(egressSocketInside));
+    args.push("--bind", spec.egressSocket, egressSocketInside);
+  }
   args.push("--chdir", spec.cwd, "--");
   if (asRoot) {
     args.push(

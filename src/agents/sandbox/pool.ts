@@ -8,8 +8,9 @@ import path from "node:path";
 import { handOver } from "@/agents/runtime/workspace-owner";
 import { env } from "@/env";
 import { agentEgressPolicy, type EgressPolicy } from "./egress-policy";
+import { spawnIsolatedCommand, type CommandSpec, type IsolatedCommand } from "./isolated-command";
 import type { SandboxIsolation } from "./isolation";
-import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox";
+import { createSandbox, defaultIsolation, type Sandbox, type SandboxOptions } from "./sandbox";
 
 export type VersionSandboxSpec = {
   versionId: string;
@@ -22,6 +23,8 @@ export type VersionSandboxSpec = {
 
 export type SandboxPool = {
   forVersion: (spec: VersionSandboxSpec) => Sandbox;
+  /** A command of the version's own (a stdio MCP server) inside the same walls, no network. */
+  spawnCommand: (spec: VersionSandboxSpec, command: CommandSpec, onStderr?: (line: string) => void) => IsolatedCommand;
   stopAll: () => Promise<void>;
   size: () => number;
 };
@@ -71,6 +74,16 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         versions.set(spec.versionId, sandbox);
       }
       return sandbox;
+    },
+    spawnCommand(spec, command, onStderr) {
+      return spawnIsolatedCommand(command, {
+        isolation: defaults.isolation ?? defaultIsolation(),
+        projectDir: spec.projectDir,
+        readOnly: [path.dirname(path.resolve(spec.bundlePath))].filter((dir) => fs.existsSync(dir)),
+        writable: agentWritableDirs(spec.agentDir),
+        memoryMb: defaults.memoryMb ?? 256,
+        onStderr,
+      });
     },
     async stopAll() {
       await Promise.all([...versions.values()].map((sandbox) => sandbox.stop()));

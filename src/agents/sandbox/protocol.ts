@@ -123,6 +123,9 @@ export type HostCallMethod =
   | "session.wait"
   | "artifacts.tag"
   | "artifacts.list"
+  /** ctx.host.mcp: the tools of one of the agent's MCP connections, and calling one. */
+  | "mcp.listTools"
+  | "mcp.callTool"
   /** What agent code recorded for OpenTelemetry during the call (otel-batch.ts), sent as it ends. */
   | "otel.record";
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };

@@ -32,6 +32,17 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
+/** The agent's MCP connections, named by their files (mcp-connections/, connections/, host-connections/). */
+function connectionNames(modules: ModuleLoaders): string[] {
+  const names = Object.keys(modules).flatMap((file) => {
+    const match = /^(?:[^/]+\/)?(?:mcp-connections|connections|host-connections)\/([^/]+)\.(?:ts|mts|js|mjs)$/.exec(
+      file,
+    );
+    return match ? [match[1]!] : [];
+  });
+  return [...new Set(names)].sort();
+}
+
 async function defaultExport(modules: ModuleLoaders, file: string): Promise<unknown> {
   const load = modules[file];
   if (!load) throw new Error(`no module ${file} in this bundle`);
@@ -94,7 +105,7 @@ async function runTool(
     const background = backgroundWork();
     const ctx = {
       ...params.context,
-      host: hostServices(requestId),
+      host: hostServices(requestId, connectionNames(modules)),
       ...sessionServices(requestId),
       waitUntil: background.waitUntil,
       artifacts: artifactsApi(requestId, modules, { sessionId: sessionOf(params.context.session.id) }),
@@ -144,7 +155,7 @@ async function runSchedule(modules: ModuleLoaders, params: { file: string; appAu
     await schedule.run(
       Object.freeze({
         appAuth: params.appAuth,
-        host: hostServices(requestId),
+        host: hostServices(requestId, connectionNames(modules)),
         artifacts: artifactsApi(requestId, modules, {}),
         receive: async (channel: unknown, input: unknown) => {
           const name =
@@ -177,7 +188,7 @@ async function runHook(
     const handlers = [hook.events?.[params.event.type], hook.events?.["*"]].filter((h) => typeof h === "function");
     const ctx = Object.freeze({
       ...params.context,
-      host: hostServices(requestId),
+      host: hostServices(requestId, connectionNames(modules)),
       artifacts: artifactsApi(requestId, modules, eventScope(params.context, params.event)),
     });
     for (const handler of handlers) await handler!(params.event, ctx);
@@ -196,7 +207,7 @@ async function runRoute(modules: ModuleLoaders, params: RouteRequest, requestId:
     send: (message: string, options?: object) => send(params.channelId, message, options),
     getSession: (id: string) => getSession(params.channelId, id),
     waitUntil: background.waitUntil,
-    host: hostServices(requestId),
+    host: hostServices(requestId, connectionNames(modules)),
     artifacts: artifactsApi(requestId, modules, {}),
   });
   // The response goes out as it comes; the call ends when the work it left behind is done.
@@ -236,7 +247,7 @@ async function runChannelEvent(modules: ModuleLoaders, params: ChannelEventReque
           throw new Error("setContinuationToken: give a non-empty string");
         continuationToken = token;
       },
-      host: hostServices(requestId),
+      host: hostServices(requestId, connectionNames(modules)),
       artifacts: artifactsApi(requestId, modules, eventScope(params.context, params.event)),
     };
     for (const handler of handlers) await handler!(params.event, ctx);

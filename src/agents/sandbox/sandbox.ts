@@ -385,7 +385,7 @@ const undiciDir = path.join(/*turbopackIgnore: true*/ platformRoot, "node_module
 const undiciEntry = path.join(undiciDir, "index.js");
 
 let isolationCache: SandboxIsolation | undefined;
-function defaultIsolation(): SandboxIsolation {
+export function defaultIsolation(): SandboxIsolation {
   isolationCache ??= resolveIsolation(env().AGENTFOLD_SANDBOX);
   return isolationCache;
 }

@@ -39,6 +39,12 @@ const samples: Record<SessionEventType, Record<string, unknown>> = {
   "action.approval_resolved": { callId: "call_1", decision: "approved", approvedBy: user, reason: "ok" },
   "subagent.called": { callId: "call_9", subagent: "reviewer", prompt: "Review this" },
   "subagent.completed": { callId: "call_9", subagent: "reviewer", result: "Looks fine" },
+  "connection.auth_requested": {
+    connection: "crm",
+    authorizeUrl: "https://auth.example.com/authorize?state=s",
+    expiresAt: "2026-12-02T12:00:00.000Z",
+  },
+  "connection.auth_resolved": { connection: "crm", outcome: "connected" },
   "artifact.tagged": { kind: "report", key: "2024-w1", title: "Weekly", data: { n: 1 } },
 };
 

@@ -112,6 +112,18 @@ export const sessionEventSchema = z.discriminatedUnion("type", [
     result: z.string(),
     isError: z.boolean().optional(),
   }),
+  // [inferred] An MCP connection with `oauth: true` needs someone to connect it: the turn waits
+  // (docs/agent-folders.md, "MCP connections"). authorizeUrl is the provider's page to open.
+  event("connection.auth_requested", {
+    connection: id,
+    authorizeUrl: z.string(),
+    expiresAt: z.string(),
+  }),
+  // [inferred] How the wait ended: connected, expired (10 minutes), or cancelled (stop, preempt).
+  event("connection.auth_resolved", {
+    connection: id,
+    outcome: z.enum(["connected", "expired", "cancelled"]),
+  }),
   // [inferred]
   event("artifact.tagged", { kind: id, key: id, title: z.string().optional(), data: z.json().optional() }),
 ]);

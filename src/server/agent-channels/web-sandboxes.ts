@@ -10,6 +10,7 @@ import { agentLogs, agentSecretKey, durableRuntime } from "@/server/http/platfor
 import { processLogger } from "@/server/logging/logger";
 import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
 import { createSecretReader } from "@/server/secrets/create-secret-reader";
+import { createProcessConnections } from "@/server/mcp/process-connections";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { AppError } from "@/server/errors";
 
@@ -41,7 +42,16 @@ async function create(): Promise<SandboxPool> {
       dataDir: config.dataDir,
       runtime: durableRuntime(),
       sandboxes: () => sandboxes,
+      connections: () => connections,
     }),
+  });
+  const connections = createProcessConnections({
+    db: db(),
+    sandboxes: () => sandboxes,
+    readSecrets: (versionId) => secrets.forVersion(versionId),
+    egress: config.AGENTFOLD_EGRESS,
+    privateHosts: config.AGENTFOLD_MCP_PRIVATE_HOSTS,
+    logs: agentLogs(),
   });
   return sandboxes;
 }

@@ -88,11 +88,13 @@ async function callsNeedingApproval(env: LoopEnv, calls: ToolCallRequest[], tool
   const needing: Parked[] = [];
   for (const call of calls) {
     const spec = tools.find((candidate) => candidate.name === call.toolName);
-    if (call.invalid || spec?.kind !== "agent" || spec.tool.needsApproval === false) continue;
+    if (call.invalid || !spec || spec.kind === "task") continue;
+    const rule = spec.kind === "agent" ? spec.tool.needsApproval : spec.needsApproval === true;
+    if (rule === false) continue;
     // A dry-run write is stubbed, not run: there is nothing to approve.
     if (session.dryRun && spec.effect === "write") continue;
-    let needs = spec.tool.needsApproval === true;
-    if (spec.tool.needsApproval === "dynamic") {
+    let needs = rule === true;
+    if (spec.kind === "agent" && spec.tool.needsApproval === "dynamic") {
       const context = {
         toolCallId: call.callId,
         session: sessionInfo(env.setup),

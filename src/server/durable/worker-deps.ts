@@ -1,5 +1,6 @@
 // What the worker's Restate services are given: the seam between the worker process
 // (src/server/worker/endpoint.ts builds it) and the services in this folder.
+import type { TurnConnections } from "@/server/turns/engine";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import type { WorkspaceStock } from "@/agents/runtime/workspace-stock";
@@ -46,4 +47,8 @@ export type WorkerDeps = {
   telemetry?: Telemetry;
   /** Tests: where agent code may connect, and how names resolve (a test's receiver on loopback). */
   sandboxEgress?: { egress: EgressPolicy; resolve: ResolveTarget };
+  /** host:port of MCP servers remote connections may reach though private (AGENTFOLD_MCP_PRIVATE_HOSTS). */
+  mcpPrivateHosts?: readonly string[];
+  /** MCP connections and peer agents (src/server/mcp); made by the worker server. */
+  connections?: TurnConnections;
 };

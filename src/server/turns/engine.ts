@@ -15,6 +15,8 @@ import type { Usage } from "@/agents/sdk/events";
 import type { Principal } from "@/agents/sdk/types";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import type { StepRecord } from "@/server/events/append-events";
+import type { AgentLogWriter } from "@/server/logging/agent-logs";
+import type { ConnectionPool } from "@/server/mcp/connection-pool";
 import type { SpanScope } from "@/server/telemetry/span-scope";
 import type { Telemetry } from "@/server/telemetry/telemetry";
 import type { ToolOutcome } from "./tool-output";
@@ -60,6 +62,11 @@ export type TurnDeps = {
   resolveAwakeable: (id: string) => void;
   /** Where spans and metrics go; absent when nothing is exported (docs/telemetry.md). */
   telemetry?: Telemetry;
+  /** MCP connections and peer agents (connection-tools.ts); without them, a version that
+   * declares any fails its turns. */
+  connections?: TurnConnections;
+  /** The agents' logs, for platform lines about a turn (a connection left out). */
+  logs?: AgentLogWriter;
   /** This run's turn span (started on first use) and when the run began. */
   trace?: SpanScope;
   runStartedAt?: number;
@@ -116,6 +123,23 @@ export type Step = <T>(name: string, action: (seal: Seal<T>) => Promise<T>) => P
 /** The journal row for this outcome, for the step's last append; undefined where steps are not
  * journaled in Postgres. */
 export type Seal<T> = (outcome: T) => StepRecord | undefined;
+
+/** The turn a peer agent is asked from: its session's principal is the caller. */
+export type PeerCaller = { setup: TurnSetup; turnId: string };
+
+/** What a turn's MCP connections go through: the process's client pool, and peer agents. */
+export type TurnConnections = {
+  pool: ConnectionPool;
+  peers?: {
+    ask: (
+      caller: PeerCaller,
+      slug: string,
+      input: { message: string; sessionId?: string },
+      signal?: AbortSignal,
+    ) => Promise<unknown>;
+    check: (caller: PeerCaller, slug: string, input: { sessionId: string }) => Promise<unknown>;
+  };
+};
 
 /** What an earlier run of this turn left in the event log that a step run again must know. */
 export type EarlierRun = {

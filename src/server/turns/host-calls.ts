@@ -25,6 +25,9 @@ import { createFilesStore } from "@/server/host-state/files";
 import { createKvStore } from "@/server/host-state/kv";
 import { recordAgentTelemetry } from "@/server/telemetry/agent-telemetry";
 import type { Telemetry } from "@/server/telemetry/telemetry";
+import type { ConnectionPool } from "@/server/mcp/connection-pool";
+import { connectionConfig } from "@/server/mcp/resolve-connection";
+import { connectionTarget, mcpToolTimeoutMs } from "./connection-tools";
 import { filesCall, kvCall } from "./host-state-calls";
 import { type AgentCaller, getSessionForAgent, sendFromAgent, waitForTurn } from "@/server/sessions/send-from-agent";
 
@@ -51,6 +54,8 @@ type Deps = {
   sandboxes: () => SandboxPool;
   /** Where agent code's metrics and spans go; absent: nowhere (the sandbox stops recording). */
   telemetry?: Telemetry;
+  /** The process's MCP clients (ctx.host.mcp); absent: calls to it fail, saying so. */
+  connections?: () => ConnectionPool;
 };
 
 export function hostCallHandler(deps: Deps) {
@@ -109,6 +114,9 @@ export function hostCallHandler(deps: Deps) {
         return listArtifacts(deps.db, host.agentId, params);
       case "session.wait":
         return waitForTurn({ db: deps.db, caller: await callerOf(deps, host), params, signal });
+      case "mcp.listTools":
+      case "mcp.callTool":
+        return mcpCall(deps, host, method, params as { connection?: unknown; tool?: unknown; args?: unknown }, signal);
       case "otel.record":
         // Recorded before anything is awaited: the call's span is still open (otel-api.ts).
         return recordAgentTelemetry(
@@ -118,6 +126,38 @@ export function hostCallHandler(deps: Deps) {
         );
     }
   };
+}
+
+/** ctx.host.mcp: any of the version's connections, host-connections included; tools are listed
+ * as the server describes them, and a call answers the server's result as it is. */
+async function mcpCall(
+  deps: Deps,
+  host: HostContext,
+  method: "mcp.listTools" | "mcp.callTool",
+  params: { connection?: unknown; tool?: unknown; args?: unknown },
+  signal?: AbortSignal,
+) {
+  if (!deps.connections) throw new Error("ctx.host.mcp is not available in this process");
+  const version = await deps.db.agentVersion.findUnique({ where: { id: host.versionId }, select: { manifest: true } });
+  const declared = (version?.manifest as AgentManifest | null)?.connections ?? [];
+  const connection = declared.find((candidate) => candidate.name === params.connection);
+  if (!connection)
+    throw new Error(
+      `the agent has no MCP connection named ${String(params.connection)}; connections: ${declared.map((c) => c.name).join(", ") || "none"}`,
+    );
+  if (connectionConfig(connection).form === "agent")
+    throw new Error(`${connection.name} is a peer agent: its model asks it through ${connection.name}__ask`);
+  const target = connectionTarget(deps.dataDir, host, connection);
+  const pool = deps.connections();
+  if (method === "mcp.listTools")
+    return (await pool.tools(target, signal)).map(({ name, description, inputSchema }) => ({
+      name,
+      description,
+      inputSchema,
+    }));
+  if (typeof params.tool !== "string") throw new Error("ctx.host.mcp.callTool: give the tool's name");
+  const args = typeof params.args === "object" && params.args !== null ? (params.args as Record<string, unknown>) : {};
+  return pool.callTool(target, params.tool, args, { signal, timeoutMs: mcpToolTimeoutMs });
 }
 
 /** The agent and principal agent code acts for (ctx.send and friends). */

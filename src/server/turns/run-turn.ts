@@ -7,6 +7,8 @@ import type { ModelMessage } from "ai";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import type { TurnRequest } from "@/server/durable/runtime";
+import { logForSession } from "@/server/logging/log-for-session";
+import { ConnectionUnavailable } from "@/server/mcp/connection-pool";
 import { createReminder } from "@/server/reminders/reminders";
 import { noSpan } from "@/server/telemetry/span-scope";
 import { identifyTurn, recordTurnEnd } from "@/server/telemetry/turn-telemetry";
@@ -18,9 +20,10 @@ import { judgeResult } from "./judge-result";
 import { addUsage, zeroUsage } from "./model-step";
 import { refreshMemoryView } from "./memory-view";
 import { prepareSessionWorkspace } from "./prepare-session-workspace";
+import { connectionTools } from "./connection-tools";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup } from "./turn-setup";
-import { turnTools } from "./turn-tools";
+import { turnTools, type ToolSpec } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFinish> {
@@ -140,7 +143,22 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     telemetry: deps.telemetry,
     trace: deps.trace,
   };
-  env.delegate = (call, trace) => runSubagent(env, call, setup.modelId, trace);
+  let connections: ToolSpec[];
+  try {
+    connections = await connectionTools(deps.connections, {
+      dataDir: deps.dataDir,
+      setup,
+      turnId,
+      signal,
+      warn: (message) => void logForSession(deps, { sessionId: setup.session.id, turnId }, "warn", message),
+    });
+  } catch (error) {
+    if (signal.aborted) return { kind: "cancelled" };
+    if (error instanceof ConnectionUnavailable)
+      return { kind: "failed", code: "connection_failed", message: error.message };
+    throw error;
+  }
+  env.delegate = (call, trace) => runSubagent(env, call, setup.modelId, trace, connections);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;
   let repair: string | undefined;
@@ -153,6 +171,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       messages,
       tools: turnTools(setup, {
         canDelegate: true,
+        connections,
         remind: deps.runtime
           ? (input) => createReminder({ db, runtime: deps.runtime!, sessionId: setup.session.id, input })
           : undefined,

@@ -7,7 +7,7 @@ import { agentLoop } from "./agent-loop";
 import type { LoopEnv, Spend, ToolCallRequest, ToolCallResult } from "./engine";
 import { failed } from "./tool-output";
 import { modelIdOf } from "./turn-setup";
-import { turnTools } from "./turn-tools";
+import { turnTools, type ToolSpec } from "./turn-tools";
 
 export async function runSubagent(
   env: LoopEnv,
@@ -15,9 +15,11 @@ export async function runSubagent(
   parentModelId: string,
   /** The `task` call's span (started by the subagent's first work that runs). */
   trace: SpanScope = noSpan,
+  /** The parent turn's MCP connection tools. */
+  connections: ToolSpec[] = [],
 ): Promise<ToolCallResult & Spend> {
   try {
-    const result = await delegate(env, call, parentModelId, trace);
+    const result = await delegate(env, call, parentModelId, trace, connections);
     trace.end(result.isError && typeof result.output === "string" ? result.output : undefined);
     return result;
   } catch (error) {
@@ -31,6 +33,7 @@ async function delegate(
   call: ToolCallRequest,
   parentModelId: string,
   trace: SpanScope,
+  connections: ToolSpec[],
 ): Promise<ToolCallResult & Spend> {
   const { db, step, setup, turnId } = env;
   const sessionId = setup.session.id;
@@ -92,7 +95,8 @@ async function delegate(
       modelId: modelIdOf(subagent.model, parentModelId),
       system: subagent.instructionsText,
       messages: [{ role: "user", content: prompt }],
-      tools: turnTools(setup, { canDelegate: false }),
+      // Subagents share the parent's tools, MCP connections included.
+      tools: turnTools(setup, { canDelegate: false, connections }),
       firstStep: 0,
     },
   );

@@ -177,7 +177,7 @@ async function attemptOnce(
 ): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
     try {
-      return { ok: true, output: await spec.execute(call.input, { callId: call.callId }) };
+      return { ok: true, output: await spec.execute(call.input, { callId: call.callId, signal: env.signal }) };
     } catch (error) {
       return { ok: false, error: `${spec.name}: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -23,6 +23,7 @@ export type TurnFailureCode =
   | "engine_unavailable"
   | "retries_exhausted"
   | "result_rejected"
+  | "connection_failed"
   | "step_limit"
   | "internal";
 

@@ -8,11 +8,21 @@ import { workspaceTools } from "@/agents/runtime/workspace-tools";
 import type { ReminderInput } from "@/server/reminders/reminders";
 import type { TurnSetup } from "./engine";
 
-type Common = { name: string; description: string; inputSchema: object; effect: "read" | "write" };
+type Common = {
+  name: string;
+  description: string;
+  inputSchema: object;
+  effect: "read" | "write";
+  /** A built-in that waits for a person first (an MCP tool its server marks destructive). */
+  needsApproval?: boolean;
+};
 
 export type ToolSpec =
   | (Common & { kind: "agent"; tool: ToolManifest })
-  | (Common & { kind: "builtin"; execute: (input: unknown, call: { callId: string }) => Promise<unknown> })
+  | (Common & {
+      kind: "builtin";
+      execute: (input: unknown, call: { callId: string; signal: AbortSignal }) => Promise<unknown>;
+    })
   | (Common & { kind: "task" });
 
 const emptyObject = { type: "object", properties: {}, additionalProperties: true };
@@ -24,7 +34,13 @@ export type ArtifactTagger = (input: unknown) => Promise<unknown>;
 
 export function turnTools(
   setup: TurnSetup,
-  options: { canDelegate: boolean; remind?: ReminderCreator; tagArtifact?: ArtifactTagger },
+  options: {
+    canDelegate: boolean;
+    remind?: ReminderCreator;
+    tagArtifact?: ArtifactTagger;
+    /** The turn's MCP connections' tools (connection-tools.ts). */
+    connections?: ToolSpec[];
+  },
 ): ToolSpec[] {
   const { manifest } = setup;
   const specs: ToolSpec[] = manifest.tools.map((tool) => ({
@@ -36,6 +52,9 @@ export function turnTools(
     tool,
   }));
   const taken = new Set(specs.map((spec) => spec.name));
+  for (const spec of options.connections ?? []) {
+    if (!taken.has(spec.name)) specs.push(spec), taken.add(spec.name);
+  }
   for (const builtin of workspaceTools({ workspaceDir: setup.workspaceDir, allowlist: manifest.builtinTools })) {
     if (!taken.has(builtin.name))
       specs.push({ kind: "builtin", ...builtin, inputSchema: builtin.inputSchema as object });

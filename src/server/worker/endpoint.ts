@@ -21,6 +21,8 @@ import { createHookDispatcher } from "@/server/hooks/hook-dispatcher";
 import { createAgentLogWriter } from "@/server/logging/agent-logs";
 import { processLogger } from "@/server/logging/logger";
 import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
+import { env } from "@/env";
+import { createProcessConnections } from "@/server/mcp/process-connections";
 import { createEagerTurns } from "./eager-turns";
 
 /** Every Restate service and object this worker serves. */
@@ -31,7 +33,10 @@ function createServices(deps: WorkerDeps) {
 export type WorkerServer = { url: string; close: () => Promise<void> };
 
 /** What the caller configures; the sandbox pool and the listeners belong to the server. */
-export type WorkerConfig = Omit<WorkerDeps, "sandboxes" | "cancellations" | "eager" | "workspaces" | "logs">;
+export type WorkerConfig = Omit<
+  WorkerDeps,
+  "sandboxes" | "cancellations" | "eager" | "workspaces" | "logs" | "connections"
+>;
 
 export async function startWorkerServer({
   port,
@@ -74,7 +79,16 @@ export async function startWorkerServer({
       runtime: config.runtime,
       sandboxes: () => sandboxes,
       telemetry: config.telemetry,
+      connections: () => pool,
     }),
+  });
+  const pool = createProcessConnections({
+    db: config.db,
+    sandboxes: () => sandboxes,
+    readSecrets: (versionId) => secrets.forVersion(versionId),
+    egress: config.sandboxEgress?.egress ?? env().AGENTFOLD_EGRESS,
+    privateHosts: config.mcpPrivateHosts ?? env().AGENTFOLD_MCP_PRIVATE_HOSTS,
+    logs,
   });
   const databaseUrl = poolOf(config.db).options.connectionString;
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
@@ -84,7 +98,14 @@ export async function startWorkerServer({
     databaseUrl,
     key: secretKey ?? readOrCreateSecretKey(config.dataDir),
   });
-  const deps: WorkerDeps = { ...config, sandboxes, cancellations, logs, workspaces: createWorkspaceStock() };
+  const deps: WorkerDeps = {
+    ...config,
+    sandboxes,
+    cancellations,
+    logs,
+    workspaces: createWorkspaceStock(),
+    connections: { pool },
+  };
   // Events reach hooks from here, never from the turn that appends them.
   const hooks = await createHookDispatcher({
     db: config.db,
@@ -125,6 +146,7 @@ export async function startWorkerServer({
       for (const session of sessions) session.destroy();
       await closed;
       await Promise.all([hooks.close(), cancellations.close(), secrets.close(), deps.eager?.close()]);
+      await pool.closeAll();
       await sandboxes.stopAll();
       await logs.close();
     },
