@@ -8,7 +8,12 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { SandboxPool, VersionSandboxSpec } from "@/agents/sandbox/pool";
 import { reachCheckedFetch, UnreachableConnection, type ConnectionReach } from "./connection-fetch";
 import { resolveConnection, type ManifestConnection, type ResolvedConnection } from "./resolve-connection";
@@ -193,6 +198,11 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     clearTimeout(entry.idle);
     try {
       return await use(await reasoned(target, entry.client), entry);
+    } catch (error) {
+      // The server could not be reached (not an MCP error it answered): the next use opens a
+      // new client, so a server that went away is noticed by the next turn.
+      if (!(error instanceof McpError)) void close(key, entry);
+      throw error;
     } finally {
       entry.inFlight--;
       touch(key, entry);

@@ -13,6 +13,8 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
 import { setSecret } from "@/server/secrets/set-secret";
+import { startHelpdeskServer } from "../../../examples/helpdesk-mcp/server";
+import { readFiles } from "@/testing/folders";
 import { startRemoteMcpServer, type RemoteMcpServer } from "@/testing/mcp/remote-mcp-server";
 import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
@@ -49,7 +51,7 @@ beforeAll(async () => {
   stdioServer = built.outputFiles[0]!.text;
   h = await startTurnHarness({
     databaseUrl: inject("databaseUrl"),
-    mcpPrivateHosts: [remote.hostPort, `127.0.0.1:${downPort}`],
+    mcpPrivateHosts: [remote.hostPort, `127.0.0.1:${downPort}`, "127.0.0.1:4610"],
   });
 }, 120_000);
 
@@ -217,5 +219,36 @@ describe("stdio MCP connections", () => {
     expect(reached.fetch).toMatch(/^refused/);
     expect(reached.read).toMatch(/^refused/);
     if (process.getuid?.() === 0) expect(reached.uid).toBe(65534);
+  });
+});
+
+describe("examples/support-desk", () => {
+  it("reaches the example helpdesk when it runs, and goes on without it when it does not", {
+    timeout: 90_000,
+  }, async () => {
+    const desk = await h.deploy("desk", readFiles(path.join(import.meta.dirname, "../../../examples/support-desk")));
+    await setSecret({
+      db: h.db,
+      key: readOrCreateSecretKey(h.dataDir),
+      agentId: desk.id,
+      name: "HELPDESK_TOKEN",
+      value: "desk-token",
+    });
+    const helpdesk = await startHelpdeskServer({ token: "desk-token" });
+    try {
+      const log = await turn(desk, '[call helpdesk__get_ticket {"id":"T-100"}]');
+      const [result] = results(log);
+      expect(result).toMatchObject({ toolName: "helpdesk__get_ticket", isError: false });
+      expect(JSON.parse(text(result!.output))).toMatchObject({ id: "T-100", subject: "Parcel A-1001 has not arrived" });
+    } finally {
+      await helpdesk.close();
+    }
+    // The open client learns the server is gone from its next call; the turn after that goes on
+    // without the connection.
+    const gone = await turn(desk, '[call helpdesk__get_ticket {"id":"T-100"}]');
+    expect(results(gone)[0]).toMatchObject({ isError: true });
+    const without = await turn(desk, '[call helpdesk__get_ticket {"id":"T-100"}]');
+    expect(ofType(without, "turn.completed")).toHaveLength(1);
+    expect(said(without)).toContain("There is no tool named helpdesk__get_ticket");
   });
 });
