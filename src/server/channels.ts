@@ -71,6 +71,23 @@ export const artifactsChannel = idChannel("agent_artifacts", "the id of the agen
  * keep (src/server/auth/credential-cache.ts). */
 export const credentialsChannel: Channel<void> = { name: "agentfold_credentials", decode: () => undefined };
 
+const authorizedSchema = z.object({ agentId: id, connection: id });
+export type McpAuthorized = z.infer<typeof authorizedSchema>;
+
+/** An `oauth: true` MCP connection of an agent was connected (the OAuth callback stored its
+ * tokens): turns waiting for it in workers go on (src/server/mcp/authorization-waits.ts). */
+export const mcpAuthorizedChannel: Channel<McpAuthorized> = {
+  name: "mcp_authorized",
+  encode: (payload) => JSON.stringify(authorizedSchema.parse(payload)),
+  decode: (payload) => {
+    try {
+      return authorizedSchema.safeParse(JSON.parse(payload)).data;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
 /** All of them, for a map of who talks to whom (ARCHITECTURE.md). */
 export const channels = [
   sessionEventsChannel,
@@ -80,4 +97,5 @@ export const channels = [
   secretsChannel,
   artifactsChannel,
   credentialsChannel,
+  mcpAuthorizedChannel,
 ] as const;

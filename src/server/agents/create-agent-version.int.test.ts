@@ -117,7 +117,7 @@ describe("uploaded agent versions", () => {
     expect(fs.existsSync(path.join(dataDir, "..", "escape.txt"))).toBe(false);
   });
 
-  it("marks a version invalid when a peer connection names an agent not on this instance", async () => {
+  it("marks a version invalid when a peer connection names an agent not in its team", async () => {
     const peer = (target: string) =>
       `import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ agent: ${JSON.stringify(target)} });`;
     const missing = await upload(`peer-${suffix}`, {
@@ -128,7 +128,7 @@ describe("uploaded agent versions", () => {
     expect(missing.diagnostics).toContainEqual({
       level: "error",
       file: "bot/mcp-connections/helper.ts",
-      message: "peer agent 'nowhere-agent' is not on this instance",
+      message: "peer agent 'nowhere-agent' is not in this team",
     });
     const present = await upload(`peer2-${suffix}`, { ...valid, "bot/mcp-connections/helper.ts": peer(slug) });
     expect(present.status).toBe("ready");

@@ -36,10 +36,11 @@ async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   return { id: existing?.id ?? crypto.randomUUID(), isNew: !existing };
 }
 
-/** Peer connections (`{ agent: slug }`) must name an agent on this instance
- * (docs/agent-folders.md, "Validating"). */
+/** Peer connections (`{ agent: slug }`) must name an agent of the same team: peers are asked
+ * within a team (docs/agent-folders.md, "Validating"). */
 async function missingPeers(
   db: PrismaClient,
+  teamId: string,
   slug: string,
   manifest: AgentManifest | undefined,
 ): Promise<Diagnostic[]> {
@@ -48,11 +49,14 @@ async function missingPeers(
     return typeof peer === "string" ? [{ file: c.file, peer }] : [];
   });
   if (peers.length === 0) return [];
-  const found = await db.agent.findMany({ where: { slug: { in: peers.map((p) => p.peer) } }, select: { slug: true } });
+  const found = await db.agent.findMany({
+    where: { slug: { in: peers.map((p) => p.peer) }, teamId },
+    select: { slug: true },
+  });
   const known = new Set([slug, ...found.map((a) => a.slug)]);
   return peers
     .filter((p) => !known.has(p.peer))
-    .map((p) => ({ level: "error" as const, file: p.file, message: `peer agent '${p.peer}' is not on this instance` }));
+    .map((p) => ({ level: "error" as const, file: p.file, message: `peer agent '${p.peer}' is not in this team` }));
 }
 
 export async function createAgentVersion(options: {
@@ -76,7 +80,7 @@ export async function createAgentVersion(options: {
     const extracted = await extractUpload({ archive, destDir: paths.source });
     fs.writeFileSync(paths.archive(extracted.format), archive);
     const loaded = await load({ folderDir: paths.source, folderName: slug, outDir: paths.bundle });
-    loaded.diagnostics.push(...(await missingPeers(db, slug, loaded.manifest)));
+    loaded.diagnostics.push(...(await missingPeers(db, teamId, slug, loaded.manifest)));
     const status = loaded.diagnostics.some((d) => d.level === "error") ? "invalid" : "ready";
     const version = await db.$transaction(async (tx) => {
       if (agent.isNew) {

@@ -49,6 +49,8 @@ export type WorkerDeps = {
   sandboxEgress?: { egress: EgressPolicy; resolve: ResolveTarget };
   /** host:port of MCP servers remote connections may reach though private (AGENTFOLD_MCP_PRIVATE_HOSTS). */
   mcpPrivateHosts?: readonly string[];
+  /** The dashboard's public address, under which MCP OAuth callbacks arrive (NEXTAUTH_URL). */
+  publicUrl?: string;
   /** MCP connections and peer agents (src/server/mcp); made by the worker server. */
   connections?: TurnConnections;
 };

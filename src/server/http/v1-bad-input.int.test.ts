@@ -48,6 +48,22 @@ beforeAll(async () => {
     ports: { ingress: await getFreePort(), admin: await getFreePort(), node: await getFreePort() },
     log: () => undefined,
   });
+  const { team, agent, version } = await createTestAgent(db);
+  await db.agentVersion.update({
+    where: { id: version.id },
+    data: { manifest: testManifest({ instructionsText: "You are a test agent." }) },
+  });
+  slug = agent.slug;
+  bearer = `Bearer ${(await createToken({ db, teamId: team.id, name: "fuzz", actions: ["*"] })).token}`;
+  // The route handlers read their configuration from the environment on first use, and so does
+  // the worker: it is set before the worker starts. The unslugged /v1/session… routes serve this agent.
+  Object.assign(process.env, {
+    DATABASE_URL: databaseUrl,
+    AGENTFOLD_DATA_DIR: dataDir,
+    AGENTFOLD_SINGLE_AGENT: slug,
+    RESTATE_INGRESS_URL: restate.ingressUrl,
+    RESTATE_ADMIN_URL: restate.adminUrl,
+  });
   const runtime = createRestateRuntime({ ingressUrl: restate.ingressUrl, adminUrl: restate.adminUrl });
   worker = await startWorkerServer({
     port: 0,
@@ -56,22 +72,6 @@ beforeAll(async () => {
     deps: { db, dataDir, models: {}, defaultModel: "local:scripted", runtime },
   });
   await runtime.registerWorker(worker.url);
-  const { team, agent, version } = await createTestAgent(db);
-  await db.agentVersion.update({
-    where: { id: version.id },
-    data: { manifest: testManifest({ instructionsText: "You are a test agent." }) },
-  });
-  slug = agent.slug;
-  bearer = `Bearer ${(await createToken({ db, teamId: team.id, name: "fuzz", actions: ["*"] })).token}`;
-  // The route handlers read their configuration from the environment on first use; the
-  // unslugged /v1/session… routes serve this agent.
-  Object.assign(process.env, {
-    DATABASE_URL: databaseUrl,
-    AGENTFOLD_DATA_DIR: dataDir,
-    AGENTFOLD_SINGLE_AGENT: slug,
-    RESTATE_INGRESS_URL: restate.ingressUrl,
-    RESTATE_ADMIN_URL: restate.adminUrl,
-  });
   // Faults are what the web's log says about a route (respond.ts, api-front.ts) or the test server.
   const isFault = (text: string) =>
     /unhandled error in a route|reached the database unchecked|api front:|v1 test server/i.test(text);
@@ -494,8 +494,11 @@ describe("fuzzed input", () => {
           throw new Error(
             `${answer.status} for ${JSON.stringify({ ...request, route: undefined })}: ${answer.text.slice(0, 500)}`,
           );
-        // A 4xx is always the wire format, so clients can tell why.
-        if (answer.status >= 400 && answer.json?.ok !== false)
+        // A 4xx is always the wire format, so clients can tell why; past its auth, MCP answers
+        // JSON-RPC errors (docs/api.md, "MCP").
+        const isJsonRpcError =
+          request.route?.entry.name === "mcp" && answer.json?.jsonrpc === "2.0" && answer.json.error;
+        if (answer.status >= 400 && answer.json?.ok !== false && !isJsonRpcError)
           throw new Error(`${answer.status} without { ok: false }: ${answer.text.slice(0, 200)}`);
         // A JSON 200 is what the route table (and so the OpenAPI document) says it is.
         const answers = request.route?.entry.response;

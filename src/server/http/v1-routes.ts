@@ -7,6 +7,8 @@ import { openApiDocument } from "./openapi";
 import { json } from "./respond";
 import { agentRoutes } from "./routes/agent-routes";
 import { hostRoutes } from "./routes/host-routes";
+import { mcpOAuthRoutes } from "./routes/mcp-oauth-routes";
+import { mcpRoutes } from "./routes/mcp-routes";
 import { sessionRoutes } from "./routes/session-routes";
 import { unslugged } from "./unslugged";
 import { hostRoute, type Method, type NextHandler, type V1Route } from "./v1-route";
@@ -23,7 +25,14 @@ const openApiRoute = hostRoute({
   handler: async (): Promise<Response> => json((document ??= openApiDocument(allRoutes()))),
 });
 
-export const v1Routes = [...sessionRoutes, ...agentRoutes, ...hostRoutes, openApiRoute];
+export const v1Routes = [
+  ...sessionRoutes,
+  ...agentRoutes,
+  ...mcpRoutes,
+  ...mcpOAuthRoutes,
+  ...hostRoutes,
+  openApiRoute,
+];
 
 function allRoutes(): V1Route[] {
   return v1Routes;

@@ -7,6 +7,7 @@ import type { AgentManifest } from "@/agents/loader/manifest";
 import { agentEgressPolicy, type EgressPolicy } from "@/agents/sandbox/egress-policy";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { AgentLogWriter } from "@/server/logging/agent-logs";
+import type { ConnectionReach } from "./connection-fetch";
 import { createConnectionPool, type ConnectionPool, type OAuthProviders } from "./connection-pool";
 
 export type ProcessConnectionsOptions = {
@@ -20,8 +21,9 @@ export type ProcessConnectionsOptions = {
   idleMs?: number;
 };
 
-export function createProcessConnections(options: ProcessConnectionsOptions): ConnectionPool {
-  const { db, logs } = options;
+/** What an agent version's remote connections may reach: its egress policy, the private MCP hosts. */
+export function versionReach(options: Pick<ProcessConnectionsOptions, "db" | "egress" | "privateHosts">) {
+  const { db } = options;
   const declared = new Map<string, Promise<string[] | undefined>>();
   // Versions never change: their declared egress is read once.
   const declaredEgress = (versionId: string) => {
@@ -35,13 +37,18 @@ export function createProcessConnections(options: ProcessConnectionsOptions): Co
     }
     return read;
   };
+  return async (versionId: string): Promise<ConnectionReach> => ({
+    policy: agentEgressPolicy(options.egress, await declaredEgress(versionId)),
+    privateHosts: options.privateHosts,
+  });
+}
+
+export function createProcessConnections(options: ProcessConnectionsOptions): ConnectionPool {
+  const { logs } = options;
   return createConnectionPool({
     sandboxes: options.sandboxes,
     readSecrets: options.readSecrets,
-    reach: async (versionId) => ({
-      policy: agentEgressPolicy(options.egress, await declaredEgress(versionId)),
-      privateHosts: options.privateHosts,
-    }),
+    reach: versionReach(options),
     oauth: options.oauth,
     idleMs: options.idleMs,
     onStderr: (target, line) =>

@@ -29,8 +29,11 @@ export async function startSession(options: {
   /** A channel's initial state for the session, committed with it (before any event reaches the
    * channel's handlers). */
   channelState?: unknown;
+  /** The session a peer agent's ask came from (src/server/mcp/peer-agents.ts), committed with it. */
+  askedFrom?: { sessionId: string; agentId: string };
 }): Promise<SessionStarted> {
-  const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat", channelState } = options;
+  const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat" } = options;
+  const { channelState, askedFrom } = options;
   if (!agent.activeVersionId)
     throw new AppError("conflict", `agent '${agent.slug}' has no active version; upload one first`);
   assertWorkspacePaths(body.workspaceFiles);
@@ -55,14 +58,20 @@ export async function startSession(options: {
     announce: true,
   };
   const { announced } =
-    channelState === undefined
+    channelState === undefined && askedFrom === undefined
       ? await recordSessionStart(poolOf(db), start)
       : await pgTransaction(db, async (client) => {
           const recorded = await recordSessionStart(client, start);
-          await client.query(
-            `INSERT INTO channel_states ("sessionId", state, "updatedAt") VALUES ($1, $2::jsonb, now() AT TIME ZONE 'UTC')`,
-            [sessionId, JSON.stringify(channelState)],
-          );
+          if (channelState !== undefined)
+            await client.query(
+              `INSERT INTO channel_states ("sessionId", state, "updatedAt") VALUES ($1, $2::jsonb, now() AT TIME ZONE 'UTC')`,
+              [sessionId, JSON.stringify(channelState)],
+            );
+          if (askedFrom)
+            await client.query(
+              `INSERT INTO session_peer_asks ("sessionId", "fromSessionId", "fromAgentId") VALUES ($1, $2, $3)`,
+              [sessionId, askedFrom.sessionId, askedFrom.agentId],
+            );
           return recorded;
         });
   // An announced turn starts in a worker at once, and goes to the engine only if it has to.

@@ -16,6 +16,7 @@ import type { Principal } from "@/agents/sdk/types";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import type { StepRecord } from "@/server/events/append-events";
 import type { AgentLogWriter } from "@/server/logging/agent-logs";
+import type { AuthorizationWaits } from "@/server/mcp/authorization-waits";
 import type { ConnectionPool } from "@/server/mcp/connection-pool";
 import type { SpanScope } from "@/server/telemetry/span-scope";
 import type { Telemetry } from "@/server/telemetry/telemetry";
@@ -127,9 +128,13 @@ export type Seal<T> = (outcome: T) => StepRecord | undefined;
 /** The turn a peer agent is asked from: its session's principal is the caller. */
 export type PeerCaller = { setup: TurnSetup; turnId: string };
 
-/** What a turn's MCP connections go through: the process's client pool, and peer agents. */
+/** What a turn's MCP connections go through: the process's client pool, peer agents, and the
+ * wait for an OAuth connection to be connected (open-connections.ts). */
 export type TurnConnections = {
   pool: ConnectionPool;
+  authorizations?: AuthorizationWaits;
+  /** How long a turn waits for Connect; 10 minutes. */
+  connectWaitMs?: number;
   peers?: {
     ask: (
       caller: PeerCaller,

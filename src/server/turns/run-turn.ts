@@ -7,8 +7,6 @@ import type { ModelMessage } from "ai";
 import { SandboxError, type Sandbox } from "@/agents/sandbox/sandbox";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import type { TurnRequest } from "@/server/durable/runtime";
-import { logForSession } from "@/server/logging/log-for-session";
-import { ConnectionUnavailable } from "@/server/mcp/connection-pool";
 import { createReminder } from "@/server/reminders/reminders";
 import { noSpan } from "@/server/telemetry/span-scope";
 import { identifyTurn, recordTurnEnd } from "@/server/telemetry/turn-telemetry";
@@ -20,10 +18,10 @@ import { judgeResult } from "./judge-result";
 import { addUsage, zeroUsage } from "./model-step";
 import { refreshMemoryView } from "./memory-view";
 import { prepareSessionWorkspace } from "./prepare-session-workspace";
-import { connectionTools } from "./connection-tools";
+import { openConnections } from "./open-connections";
 import { runSubagent } from "./subagent";
 import { loadTurnSetup } from "./turn-setup";
-import { turnTools, type ToolSpec } from "./turn-tools";
+import { turnTools } from "./turn-tools";
 import { acknowledgeSlot, acquireSlot, releaseTurnSlot } from "./turn-slots";
 
 export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFinish> {
@@ -143,21 +141,8 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     telemetry: deps.telemetry,
     trace: deps.trace,
   };
-  let connections: ToolSpec[];
-  try {
-    connections = await connectionTools(deps.connections, {
-      dataDir: deps.dataDir,
-      setup,
-      turnId,
-      signal,
-      warn: (message) => void logForSession(deps, { sessionId: setup.session.id, turnId }, "warn", message),
-    });
-  } catch (error) {
-    if (signal.aborted) return { kind: "cancelled" };
-    if (error instanceof ConnectionUnavailable)
-      return { kind: "failed", code: "connection_failed", message: error.message };
-    throw error;
-  }
+  const connections = await openConnections(deps, setup, turnId);
+  if (!Array.isArray(connections)) return connections;
   env.delegate = (call, trace) => runSubagent(env, call, setup.modelId, trace, connections);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;

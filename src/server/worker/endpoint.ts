@@ -22,6 +22,10 @@ import { createAgentLogWriter } from "@/server/logging/agent-logs";
 import { processLogger } from "@/server/logging/logger";
 import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
 import { env } from "@/env";
+import { createAuthorizationWaits } from "@/server/mcp/authorization-waits";
+import { mcpOAuthCallbackUrl } from "@/server/mcp/finish-authorization";
+import { oauthProviders } from "@/server/mcp/oauth-store";
+import { peerAgents } from "@/server/mcp/peer-agents";
 import { createProcessConnections } from "@/server/mcp/process-connections";
 import { createEagerTurns } from "./eager-turns";
 
@@ -57,6 +61,7 @@ export async function startWorkerServer({
   if (identityKeys?.length === 0)
     throw new Error("the worker needs at least one Restate identity key, or null to accept unsigned requests");
   const log = processLogger();
+  const agentKey = secretKey ?? readOrCreateSecretKey(config.dataDir);
   // Agent code's output and the platform's lines about an agent, for GET /v1/logs.
   const logs = createAgentLogWriter({
     db: config.db,
@@ -89,22 +94,24 @@ export async function startWorkerServer({
     egress: config.sandboxEgress?.egress ?? env().AGENTFOLD_EGRESS,
     privateHosts: config.mcpPrivateHosts ?? env().AGENTFOLD_MCP_PRIVATE_HOSTS,
     logs,
+    oauth: oauthProviders({
+      db: config.db,
+      key: agentKey,
+      callbackUrl: mcpOAuthCallbackUrl(config.publicUrl ?? env().NEXTAUTH_URL ?? env().webUrl),
+    }),
   });
   const databaseUrl = poolOf(config.db).options.connectionString;
   if (!databaseUrl) throw new Error("the worker's database client has no connection string");
   const cancellations = await createTurnCancellations({ databaseUrl });
-  const secrets = await createSecretReader({
-    db: config.db,
-    databaseUrl,
-    key: secretKey ?? readOrCreateSecretKey(config.dataDir),
-  });
+  const authorizations = await createAuthorizationWaits({ databaseUrl });
+  const secrets = await createSecretReader({ db: config.db, databaseUrl, key: agentKey });
   const deps: WorkerDeps = {
     ...config,
     sandboxes,
     cancellations,
     logs,
     workspaces: createWorkspaceStock(),
-    connections: { pool },
+    connections: { pool, peers: peerAgents({ db: config.db, runtime: config.runtime }), authorizations },
   };
   // Events reach hooks from here, never from the turn that appends them.
   const hooks = await createHookDispatcher({
@@ -145,7 +152,13 @@ export async function startWorkerServer({
       for (const session of sessions) session.close();
       for (const session of sessions) session.destroy();
       await closed;
-      await Promise.all([hooks.close(), cancellations.close(), secrets.close(), deps.eager?.close()]);
+      await Promise.all([
+        hooks.close(),
+        cancellations.close(),
+        secrets.close(),
+        authorizations.close(),
+        deps.eager?.close(),
+      ]);
       await pool.closeAll();
       await sandboxes.stopAll();
       await logs.close();
