@@ -59,7 +59,12 @@ describe("GET /v1/openapi.json", () => {
       const pathParameters = (operation.parameters ?? []).filter((p) => p.in === "path").map((p) => p.name);
       expect(pathParameters.sort()).toEqual(Object.keys(route.params?.shape ?? {}).sort());
       expect(Boolean(operation.requestBody), route.name).toBe(Boolean(route.body));
-      const media = "ndjson" in route.response ? "application/x-ndjson" : "application/json";
+      const media =
+        "ndjson" in route.response
+          ? "application/x-ndjson"
+          : "html" in route.response
+            ? "text/html"
+            : "application/json";
       expect(Object.keys(operation.responses["200"]!.content!), route.name).toEqual([media]);
       expect(operation.security, route.name).toEqual(route.access === "public" ? [] : undefined);
     }

@@ -57,9 +57,16 @@ function operation(route: V1Route, components: Record<string, JsonSchema>) {
   const answer =
     "json" in route.response
       ? { "application/json": { schema: jsonSchema(route.response.json, `${pascal}Response`, components) } }
-      : { "application/x-ndjson": { schema: jsonSchema(route.response.ndjson, `${pascal}Line`, components) } };
+      : "ndjson" in route.response
+        ? { "application/x-ndjson": { schema: jsonSchema(route.response.ndjson, `${pascal}Line`, components) } }
+        : { "text/html": { schema: { type: "string" } } };
   const ok = {
-    description: "ndjson" in route.response ? "One JSON value per line, each matching the schema" : "OK",
+    description:
+      "ndjson" in route.response
+        ? "One JSON value per line, each matching the schema"
+        : "html" in route.response
+          ? route.response.html
+          : "OK",
     content: answer,
   };
   return {

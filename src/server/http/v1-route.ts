@@ -16,7 +16,8 @@ export type NextHandler = (
 ) => Promise<Response>;
 
 /** What a 200 carries: one JSON value, or NDJSON lines each matching `line`. */
-export type ResponseBody = { json: z.ZodType } | { ndjson: z.ZodType };
+/** A JSON answer, an NDJSON stream, or a page for a browser (`html`: what it shows), for every status. */
+export type ResponseBody = { json: z.ZodType } | { ndjson: z.ZodType } | { html: string };
 
 export type V1Route<M extends Method = Method, P extends string = string> = {
   method: M;

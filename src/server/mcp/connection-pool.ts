@@ -46,11 +46,16 @@ export class ConnectionNeedsAuthorization extends ConnectionUnavailable {
   }
 }
 
-/** The OAuth side of a remote `oauth: true` connection (src/server/mcp/oauth/). */
-export type OAuthProviders = (
-  target: ConnectionTarget,
-  serverUrl: string,
-) => Promise<OAuthClientProvider & { pendingAuthorization(): URL | undefined }>;
+/** The OAuth side of remote `oauth: true` connections (oauth-store.ts): a provider for a connect,
+ * and a stamp of what the agent holds now (a Disconnect or a new Connect changes it, and the
+ * pool then opens a new client rather than go on with tokens the agent no longer holds). */
+export type OAuthProviders = {
+  provider: (
+    target: ConnectionTarget,
+    serverUrl: string,
+  ) => Promise<OAuthClientProvider & { pendingAuthorization(): URL | undefined }>;
+  stamp: (target: ConnectionTarget) => Promise<string>;
+};
 
 export type ConnectionPoolOptions = {
   sandboxes: () => SandboxPool;
@@ -125,7 +130,7 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     const reach = await options.reach(target.spec.versionId);
     const fetch = reachCheckedFetch(reach);
     const requestInit = { headers: resolved.headers };
-    const authProvider = resolved.oauth ? await options.oauth?.(target, url.href) : undefined;
+    const authProvider = resolved.oauth ? await options.oauth?.provider(target, url.href) : undefined;
     if (resolved.oauth && !authProvider) throw new ConnectionUnavailable(name, "OAuth connections are not set up here");
     const streamable = new Client(clientInfo);
     try {
@@ -155,7 +160,7 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     }
   }
 
-  function needsAuthorization(name: string, provider: Awaited<ReturnType<OAuthProviders>> | undefined) {
+  function needsAuthorization(name: string, provider: Awaited<ReturnType<OAuthProviders["provider"]>> | undefined) {
     const url = provider?.pendingAuthorization();
     return url ? new ConnectionNeedsAuthorization(name, url.href) : new ConnectionUnavailable(name, "unauthorized");
   }
@@ -168,7 +173,8 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
     const { resolved, missing } = resolveConnection(target.connection, secrets);
     if (missing.length > 0)
       throw new ConnectionUnavailable(name, `the secret${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not set`);
-    const configKey = JSON.stringify(resolved);
+    const stamp = resolved.form === "remote" && resolved.oauth ? await options.oauth?.stamp(target) : undefined;
+    const configKey = JSON.stringify({ resolved, stamp });
     const kept = entries.get(key);
     if (kept && !kept.closed && kept.configKey === configKey) return { key, entry: kept };
     if (kept) void close(key, kept);

@@ -135,21 +135,25 @@ export async function findPendingAuthorization(
   return row ?? undefined;
 }
 
-/** Forgets what an agent holds for a connection (Disconnect). */
-export async function dropAuthorization(db: PrismaClient, agentId: string, connection: string): Promise<boolean> {
-  const { count } = await db.mcpAuthorization.deleteMany({ where: { agentId, connection } });
-  return count > 0;
-}
-
-/** The pool's OAuth side (connection-pool.ts): a provider for each connect of an oauth connection. */
+/** The pool's OAuth side (connection-pool.ts): a provider for each connect of an oauth
+ * connection, and when the agent's authorization for it was last connected. */
 export function oauthProviders(deps: Deps): OAuthProviders {
-  return async (target, serverUrl) => {
-    const agent = await deps.db.agent.findUnique({ where: { id: target.agentId }, select: { slug: true } });
-    return mcpOAuthProvider(deps, {
-      agentId: target.agentId,
-      slug: agent?.slug ?? target.agentId,
-      connection: target.connection.name,
-      serverUrl,
-    });
+  return {
+    async provider(target, serverUrl) {
+      const agent = await deps.db.agent.findUnique({ where: { id: target.agentId }, select: { slug: true } });
+      return mcpOAuthProvider(deps, {
+        agentId: target.agentId,
+        slug: agent?.slug ?? target.agentId,
+        connection: target.connection.name,
+        serverUrl,
+      });
+    },
+    async stamp(target) {
+      const row = await deps.db.mcpAuthorization.findUnique({
+        where: { agentId_connection: { agentId: target.agentId, connection: target.connection.name } },
+        select: { connectedAt: true },
+      });
+      return row?.connectedAt?.toISOString() ?? "none";
+    },
   };
 }

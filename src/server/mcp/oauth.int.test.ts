@@ -11,6 +11,7 @@ import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
 import { startOAuthMcpServer, type OAuthMcpServer } from "@/testing/mcp/oauth-mcp-server";
 import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 import { finishAuthorization, mcpOAuthCallbackUrl } from "./finish-authorization";
+import { disconnectConnection, listConnectionStates } from "./connection-states";
 import { mcpOAuthProvider } from "./oauth-store";
 
 let h: Harness;
@@ -119,5 +120,22 @@ describe("OAuth MCP connections", () => {
     expect(await same.tokens()).toBeDefined();
     const moved = await mcpOAuthProvider(deps(), { ...target, serverUrl: `${provider.url}/v2` });
     expect(await moved.tokens()).toBeUndefined();
+  });
+
+  it("list connections with their state, and Disconnect forgets the tokens", { timeout: 60_000 }, async () => {
+    const agent = await h.db.agent.findFirstOrThrow({ where: { slug: { startsWith: "oauth-crm" } } });
+    expect(await listConnectionStates(h.db, agent)).toEqual([
+      expect.objectContaining({ name: "crm", form: "remote", target: provider.url, auth: "connected" }),
+    ]);
+    expect(await disconnectConnection(h.db, agent.id, "crm")).toEqual({ removed: true });
+    expect((await listConnectionStates(h.db, agent))[0]!.auth).toBe("not_connected");
+    await expect(disconnectConnection(h.db, agent.id, "crm")).rejects.toMatchObject({ code: "not_found" });
+    // The next chat turn asks someone to connect again.
+    const ref = { id: agent.id, slug: agent.slug, teamId: agent.teamId, activeVersionId: agent.activeVersionId };
+    const started = await h.start(ref, { message: "[call crm__whoami {}]" });
+    await h.eventsUntil(started.sessionId, has("connection.auth_requested"));
+    await h.stop(ref, started.sessionId);
+    const log = await h.eventsUntil(started.sessionId, has("connection.auth_resolved"));
+    expect(ofType(log, "connection.auth_resolved")[0]!.data.outcome).toBe("cancelled");
   });
 });

@@ -1,3 +1,4 @@
+// An agent's MCP connections and their OAuth state (list, Disconnect), and
 // GET /v1/mcp-oauth/callback: where an MCP connection's OAuth provider sends the browser back
 // (docs/agent-folders.md, "MCP OAuth"). Public: the person arrives from the provider with no
 // token of ours; the unguessable, single-use `state` is what ties the answer to the agent and
@@ -6,9 +7,11 @@ import { z } from "zod";
 import { env } from "@/env";
 import { AppError } from "@/server/errors";
 import { finishAuthorization, mcpOAuthCallbackUrl } from "@/server/mcp/finish-authorization";
+import { connectionListSchema, disconnectConnection, listConnectionStates } from "@/server/mcp/connection-states";
 import { versionReach } from "@/server/mcp/process-connections";
+import { pathNameSchema } from "@/server/validation/schema";
 import { agentSecretKey, db } from "../platform";
-import { hostRoute } from "../v1-route";
+import { agentRoute, hostRoute } from "../v1-route";
 
 const callbackQuerySchema = z.object({
   code: z.string().max(4_000).optional(),
@@ -18,6 +21,25 @@ const callbackQuerySchema = z.object({
 });
 
 export const mcpOAuthRoutes = [
+  agentRoute({
+    method: "GET",
+    path: "/:slug/v1/connections",
+    name: "listConnections",
+    summary: "The agent's MCP connections, with the state of their OAuth authorization",
+    action: "agents:read",
+    response: { json: connectionListSchema },
+    handler: async ({ agent }) => ({ ok: true, connections: await listConnectionStates(db(), agent) }),
+  }),
+  agentRoute({
+    method: "DELETE",
+    path: "/:slug/v1/connections/:name/authorization",
+    name: "disconnectConnection",
+    summary: "Disconnect an OAuth MCP connection: forget the agent's tokens for it",
+    action: "agents:deploy",
+    params: { name: pathNameSchema },
+    response: { json: z.object({ ok: z.literal(true), removed: z.literal(true) }) },
+    handler: async ({ agent, params }) => ({ ok: true, ...(await disconnectConnection(db(), agent.id, params.name)) }),
+  }),
   hostRoute({
     method: "GET",
     path: "/v1/mcp-oauth/callback",
@@ -25,7 +47,7 @@ export const mcpOAuthRoutes = [
     summary: "Completes an MCP connection's OAuth Connect (the provider's redirect); answers an HTML page",
     access: "public",
     query: callbackQuerySchema,
-    response: { json: z.object({}).describe("An HTML page, not JSON") },
+    response: { html: "A page saying whether the connection was connected (400 when it was not)" },
     alsoAnswers: [400],
     handler: async ({ query }) => {
       const config = env();
