@@ -33,16 +33,10 @@ import {
 } from "./ask-agent-schema";
 import { cancelMcpRequest, trackMcpRequest } from "./mcp-server-inflight";
 import { progressMessage } from "./mcp-server-progress";
+import type { AgentBySlug } from "@/server/agents/find-agent-by-slug";
 import { callDirectTool, directTools, toMcpTool } from "./mcp-server-tools";
 
-export type McpAgent = {
-  id: string;
-  slug: string;
-  teamId: string;
-  name: string;
-  description: string | null;
-  activeVersionId: string | null;
-};
+export type McpAgent = Omit<AgentBySlug, "allowAnonymous">;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type Context = { deps: AskAgentDeps; agent: McpAgent; caller: Caller };
