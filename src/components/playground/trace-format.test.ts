@@ -24,6 +24,10 @@ describe("trace words", () => {
       "Approval wait: approval wait, running, from +600 ms, 1 event",
     );
     expect(barLabel({ ...waiting, status: "error" }, 1000)).toContain("approval wait, denied, 250 ms");
+    const connect = { ...bar, kind: "connection" as const, label: "Connect crm", status: "error" as const };
+    expect(barLabel(connect, 1000)).toBe(
+      "Connect crm: connect wait, not connected in time, 250 ms, from +600 ms, 2 events",
+    );
   });
 
   it("adds up tokens and names the cache only when it was used", () => {

@@ -9,8 +9,12 @@ export const kindName: Record<TraceBarKind, string> = {
   model: "model call",
   tool: "tool call",
   approval: "approval wait",
+  connection: "connect wait",
   subagent: "subagent run",
 };
+
+/** How a wait that went wrong went wrong, where "failed" would mislead. */
+const errorName: Partial<Record<TraceBarKind, string>> = { approval: "denied", connection: "not connected in time" };
 
 const statusName: Record<TraceBarStatus, string> = {
   running: "running",
@@ -37,7 +41,7 @@ export function formatUsage(usage: Usage): string {
 export function barLabel(bar: TraceBar, turnStartMs: number): string {
   const parts = [
     kindName[bar.kind],
-    bar.status === "error" && bar.kind === "approval" ? "denied" : statusName[bar.status],
+    (bar.status === "error" && errorName[bar.kind]) || statusName[bar.status],
     ...(bar.durationMs !== undefined ? [formatDuration(bar.durationMs)] : []),
     `from +${formatDuration(bar.startMs - turnStartMs)}`,
   ];

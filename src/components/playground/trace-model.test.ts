@@ -213,6 +213,41 @@ describe("approvals and subagents", () => {
     expect(approval).toMatchObject({ durationMs: 8000, status: "ok", detail: "approved by Ada", indices: [3, 4] });
   });
 
+  it("shows each Connect wait under the turn, before the first step, with how it ended", () => {
+    const { add, events } = log();
+    const request = (state: number) => ({
+      connection: "crm",
+      authorizeUrl: `https://crm.example/authorize?state=${state}`,
+      expiresAt: new Date(t0 + 600_000).toISOString(),
+    });
+    add("turn.started", {})("connection.auth_requested", request(1))(
+      "connection.auth_resolved",
+      { connection: "crm", outcome: "connected" },
+      { ms: 5000 },
+    )("connection.auth_requested", request(2))("connection.auth_resolved", { connection: "crm", outcome: "expired" })(
+      "turn.failed",
+      { message: "Reconnect crm" },
+    );
+    const bars = traceBars(buildTrace(events));
+    expect(shape(bars)).toEqual(["turn Turn 1", "  connection Connect crm", "  connection Connect crm"]);
+    expect(bars.slice(1)).toEqual([
+      expect.objectContaining({ status: "ok", detail: "connected", durationMs: 5000, indices: [1, 2] }),
+      expect.objectContaining({ status: "error", detail: "expired", indices: [3, 4] }),
+    ]);
+    expect(bars[0]!.indices).toEqual([0, 5]);
+  });
+
+  it("leaves a Connect wait running until its outcome comes", () => {
+    const { add, events } = log();
+    add("turn.started", {})("connection.auth_requested", {
+      connection: "crm",
+      authorizeUrl: "https://crm.example/authorize",
+      expiresAt: new Date(t0 + 600_000).toISOString(),
+    });
+    const wait = traceBars(buildTrace(events)).find((bar) => bar.kind === "connection")!;
+    expect(wait).toMatchObject({ status: "running", isOpen: true, detail: "waiting for someone to connect" });
+  });
+
   it("nests a subagent's steps and calls under the task call that ran it", () => {
     const { add, events } = log();
     const sub = { parentCallId: "t1" };
@@ -309,6 +344,21 @@ describe("any log", () => {
     fc.record({
       type: fc.constant("action.approval_resolved"),
       data: fc.record({ callId: fc.constantFrom(...callIds), decision: fc.constantFrom("approved", "denied") }),
+    }),
+    fc.record({
+      type: fc.constant("connection.auth_requested"),
+      data: fc.record({
+        connection: fc.constantFrom("crm", "wiki"),
+        authorizeUrl: fc.constant("https://x.example/a"),
+        expiresAt: fc.constant("2026-01-01T00:10:00.000Z"),
+      }),
+    }),
+    fc.record({
+      type: fc.constant("connection.auth_resolved"),
+      data: fc.record({
+        connection: fc.constantFrom("crm", "wiki"),
+        outcome: fc.constantFrom("connected", "expired", "cancelled"),
+      }),
     }),
     fc.record({
       type: fc.constant("subagent.called"),

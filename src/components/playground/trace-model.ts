@@ -1,11 +1,11 @@
 // A session's event log as a waterfall for the Trace tab: per turn a row, under it the turn's
-// model steps (each with its model call and its tool calls), approval waits and subagent runs.
+// model steps (each with its model call and its tool calls), approval and Connect waits, and subagent runs.
 // Every bar keeps the indices of the events it was made from, so a click shows exactly those.
 // Pure and total: any list of envelopes (out of order, repeated, cut short) gives a trace.
 import type { SessionEvent, SessionEventOf, Usage } from "@/agents/sdk/events";
 import { principalLabel } from "./transcript-view-model";
 
-export type TraceBarKind = "turn" | "step" | "model" | "tool" | "approval" | "subagent";
+export type TraceBarKind = "turn" | "step" | "model" | "tool" | "approval" | "connection" | "subagent";
 /** `cancelled`: left open by a turn that has ended, so nothing will ever finish it. */
 export type TraceBarStatus = "running" | "ok" | "error" | "cancelled";
 
@@ -95,6 +95,8 @@ type TurnDraft = {
   tools: Map<string, Draft>;
   subagents: Map<string, Draft>;
   approvals: Map<string, Draft>;
+  /** Per connection name: the bar of its latest Connect wait. */
+  connections: Map<string, Draft>;
   /** Per subagent (its call id, "" for the agent itself): the step running now and its model call. */
   openSteps: Map<string, { step: Draft; number: number; model?: Draft }>;
 };
@@ -109,6 +111,7 @@ function newTurn(event: SessionEvent): TurnDraft {
     tools: new Map(),
     subagents: new Map(),
     approvals: new Map(),
+    connections: new Map(),
     openSteps: new Map(),
   };
 }
@@ -190,6 +193,16 @@ function fold(turn: TurnDraft, e: SessionEvent) {
     }
     case "action.approval_resolved":
       return resolveApproval(turn, e);
+    case "connection.auth_requested": {
+      // Each request is a wait of its own (with a new authorize URL), under the turn: connections
+      // open before the first step.
+      const wait = child(turn, root, "connection", `Connect ${e.data.connection}`, e);
+      wait.detail = "waiting for someone to connect";
+      turn.connections.set(e.data.connection, wait);
+      return;
+    }
+    case "connection.auth_resolved":
+      return resolveConnection(turn, e);
     case "subagent.called": {
       const tool = toolBar(turn, e, e.data.callId, "task");
       const run = child(turn, tool, "subagent", `Subagent ${e.data.subagent}`, e);
@@ -287,6 +300,18 @@ function resolveApproval(turn: TurnDraft, e: SessionEventOf<"action.approval_res
   end(approval, e, e.data.decision === "approved" ? "ok" : "error");
   const by = e.data.approvedBy ? ` by ${principalLabel(e.data.approvedBy)}` : "";
   approval.detail = `${e.data.decision}${by}${e.data.reason ? ` (${e.data.reason})` : ""}`;
+}
+
+const connectionStatus = { connected: "ok", expired: "error", cancelled: "cancelled" } as const;
+
+function resolveConnection(turn: TurnDraft, e: SessionEventOf<"connection.auth_resolved">) {
+  let wait = turn.connections.get(e.data.connection);
+  if (!wait || wait.endMs !== undefined) {
+    wait = child(turn, turn.root, "connection", `Connect ${e.data.connection}`, e);
+    turn.connections.set(e.data.connection, wait);
+  }
+  end(wait, e, connectionStatus[e.data.outcome]);
+  wait.detail = e.data.outcome;
 }
 
 function finish(turn: TurnDraft, number: number, nowMs: number): TraceTurn {

@@ -16,6 +16,7 @@ const kindColor: Record<TraceBar["kind"], string> = {
   model: "bg-indigo-500 dark:bg-indigo-400",
   tool: "bg-emerald-500 dark:bg-emerald-400",
   approval: "bg-amber-400 dark:bg-amber-500",
+  connection: "bg-sky-400 dark:bg-sky-500",
   subagent: "bg-fuchsia-500 dark:bg-fuchsia-400",
 };
 const statusTone = { running: "info", ok: "good", error: "bad", cancelled: "warn" } as const;

@@ -1,5 +1,5 @@
 // What the playground renders: a session's events folded into messages, reasoning, tool calls
-// (with their subagent work nested), approvals, tagged artifacts and turn status.
+// (with their subagent work nested), approvals, connections to connect, tagged artifacts and turn status.
 import type { Usage } from "@/agents/sdk/events";
 import type { Principal } from "@/agents/sdk/types";
 
@@ -42,7 +42,19 @@ export type TranscriptItem =
   | { kind: "assistant"; key: string; turnId?: string; text: string; isComplete: boolean }
   | { kind: "reasoning"; key: string; turnId?: string; text: string; isComplete: boolean }
   | { kind: "tool"; key: string; turnId?: string; callId: string }
-  | { kind: "artifact"; key: string; turnId?: string; artifact: TaggedArtifact; at: string };
+  | { kind: "artifact"; key: string; turnId?: string; artifact: TaggedArtifact; at: string }
+  | { kind: "connection"; key: string; turnId?: string; auth: ConnectionAuth };
+
+/** From connection.auth_*: an OAuth MCP connection a turn waits for someone to connect. */
+export type ConnectionAuth = {
+  connection: string;
+  status: "pending" | "connected" | "expired" | "cancelled";
+  /** The provider's page of the latest request; absent when the log holds only the outcome. */
+  authorizeUrl?: string;
+  expiresAt?: string;
+  requestedAt?: string;
+  resolvedAt?: string;
+};
 
 /** From artifact.tagged: a record as it was tagged at that point of the session. */
 export type TaggedArtifact = { kind: string; key: string; title?: string; data?: unknown };

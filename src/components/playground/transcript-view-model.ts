@@ -1,7 +1,7 @@
 // Read-only views of a transcript for the screen: where each turn's status goes, whether a turn
 // is running, and what waits for a person.
 import type { Principal } from "@/agents/sdk/types";
-import type { ToolCall, Transcript, TranscriptItem, TurnStatus } from "./transcript-types";
+import type { ConnectionAuth, ToolCall, Transcript, TranscriptItem, TurnStatus } from "./transcript-types";
 
 export type TranscriptBlock = { kind: "item"; item: TranscriptItem } | { kind: "turn"; key: string; turn: TurnStatus };
 
@@ -29,6 +29,13 @@ export function isTurnActive(t: Transcript): boolean {
 /** Calls parked for a decision that can still get one. */
 export function pendingApprovals(t: Transcript): ToolCall[] {
   return Object.values(t.calls).filter((call) => call.approval?.status === "pending" && call.state === "running");
+}
+
+/** Connections a turn waits for someone to connect, with the turn that waits. */
+export function pendingConnections(t: Transcript): { turnId?: string; auth: ConnectionAuth }[] {
+  return t.items.flatMap((item) =>
+    item.kind === "connection" && item.auth.status === "pending" ? [{ turnId: item.turnId, auth: item.auth }] : [],
+  );
 }
 
 export function principalLabel(principal: Principal | undefined): string {

@@ -1,19 +1,26 @@
 "use client";
 import type { Decide } from "./approval-panel";
 import { ArtifactCard } from "./artifact-card";
+import { ConnectionCard } from "./connection-card";
 import { ToolChip } from "./tool-chip";
 import type { Transcript, TranscriptItem } from "./transcript";
-import { pendingApprovals, transcriptBlocks } from "./transcript-view-model";
+import { pendingApprovals, pendingConnections, transcriptBlocks } from "./transcript-view-model";
 import { TurnStatusLine } from "./turn-status";
 
 export function TranscriptView({ transcript, onDecide }: { transcript: Transcript; onDecide: Decide }) {
   const blocks = transcriptBlocks(transcript);
   const awaiting = new Set(pendingApprovals(transcript).map((call) => call.turnId));
+  const connecting = new Map(pendingConnections(transcript).map((wait) => [wait.turnId, wait.auth.connection]));
   return (
     <div className="space-y-3">
       {blocks.map((block) =>
         block.kind === "turn" ? (
-          <TurnStatusLine key={block.key} turn={block.turn} isAwaitingApproval={awaiting.has(block.turn.turnId)} />
+          <TurnStatusLine
+            key={block.key}
+            turn={block.turn}
+            isAwaitingApproval={awaiting.has(block.turn.turnId)}
+            awaitingConnection={connecting.get(block.turn.turnId)}
+          />
         ) : (
           <Item key={block.item.key} item={block.item} transcript={transcript} onDecide={onDecide} />
         ),
@@ -63,5 +70,7 @@ function Item({ item, transcript, onDecide }: { item: TranscriptItem; transcript
     }
     case "artifact":
       return <ArtifactCard artifact={item.artifact} />;
+    case "connection":
+      return <ConnectionCard auth={item.auth} />;
   }
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
 import { applyEvent, applyEvents, buildTranscript, emptyTranscript, type Transcript } from "./transcript";
-import { isTurnActive, pendingApprovals, principalLabel, transcriptBlocks } from "./transcript-view-model";
+import {
+  isTurnActive,
+  pendingApprovals,
+  pendingConnections,
+  principalLabel,
+  transcriptBlocks,
+} from "./transcript-view-model";
 
 /** A log builder: gapless indexes, one clock second per event, every event schema-checked. */
 function log(turnId = "turn_1") {
@@ -292,6 +298,110 @@ describe("approvals", () => {
     expect(principalLabel({ kind: "user", id: "u1", attributes: { email: "a@b.c" } })).toBe("a@b.c");
     expect(principalLabel({ kind: "anonymous", id: "anonymous" })).toBe("anonymous");
     expect(principalLabel(undefined)).toBe("nobody");
+  });
+});
+
+describe("connections to connect", () => {
+  const expiresAt = "2026-01-01T00:10:00.000Z";
+  const waiting = () => {
+    const { add, events } = log();
+    add("message.received", { text: "look up the deal" })("turn.started", {})("connection.auth_requested", {
+      connection: "crm",
+      authorizeUrl: "https://crm.example/authorize?state=1",
+      expiresAt,
+    });
+    return { add, events };
+  };
+  const cards = (t: Transcript) => t.items.flatMap((item) => (item.kind === "connection" ? [item.auth] : []));
+
+  it("asks for the connection with the provider's page and the deadline, and the turn waits", () => {
+    const { events } = waiting();
+    const t = buildTranscript(events);
+    expect(cards(t)).toEqual([
+      {
+        connection: "crm",
+        status: "pending",
+        authorizeUrl: "https://crm.example/authorize?state=1",
+        expiresAt,
+        requestedAt: events[2]!.at,
+        resolvedAt: undefined,
+      },
+    ]);
+    expect(pendingConnections(t)).toEqual([{ turnId: "turn_1", auth: cards(t)[0] }]);
+  });
+
+  it.each([
+    ["connected", "connected"],
+    ["expired", "expired"],
+    ["cancelled", "cancelled"],
+  ] as const)("shows the outcome %s on the same card, which no longer waits", (outcome, status) => {
+    const { add, events } = waiting();
+    add("connection.auth_resolved", { connection: "crm", outcome });
+    const t = buildTranscript(events);
+    expect(cards(t)).toEqual([expect.objectContaining({ connection: "crm", status, resolvedAt: events[3]!.at })]);
+    expect(pendingConnections(t)).toEqual([]);
+  });
+
+  it("keeps one card per connection: a new request replaces the URL and waits again", () => {
+    const { add, events } = waiting();
+    add("connection.auth_resolved", { connection: "crm", outcome: "connected" })("connection.auth_requested", {
+      connection: "crm",
+      authorizeUrl: "https://crm.example/authorize?state=2",
+      expiresAt: "2026-01-01T00:20:00.000Z",
+    });
+    const t = buildTranscript(events);
+    expect(cards(t)).toEqual([
+      expect.objectContaining({
+        status: "pending",
+        authorizeUrl: "https://crm.example/authorize?state=2",
+        expiresAt: "2026-01-01T00:20:00.000Z",
+        resolvedAt: undefined,
+      }),
+    ]);
+  });
+
+  it("keeps another connection's card, and another turn's, apart", () => {
+    const { add, events } = waiting();
+    add("connection.auth_requested", { connection: "wiki", authorizeUrl: "https://wiki.example/a", expiresAt })(
+      "connection.auth_resolved",
+      { connection: "wiki", outcome: "connected" },
+    )(
+      "connection.auth_requested",
+      { connection: "crm", authorizeUrl: "https://crm.example/b", expiresAt },
+      { turnId: "turn_2" },
+    );
+    const t = buildTranscript(events);
+    expect(cards(t).map((auth) => `${auth.connection}:${auth.status}:${auth.authorizeUrl}`)).toEqual([
+      "crm:pending:https://crm.example/authorize?state=1",
+      "wiki:connected:https://wiki.example/a",
+      "crm:pending:https://crm.example/b",
+    ]);
+  });
+
+  it("stops waiting when the turn ends without an outcome, and shows an outcome whose request it missed", () => {
+    const { add, events } = waiting();
+    add("turn.failed", { message: "worker lost", status: "error" })(
+      "connection.auth_resolved",
+      { connection: "crm", outcome: "expired" },
+      { turnId: "turn_2" },
+    );
+    const t = buildTranscript(events);
+    expect(cards(t).map((auth) => [auth.status, auth.authorizeUrl])).toEqual([
+      ["cancelled", "https://crm.example/authorize?state=1"],
+      ["expired", undefined],
+    ]);
+    expect(pendingConnections(t)).toEqual([]);
+  });
+
+  it("sits between the message and the reply, and stays when the first step runs again", () => {
+    const { add, events } = waiting();
+    add("connection.auth_resolved", { connection: "crm", outcome: "connected" })("step.started", { step: 0 })(
+      "message.appended",
+      { delta: "partial" },
+    )("step.started", { step: 0, attempt: 2 })("message.appended", { delta: "Found it." });
+    const t = buildTranscript(events);
+    expect(t.items.map((item) => item.kind)).toEqual(["user", "connection", "assistant"]);
+    expect(texts(t, "assistant")).toEqual(["Found it."]);
   });
 });
 

@@ -2,6 +2,7 @@
 // index seen are ignored: a reconnect or a replay may deliver an event again, and the transcript
 // must not show it twice.
 import type { SessionEvent, SessionEventOf } from "@/agents/sdk/events";
+import { endConnectionWaits, requestConnection, resolveConnection } from "./transcript-connections";
 import { emptyTranscript, type ToolCall, type Transcript, type TranscriptItem } from "./transcript-types";
 
 export * from "./transcript-types";
@@ -107,6 +108,10 @@ function fold(t: Transcript, e: SessionEvent): Transcript {
           isError: e.data.isError,
         },
       }));
+    case "connection.auth_requested":
+      return { ...close(t), items: requestConnection(t.items, e) };
+    case "connection.auth_resolved":
+      return { ...t, items: resolveConnection(t.items, e) };
     case "artifact.tagged":
       return push(close(t), {
         kind: "artifact",
@@ -143,7 +148,11 @@ function failTurn(t: Transcript, e: SessionEventOf<"turn.failed">): Transcript {
   for (const call of Object.values(t.calls)) {
     if (call.turnId === e.turnId && call.state === "running") calls[call.callId] = { ...call, state: "cancelled" };
   }
-  return setTurn({ ...t, calls }, e.turnId, { state, message: e.data.message, endedAt: e.at });
+  return setTurn({ ...t, calls, items: endConnectionWaits(t.items, e.turnId) }, e.turnId, {
+    state,
+    message: e.data.message,
+    endedAt: e.at,
+  });
 }
 
 function startStep(t: Transcript, e: SessionEventOf<"step.started">): Transcript {
@@ -160,10 +169,11 @@ function startStep(t: Transcript, e: SessionEventOf<"step.started">): Transcript
   if (e.data.attempt !== undefined && mark !== undefined) {
     // The step's earlier attempt was cut off by a crash and runs again from the start: its text
     // and reasoning deltas will stream anew, so the partial ones go. Tool calls stay, keyed by id:
-    // the rerun requests them again with the same ids. Tags stay: their records were stored.
+    // the rerun requests them again with the same ids. Tags stay: their records were stored;
+    // so do Connect cards, which are no step's output.
     items = items.filter(
       (item, position) =>
-        position < mark || item.turnId !== e.turnId || ["tool", "user", "artifact"].includes(item.kind),
+        position < mark || item.turnId !== e.turnId || ["tool", "user", "artifact", "connection"].includes(item.kind),
     );
   }
   return { ...close(t), items, stepStarts: { ...t.stepStarts, [turnKey]: items.length } };

@@ -2,8 +2,10 @@ import { cn } from "@/components/ui/cn";
 import type { TurnStatus } from "./transcript";
 import { formatDuration } from "./transcript-view-model";
 
-/** How a turn stands: queued, running, or how it ended and what it cost. */
-export function TurnStatusLine({ turn, isAwaitingApproval }: { turn: TurnStatus; isAwaitingApproval: boolean }) {
+type TurnStatusProps = { turn: TurnStatus; isAwaitingApproval: boolean; awaitingConnection?: string };
+
+/** How a turn stands: queued, running (or waiting for a person), or how it ended and what it cost. */
+export function TurnStatusLine({ turn, isAwaitingApproval, awaitingConnection }: TurnStatusProps) {
   return (
     <p
       data-testid="turn-status"
@@ -16,11 +18,15 @@ export function TurnStatusLine({ turn, isAwaitingApproval }: { turn: TurnStatus;
         turn.state === "cancelled" && "text-amber-700 dark:text-amber-300",
       )}
     >
-      {isAwaitingApproval && turn.state === "running"
-        ? "Waiting for a decision: approve or deny the parked call above."
-        : describe(turn)}
+      {(turn.state === "running" && waitingFor(isAwaitingApproval, awaitingConnection)) || describe(turn)}
     </p>
   );
+}
+
+function waitingFor(isAwaitingApproval: boolean, connection: string | undefined): string | undefined {
+  if (isAwaitingApproval) return "Waiting for a decision: approve or deny the parked call above.";
+  if (connection) return `Waiting for you to connect ${connection}: use Connect above.`;
+  return undefined;
 }
 
 function describe(turn: TurnStatus): string {
