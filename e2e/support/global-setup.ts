@@ -2,6 +2,7 @@
 // data directory, exactly as `npm start` would; then bootstraps it headless, as a self-hoster
 // would: a team, two tokens, and the hello agent. Tests read what they need from
 // AGENTFOLD_E2E_* variables.
+import { e2eOAuthMcpPort } from "./ports";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,7 +16,12 @@ const run = promisify(execFile);
 export default async function globalSetup(): Promise<void> {
   const dataDir = makeDataDir();
   const ports = await freeStackPorts();
-  const supervisor = spawnSupervisor({ ...ports, AGENTFOLD_DATA_DIR: dataDir });
+  // The OAuth MCP server e2e/ui/mcp-oauth.spec.ts runs is on this machine: let connections reach it.
+  const supervisor = spawnSupervisor({
+    ...ports,
+    AGENTFOLD_DATA_DIR: dataDir,
+    AGENTFOLD_MCP_PRIVATE_HOSTS: `127.0.0.1:${e2eOAuthMcpPort}`,
+  });
   // Its output, for tests that act on its processes (the web pid) and for failures.
   const logFile = path.join(dataDir, "supervisor.log");
   supervisor.child.stdout?.on("data", (chunk: Buffer) => fs.appendFileSync(logFile, chunk));
