@@ -70,3 +70,16 @@ test("Connect completes the provider's sign-in and the parked turn goes on", asy
   await expect(page.getByText(/The crm__whoami tool returned: .*client /)).toBeVisible({ timeout: 30_000 });
   expect(errors).toEqual([]);
 });
+
+test("the agent page lists the connection as connected, and Disconnect forgets it", async ({ page }) => {
+  const errors = watchConsole(page);
+  await signIn(page);
+  await page.goto(`/teams/${teamSlug}/agents/crm-desk`);
+  const row = page.locator('[data-testid="agent-connection"][data-connection="crm"]');
+  await expect(row).toHaveAttribute("data-auth", "connected");
+  await expect(row).toContainText(provider.url);
+  await row.getByRole("button", { name: "Disconnect crm" }).click();
+  await expect(row).toHaveAttribute("data-auth", "not_connected");
+  await expect(row).toContainText("not connected");
+  expect(errors).toEqual([]);
+});

@@ -12,6 +12,7 @@ import { Card, ErrorNote } from "@/components/ui/card";
 import { AgentFilesPanel } from "./agent-files-panel";
 import { ChannelRoutesPanel } from "./channel-routes-panel";
 import { DiagnosticsList } from "./diagnostics-list";
+import { ConnectionsCard } from "./connections-card";
 import { LogsCard } from "./logs-card";
 import { MemoryPanel } from "./memory-panel";
 import { SchedulesPanel } from "./schedules-panel";
@@ -122,6 +123,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
         />
       ) : null}
       {canReadMemory ? <AgentFilesPanel teamSlug={teamSlug} slug={slug} /> : null}
+      {surface ? <ConnectionsCard slug={slug} canManage={canDeploy} /> : null}
       <LogsCard slug={slug} />
       {canDeploy ? <SecretsPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}
