@@ -1,6 +1,10 @@
 // The MCP client pool on its own, against a real SDK-written server: one client per version and
 // connection, shared by its uses, closed after its idle time, reopened when a secret its
 // templates read changes.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxPool } from "@/agents/sandbox/pool";
 import { startRemoteMcpServer, type RemoteMcpServer } from "@/testing/mcp/remote-mcp-server";
@@ -16,14 +20,14 @@ afterAll(async () => {
   await remote?.close();
 });
 
-const target = (versionId: string): ConnectionTarget => ({
+const target = (versionId: string, url = remote.url): ConnectionTarget => ({
   agentId: "agent-1",
   spec: { versionId, bundlePath: "/nowhere/bundle.mjs", projectDir: "/nowhere", agentDir: "/nowhere" },
   connection: {
     name: "srv",
     file: "bot/mcp-connections/srv.ts",
     scope: "mcp",
-    config: { form: "remote", url: remote.url, headers: { authorization: "Bearer ${TOKEN}" } },
+    config: { form: "remote", url, headers: { authorization: "Bearer ${TOKEN}" } },
   },
 });
 
@@ -54,5 +58,52 @@ describe("the MCP connection pool", () => {
 
     await expect.poll(() => pool.size(), { timeout: 5_000 }).toBe(0);
     await pool.closeAll();
+  });
+});
+
+/** An older server that speaks only the HTTP+SSE transport (GET /sse, POST /messages). */
+async function startSseOnlyServer() {
+  const transports = new Map<string, SSEServerTransport>();
+  const server = http.createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", "http://x");
+    if (request.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", response);
+      transports.set(transport.sessionId, transport);
+      const mcp = new McpServer({ name: "old-sse", version: "1.0.0" });
+      mcp.registerTool("ping", { description: "Answers pong" }, async () => ({
+        content: [{ type: "text", text: "pong" }],
+      }));
+      await mcp.connect(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get("sessionId") ?? "");
+    if (request.method === "POST" && url.pathname === "/messages" && transport)
+      return void (await transport.handlePostMessage(request, response));
+    response.writeHead(405).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    hostPort: `127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+describe("an older MCP server", () => {
+  it("is reached over the SSE transport when Streamable HTTP is refused", async () => {
+    const old = await startSseOnlyServer();
+    const pool = createConnectionPool({
+      sandboxes: () => ({}) as SandboxPool,
+      readSecrets: async () => ({ TOKEN: "t" }),
+      reach: async () => ({ policy: { kind: "open" }, privateHosts: [old.hostPort] }),
+    });
+    try {
+      expect((await pool.tools(target("v-sse", old.url))).map((tool) => tool.name)).toEqual(["ping"]);
+      expect(JSON.stringify(await pool.callTool(target("v-sse", old.url), "ping", {}))).toContain("pong");
+    } finally {
+      await pool.closeAll();
+      await old.close();
+    }
   });
 });
