@@ -70,6 +70,15 @@ describe("parseEnv", () => {
     expect(config.webUrl).toBe("http://127.0.0.1:4000");
   });
 
+  it("knows its public address: AGENTFOLD_PUBLIC_URL, else NEXTAUTH_URL, else the web's own", () => {
+    expect(parseEnv({ PORT: "4000" }).publicUrl).toBe("http://127.0.0.1:4000");
+    expect(parseEnv({ NEXTAUTH_URL: "https://dash.example.com/" }).publicUrl).toBe("https://dash.example.com");
+    expect(
+      parseEnv({ NEXTAUTH_URL: "http://127.0.0.1:3000", AGENTFOLD_PUBLIC_URL: "https://agents.example.com" }).publicUrl,
+    ).toBe("https://agents.example.com");
+    expect(errorOf({ AGENTFOLD_PUBLIC_URL: "agents.example.com" }).issues[0]?.variable).toBe("AGENTFOLD_PUBLIC_URL");
+  });
+
   it("takes provider base URLs and names a malformed one", () => {
     const config = parseEnv({
       OPENAI_BASE_URL: "https://gateway.internal/openai/v1",

@@ -68,6 +68,8 @@ export const envSchema = z
       .optional(),
     // The public address of the dashboard when it differs from what the Host header says.
     NEXTAUTH_URL: optionalUrl,
+    // Where browsers reach this Agentfold from outside: MCP OAuth providers send them back under it.
+    AGENTFOLD_PUBLIC_URL: optionalUrl,
     // How long a dashboard sign-in lasts.
     AGENTFOLD_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(168),
     // Proxies whose X-Forwarded-For names the client (sign-in rate limit): IPs or CIDRs, comma-separated.
@@ -175,6 +177,8 @@ export type Env = RawEnv & {
   workerUrl: string;
   /** The address a person opens in a browser. */
   webUrl: string;
+  /** The address the outside world knows us by: AGENTFOLD_PUBLIC_URL, else NEXTAUTH_URL, else webUrl. */
+  publicUrl: string;
 };
 
 export class EnvError extends Error {
@@ -209,6 +213,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     restateAdminUrl: trimSlash(raw.RESTATE_ADMIN_URL ?? `http://127.0.0.1:${raw.RESTATE_ADMIN_PORT}`),
     workerUrl: trimSlash(raw.WORKER_URL ?? `http://${connectHost}:${raw.WORKER_PORT}`),
     webUrl: `http://${connectHost}:${raw.PORT}`,
+    publicUrl: trimSlash(raw.AGENTFOLD_PUBLIC_URL ?? raw.NEXTAUTH_URL ?? `http://${connectHost}:${raw.PORT}`),
   };
 }
 

@@ -51,6 +51,7 @@ const stackVariables = [
   "AGENTFOLD_DATA_DIR",
   "AUTH_SECRET",
   "NEXTAUTH_URL",
+  "AGENTFOLD_PUBLIC_URL",
 ];
 
 function outerEnvironment(): Record<string, string | undefined> {

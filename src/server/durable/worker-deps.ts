@@ -49,7 +49,7 @@ export type WorkerDeps = {
   sandboxEgress?: { egress: EgressPolicy; resolve: ResolveTarget };
   /** host:port of MCP servers remote connections may reach though private (AGENTFOLD_MCP_PRIVATE_HOSTS). */
   mcpPrivateHosts?: readonly string[];
-  /** The dashboard's public address, under which MCP OAuth callbacks arrive (NEXTAUTH_URL). */
+  /** The public address MCP OAuth callbacks arrive under (env.ts publicUrl, AGENTFOLD_PUBLIC_URL). */
   publicUrl?: string;
   /** MCP connections and peer agents (src/server/mcp); made by the worker server. */
   connections?: TurnConnections;

@@ -51,7 +51,13 @@ export function reachCheckedFetch(reach: ConnectionReach): FetchLike {
       redirect: "manual",
       ...(isListed ? {} : { dispatcher: publicOnly }),
     } as Parameters<typeof undiciFetch>[1]);
-    return response as unknown as Response;
+    // As the global Response: the SDK reads error answers only from one (`instanceof Response`).
+    const body = [101, 204, 205, 304].includes(response.status) ? null : (response.body as ReadableStream | null);
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: new Headers([...response.headers]),
+    });
   };
 }
 

@@ -3,12 +3,13 @@
 // that state (unguessable, made when the turn asked, good once) is completed with the MCP SDK's
 // own token exchange, and the turns waiting for the connection are told (mcpAuthorizedChannel).
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { PrismaClient } from "@prisma/client";
 import { mcpAuthorizedChannel } from "@/server/channels";
 import { poolOf } from "@/server/db";
 import { AppError } from "@/server/errors";
 import type { ConnectionReach } from "./connection-fetch";
-import { reachCheckedFetch } from "./connection-fetch";
+import { reachCheckedFetch, UnreachableConnection } from "./connection-fetch";
 import { findPendingAuthorization, mcpOAuthProvider } from "./oauth-store";
 
 export type FinishDeps = {
@@ -19,7 +20,8 @@ export type FinishDeps = {
   reach: (agentId: string) => Promise<ConnectionReach>;
 };
 
-/** The base of the callback every provider is registered with: the dashboard's public address. */
+/** The callback every provider is registered with, under the public address (env.ts publicUrl): one
+ * for all agents, so that it stays what providers were told while slugs and agents come and go. */
 export function mcpOAuthCallbackUrl(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, "")}/v1/mcp-oauth/callback`;
 }
@@ -44,6 +46,12 @@ export async function finishAuthorization(
     serverUrl: pending.serverUrl,
     authorizationCode: query.code,
     fetchFn: reachCheckedFetch(await deps.reach(pending.agentId)),
+  }).catch((error: unknown) => {
+    // The provider refusing the code (used, expired, another client's) or a token endpoint the agent
+    // may not reach: an answer for the person, who can press Connect again; the state stays pending.
+    if (error instanceof OAuthError || error instanceof UnreachableConnection)
+      throw new AppError("bad_request", `the provider did not accept the sign-in: ${error.message}`);
+    throw error;
   });
   if (result !== "AUTHORIZED") throw new AppError("bad_request", "the provider did not grant access");
   await poolOf(deps.db).query("SELECT pg_notify($1, $2)", [

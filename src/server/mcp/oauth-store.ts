@@ -69,6 +69,9 @@ async function writeKept(
   });
 }
 
+const isForCallback = (client: OAuthClientInformationMixed | undefined, callbackUrl: string) =>
+  !client || !("redirect_uris" in client) || client.redirect_uris.includes(callbackUrl);
+
 export async function mcpOAuthProvider(deps: Deps, target: OAuthTarget): Promise<McpOAuthProvider> {
   let kept = await readKept(deps, target);
   let pending: URL | undefined;
@@ -92,7 +95,10 @@ export async function mcpOAuthProvider(deps: Deps, target: OAuthTarget): Promise
       await save({ state });
       return state;
     },
-    clientInformation: () => kept.clientInformation,
+    // A registration made for another callback (the public address changed) would be refused at the
+    // provider's page: counted as none, so the SDK registers again.
+    clientInformation: () =>
+      isForCallback(kept.clientInformation, deps.callbackUrl) ? kept.clientInformation : undefined,
     async saveClientInformation(clientInformation) {
       kept = { ...kept, clientInformation };
       await save();

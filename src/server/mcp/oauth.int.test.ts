@@ -35,7 +35,7 @@ const agentFiles = (url: string) => ({
 const deps = () => ({
   db: h.db,
   key: readOrCreateSecretKey(h.dataDir),
-  callbackUrl: mcpOAuthCallbackUrl(env().NEXTAUTH_URL ?? env().webUrl),
+  callbackUrl: mcpOAuthCallbackUrl(env().publicUrl),
   reach: async () => ({ policy: { kind: "open" as const }, privateHosts: [provider.hostPort] }),
 });
 

@@ -97,7 +97,7 @@ export async function startWorkerServer({
     oauth: oauthProviders({
       db: config.db,
       key: agentKey,
-      callbackUrl: mcpOAuthCallbackUrl(config.publicUrl ?? env().NEXTAUTH_URL ?? env().webUrl),
+      callbackUrl: mcpOAuthCallbackUrl(config.publicUrl ?? env().publicUrl),
     }),
   });
   const databaseUrl = poolOf(config.db).options.connectionString;

@@ -61,7 +61,7 @@ export const mcpOAuthRoutes = [
           {
             db: db(),
             key: agentSecretKey(),
-            callbackUrl: mcpOAuthCallbackUrl(config.NEXTAUTH_URL ?? config.webUrl),
+            callbackUrl: mcpOAuthCallbackUrl(config.publicUrl),
             reach: async (agentId) => {
               const agent = await db().agent.findUnique({ where: { id: agentId }, select: { activeVersionId: true } });
               if (!agent?.activeVersionId) throw new AppError("conflict", "the agent has no active version");
@@ -70,7 +70,7 @@ export const mcpOAuthRoutes = [
           },
           query,
         );
-        return page(200, `Connected ${connection}`, "You can close this tab: the agent goes on.", connection);
+        return page(200, `Connected ${connection}`, "You can close this tab: the agent goes on.");
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         return page(400, "Not connected", error.message);
@@ -82,12 +82,10 @@ export const mcpOAuthRoutes = [
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-function page(status: number, title: string, text: string, connection?: string): Response {
-  // The playground that opened this tab hears the connection (a name: nothing secret).
-  const script = connection
-    ? `<script>window.opener?.postMessage({ type: "agentfold:mcp-connected", connection: ${JSON.stringify(connection).replace(/</g, "\\u003c")} }, "*");</script>`
-    : "";
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family: system-ui, sans-serif; margin: 4rem auto; max-width: 32rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${script}</body></html>`;
+function page(status: number, title: string, text: string): Response {
+  // No script: the playground opened this tab without an opener and learns from the session's
+  // connection.auth_resolved event.
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family: system-ui, sans-serif; margin: 4rem auto; max-width: 32rem"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
   return new Response(html, {
     status,
     headers: {
