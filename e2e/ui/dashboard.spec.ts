@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { zipFiles } from "../../src/testing/archives";
 import { test, expect } from "../fixtures";
-import { focusOutlineAfterTab, send, unlabelledControls, watchConsole } from "./page-checks";
+import { focusOutlineAfterTab, send, signIn, unlabelledControls, watchConsole } from "./page-checks";
 
 test.describe.configure({ mode: "serial" });
 
@@ -362,12 +362,4 @@ function listFiles(dir: string, prefix = ""): string[] {
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
     return entry.isDirectory() ? listFiles(dir, relative) : [relative];
   });
-}
-
-async function signIn(page: import("@playwright/test").Page, who: { email: string; password: string }) {
-  await page.goto("/signin");
-  await page.getByTestId("signin-email").fill(who.email);
-  await page.getByTestId("signin-password").fill(who.password);
-  await page.getByTestId("signin-submit").click();
-  await expect(page.getByTestId("home-agents")).toBeVisible();
 }

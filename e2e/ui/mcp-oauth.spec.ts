@@ -3,12 +3,11 @@
 // server with the MCP server it protects, written with the SDK), the provider sends them back to
 // the platform's callback, and the parked turn goes on to call the server's tool. The spec makes
 // its own owner headless (`agentfold admin create`), so it runs alone or after dashboard.spec.ts.
-import type { Page } from "@playwright/test";
 import { startOAuthMcpServer, type OAuthMcpServer } from "../../src/testing/mcp/oauth-mcp-server";
 import { expect, test } from "../fixtures";
 import { e2eOAuthMcpPort } from "../support/ports";
 import { deployFolder, stackCli } from "../support/stack-cli";
-import { watchConsole } from "./page-checks";
+import { signIn, watchConsole } from "./page-checks";
 
 test.describe.configure({ mode: "serial" });
 
@@ -38,18 +37,10 @@ test.afterAll(async () => {
   await provider?.close();
 });
 
-async function signIn(page: Page) {
-  await page.goto("/signin");
-  await page.getByTestId("signin-email").fill(owner.email);
-  await page.getByTestId("signin-password").fill(owner.password);
-  await page.getByTestId("signin-submit").click();
-  await expect(page.getByTestId("home-agents")).toBeVisible();
-}
-
 test("Connect completes the provider's sign-in and the parked turn goes on", async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   const errors = watchConsole(page);
-  await signIn(page);
+  await signIn(page, owner);
   await page.goto("/crm-desk/playground");
   await page.getByTestId("composer").fill("Who am I? [call crm__whoami {}] [reason off]");
   await page.getByTestId("composer").press("Enter");
@@ -73,7 +64,7 @@ test("Connect completes the provider's sign-in and the parked turn goes on", asy
 
 test("the agent page lists the connection as connected, and Disconnect forgets it", async ({ page }) => {
   const errors = watchConsole(page);
-  await signIn(page);
+  await signIn(page, owner);
   await page.goto(`/teams/${teamSlug}/agents/crm-desk`);
   const row = page.locator('[data-testid="agent-connection"][data-connection="crm"]');
   await expect(row).toHaveAttribute("data-auth", "connected");

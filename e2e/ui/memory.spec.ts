@@ -4,9 +4,8 @@
 // The spec makes its own owner headless (`agentfold admin create`), so it runs alone or after
 // dashboard.spec.ts, whose first account must be the instance's first.
 import { deployFolder, stackCli } from "../support/stack-cli";
-import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
-import { unlabelledControls, watchConsole } from "./page-checks";
+import { signIn, unlabelledControls, watchConsole } from "./page-checks";
 
 test.describe.configure({ mode: "serial" });
 
@@ -40,18 +39,10 @@ test.beforeAll(async () => {
   });
 });
 
-async function signIn(page: Page) {
-  await page.goto("/signin");
-  await page.getByTestId("signin-email").fill(owner.email);
-  await page.getByTestId("signin-password").fill(owner.password);
-  await page.getByTestId("signin-submit").click();
-  await expect(page.getByTestId("home-agents")).toBeVisible();
-}
-
 test("a turn shows in the Memory card, and its journal opens from Agent files", async ({ page }, testInfo) => {
   test.setTimeout(90_000);
   const errors = watchConsole(page);
-  await signIn(page);
+  await signIn(page, owner);
   await page.goto(`/teams/${teamSlug}/agents/notes-desk`);
   const memory = page.getByTestId("memory");
   await expect(memory.getByTestId("memory-empty")).toBeVisible();
@@ -101,7 +92,7 @@ test("a turn shows in the Memory card, and its journal opens from Agent files", 
 
 test("an agent without the memory hook says how to turn memory on", async ({ page }) => {
   const errors = watchConsole(page);
-  await signIn(page);
+  await signIn(page, owner);
   await page.goto(`/teams/${teamSlug}/agents/forgetful`);
   const off = page.getByTestId("memory").getByTestId("memory-off");
   await expect(off).toContainText("bot/hooks/memory.ts");

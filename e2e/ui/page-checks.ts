@@ -10,6 +10,15 @@ export function watchConsole(page: Page): string[] {
   return errors;
 }
 
+/** Signs in on the sign-in page and waits for the home page's agents. */
+export async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.goto("/signin");
+  await page.getByTestId("signin-email").fill(who.email);
+  await page.getByTestId("signin-password").fill(who.password);
+  await page.getByTestId("signin-submit").click();
+  await expect(page.getByTestId("home-agents")).toBeVisible();
+}
+
 /** Sends a message from the playground composer and waits for it in the transcript. */
 export async function send(page: Page, message: string): Promise<void> {
   await page.getByTestId("composer").fill(message);
