@@ -17,6 +17,21 @@ export type Channel<T> = {
 
 const id = z.string().min(1);
 
+/** A channel whose payload is JSON of `schema`: checked when sent, ignored when it does not parse. */
+function jsonChannel<T>(name: string, schema: z.ZodType<T>): Channel<T> {
+  return {
+    name,
+    encode: (payload) => JSON.stringify(schema.parse(payload)),
+    decode: (payload) => {
+      try {
+        return schema.safeParse(JSON.parse(payload)).data;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 function idChannel(name: string, what: string): Channel<string> {
   const schema = id.describe(what);
   return { name, encode: (value) => schema.parse(value), decode: (payload) => schema.safeParse(payload).data };
@@ -39,17 +54,7 @@ export type TurnNotice = z.infer<typeof turnNoticeSchema>;
 
 /** A new session's first turn and the key of the worker named to run it (src/server/worker/eager-turns.ts).
  * The session-start statement (record-session-start.ts) writes the JSON itself, since only it knows the key. */
-export const turnStartChannel: Channel<TurnNotice> = {
-  name: "turn_start",
-  encode: (notice) => JSON.stringify(turnNoticeSchema.parse(notice)),
-  decode: (payload) => {
-    try {
-      return turnNoticeSchema.safeParse(JSON.parse(payload)).data;
-    } catch {
-      return undefined;
-    }
-  },
-};
+export const turnStartChannel: Channel<TurnNotice> = jsonChannel("turn_start", turnNoticeSchema);
 
 /** Stop or preempt: the id of the turn whichever worker runs it aborts (src/server/turns/cancellation.ts). */
 export const turnCancelChannel = idChannel("turn_cancel", "the id of the turn to abort");
@@ -76,17 +81,7 @@ export type McpAuthorized = z.infer<typeof authorizedSchema>;
 
 /** An `oauth: true` MCP connection of an agent was connected (the OAuth callback stored its
  * tokens): turns waiting for it in workers go on (src/server/mcp/authorization-waits.ts). */
-export const mcpAuthorizedChannel: Channel<McpAuthorized> = {
-  name: "mcp_authorized",
-  encode: (payload) => JSON.stringify(authorizedSchema.parse(payload)),
-  decode: (payload) => {
-    try {
-      return authorizedSchema.safeParse(JSON.parse(payload)).data;
-    } catch {
-      return undefined;
-    }
-  },
-};
+export const mcpAuthorizedChannel: Channel<McpAuthorized> = jsonChannel("mcp_authorized", authorizedSchema);
 
 /** All of them, for a map of who talks to whom (ARCHITECTURE.md). */
 export const channels = [
