@@ -29,6 +29,8 @@ const fixture: Record<string, string> = {
   "bot/schedules/impossible-md.md": '---\ncron: "61 25 * * *"\n---\nSummarise.',
   "bot/mcp-connections/templated.ts":
     'import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ url: "https://x.example/mcp", headers: { a: "Bearer ${KNOWN_TOKEN}", b: "${MISSING_TOKEN}" } });',
+  "bot/host-connections/desk.ts":
+    'import { defineConnection } from "agentfold/connections";\nexport default defineConnection({ agent: "other-desk" });',
   "bot/artifacts.ts":
     'import { defineArtifacts } from "agentfold/artifacts";\nexport default defineArtifacts({ kinds: { note: { description: "" } } });',
   "bot/extensions/ci.ts": 'throw new Error("ci extension: missing config `repo`");',
@@ -103,6 +105,8 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
     expectLine(/^error: bot\/subagents\/nameless\/agent.ts: subagent 'nameless' has no description/));
   it("an extension's config is missing or mistyped", () =>
     expectLine(/^error: bot\/extensions\/ci.ts: extension 'ci': ci extension: missing config `repo`$/));
+  it("a peer agent sits in host-connections/, where nothing can use it", () =>
+    expectLine(/^warning: bot\/host-connections\/desk.ts: a peer agent in host-connections\/ is never used/));
   it("a connection uses an undeclared ${NAME}", () => {
     expectLine(
       /^warning: bot\/mcp-connections\/templated.ts: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/,

@@ -276,6 +276,12 @@ export function buildManifest(
   const connections = layout.connections.flatMap((ref) => {
     const s = expectKind(check, ref.file, "connection", "defineConnection");
     if (s) checkTemplates(check, ref.file, s, declared);
+    // Peers are the model's to ask; host code has no way to a peer (ctx.host.mcp is for servers).
+    if (s?.form === "agent" && ref.scope === "host")
+      check.diagnostics.warning(
+        ref.file,
+        "a peer agent in host-connections/ is never used: move it to mcp-connections/",
+      );
     return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
   });
   const secretNames = [
