@@ -70,6 +70,10 @@ export const envSchema = z
     NEXTAUTH_URL: optionalUrl,
     // Where browsers reach this Agentfold from outside: MCP OAuth providers send them back under it.
     AGENTFOLD_PUBLIC_URL: optionalUrl,
+    // Where the Slack Web API and the GitHub API answer (their public addresses by default; tests
+    // and GitHub Enterprise Server set them): docs/integrations.md.
+    SLACK_API_URL: optionalUrl,
+    GITHUB_API_URL: optionalUrl,
     // How long a dashboard sign-in lasts.
     AGENTFOLD_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(168),
     // Proxies whose X-Forwarded-For names the client (sign-in rate limit): IPs or CIDRs, comma-separated.

@@ -20,6 +20,10 @@ import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import type { RetryBound } from "@/server/durable/retry-bound";
 import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
+import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
+import { setSecret } from "@/server/secrets/set-secret";
+import { packSecretReader } from "@/server/secrets/read-pack-secrets";
+import { startPackServer, type PackServer } from "./pack-server";
 import { freshDatabaseUrl } from "./fresh-database";
 import { readEvents } from "@/server/events/read-events";
 import { followUpSession } from "@/server/sessions/follow-up-session";
@@ -51,6 +55,9 @@ export async function startTurnHarness(options: {
   mcpPrivateHosts?: string[];
   /** More variables for the worker process (workerProcess only), e.g. OTEL_*. */
   workerEnv?: Record<string, string>;
+  /** Where the worker and the pack server find Slack's and GitHub's APIs (tests' fakes). */
+  slackApiUrl?: string;
+  githubApiUrl?: string;
 }) {
   // A database of its own, as an Agentfold instance has: workers hear every new session of their
   // database (eager turns) and sweep its running turns, so harnesses must not share one.
@@ -74,6 +81,8 @@ export async function startTurnHarness(options: {
     retry,
     hookTimeoutMs: options.hookTimeoutMs,
     mcpPrivateHosts: options.mcpPrivateHosts,
+    slackApiUrl: options.slackApiUrl,
+    githubApiUrl: options.githubApiUrl,
     ...(options.logMaxLines ? { logRetention: { maxLinesPerAgent: options.logMaxLines, trimEveryMs: 0 } } : {}),
     ...(options.egressHosts
       ? {
@@ -110,6 +119,8 @@ export async function startTurnHarness(options: {
         RESTATE_IDENTITY_KEYS: restate.identityKey,
         AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts),
         AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
+        ...(options.slackApiUrl ? { SLACK_API_URL: options.slackApiUrl } : {}),
+        ...(options.githubApiUrl ? { GITHUB_API_URL: options.githubApiUrl } : {}),
         ...(options.mcpPrivateHosts ? { AGENTFOLD_MCP_PRIVATE_HOSTS: options.mcpPrivateHosts.join(",") } : {}),
         ...(options.hookTimeoutMs ? { AGENTFOLD_HOOK_TIMEOUT_SECONDS: String(options.hookTimeoutMs / 1000) } : {}),
         ...(options.logMaxLines ? { AGENTFOLD_LOG_MAX_LINES: String(options.logMaxLines) } : {}),
@@ -164,12 +175,31 @@ export async function startTurnHarness(options: {
     return log;
   }
 
+  const secretKey = readOrCreateSecretKey(dataDir);
+  let packServer: PackServer | undefined;
+
   return {
     db,
     dataDir,
     runtime,
     owner,
     deploy,
+    /** Sets one of the agent's secrets, as `agentfold secret set` does. */
+    setSecret: (agent: AgentRef, name: string, value: string) =>
+      setSecret({ db, key: secretKey, agentId: agent.id, name, value }),
+    /** An HTTP server answering the Slack and GitHub packs' channel routes as the web does
+     * (`<url>/<slug>/v1/channels/<id>/…`), with this harness's database, engine and sandboxes. */
+    async packServer(): Promise<PackServer> {
+      packServer ??= await startPackServer({
+        db,
+        runtime,
+        dataDir,
+        secrets: packSecretReader({ db, key: secretKey, maxAgeMs: 0 }),
+        ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+        ...(options.githubApiUrl ? { githubApiUrl: options.githubApiUrl } : {}),
+      });
+      return packServer;
+    },
     /** Where the platform's own ports are (what agent code must not reach). */
     ports: () => ({
       restateIngress: restate.ingressUrl,
@@ -225,6 +255,7 @@ export async function startTurnHarness(options: {
       restate = await startEmbeddedRestate({ dataDir, ports: restatePorts, log: () => undefined });
     },
     async close(): Promise<void> {
+      await packServer?.close();
       child?.kill("SIGKILL");
       await inProcess?.close();
       for (const extra of extraWorkers) await extra.close();

@@ -6,18 +6,20 @@ import type { AgentManifest } from "./manifest";
 const channel = (name: string, config: object) => ({ name, file: `bot/channels/${name}.ts`, routes: [], config });
 
 describe("validate's check of channel parts the platform does not run", () => {
-  it("warns about the Slack and GitHub packs and onStart, not about custom channels", () => {
+  it("warns about pack options without effect and onStart, not about custom channels", () => {
     const diagnostics = new Diagnostics();
     const channels = [
-      channel("slack", { pack: "slack" }),
-      channel("github", { pack: "github" }),
+      channel("slack", { pack: "slack", reply: { mode: "post" } }),
+      channel("agentic", { pack: "slack", reply: { mode: "agent" } }),
+      channel("github", { pack: "github", repos: ["acme/shop"] }),
+      channel("cursor", { pack: "github", repos: ["acme/shop"], hasCursorAccount: true }),
       channel("webhook", { pack: "custom", hasOnStart: true }),
       channel("plain", { pack: "custom", hasOnStart: false }),
     ] as AgentManifest["channels"];
     checkChannelSupport(diagnostics, channels);
     expect(diagnostics.items.map((d) => `${d.file}: ${d.message}`)).toEqual([
-      "bot/channels/slack.ts: slackChannel(): this platform does not receive Slack events or post to Slack yet",
-      "bot/channels/github.ts: githubChannel(): this platform does not receive GitHub webhooks or post to GitHub yet",
+      'bot/channels/agentic.ts: slackChannel(): reply.mode "agent" posts each finished message here, as "post" does',
+      "bot/channels/cursor.ts: cursorAccount: needs a GitHub App on self-hosted Agentfold; its repos are watched (docs/integrations.md#github)",
       "bot/channels/webhook.ts: onStart is not run by this platform yet",
     ]);
   });

@@ -9,7 +9,6 @@ import type { Diagnostic } from "./diagnostics";
 import { discoverAgent } from "./discover";
 import { moduleFiles, type AgentLayout } from "./layout";
 import { checkChannelSupport } from "./channel-support";
-import { checkHostMembers } from "./host-members";
 import { buildManifest, type AgentManifest } from "./manifest";
 import { diskSource } from "./source";
 
@@ -65,7 +64,6 @@ export async function loadAgentFolder(options: {
   try {
     const reports = await sandbox.call("describe", {});
     const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout));
-    checkHostMembers(diagnostics, await sourceTexts(folderDir, bundle.sources ?? []));
     checkChannelSupport(diagnostics, manifest.channels);
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
     if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir });

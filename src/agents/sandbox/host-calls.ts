@@ -2,6 +2,7 @@
 // reminders, ctx.send, a schedule's receive / callTool), the request goes to the platform over
 // IPC tagged with the platform request it belongs to, and the answer comes back here. This file
 // runs ONLY in the sandbox.
+import { githubApi } from "./github-api";
 import { otelServices } from "./otel-api";
 import type { HostCall, HostCallMethod, HostReply } from "./protocol";
 
@@ -79,23 +80,30 @@ export function hostServices(requestId: number, connections: readonly string[] =
       callTool: (connection: string, tool: string, args?: Record<string, unknown>) =>
         call("mcp.callTool", { connection, tool, args: args ?? {} }),
     }),
-    // `validate` warns about these (src/agents/loader/host-members.ts); a call says why it fails.
-    github: unavailable("ctx.host.github"),
-    slack: unavailable("ctx.host.slack"),
+    // Slack and GitHub with the agent's own credentials, which the platform holds (docs/integrations.md).
+    github: githubApi(call),
+    slack: Object.freeze({ getClient: () => slackClient(call) }),
   };
 }
 
-/** A member the platform does not provide yet: every method throws, naming it. */
-export function unavailable(name: string): object {
+/** A Slack Web API client whose methods are host calls (`client.chat.postMessage(args)`,
+ * `client.apiCall("chat.postMessage", args)`): the platform makes them with the bot token. */
+function slackClient(call: (method: HostCallMethod, params: object) => Promise<unknown>): object {
+  const apiCall = (method: string, args: object = {}) => call("slack.call", { method, args });
+  const at = (path: string[]): object =>
+    new Proxy(() => undefined, {
+      get: (_, property) => (typeof property === "symbol" || property === "then" ? undefined : at([...path, property])),
+      apply: (_, __, args: unknown[]) => apiCall(path.join("."), (args[0] as object | undefined) ?? {}),
+    });
   return new Proxy(
-    {},
+    { apiCall },
     {
-      get: (_, property) =>
-        typeof property === "symbol" || property === "then"
-          ? undefined
-          : () => {
-              throw new Error(`${name}.${property}() is not available on this platform yet`);
-            },
+      get: (target, property) =>
+        property === "apiCall"
+          ? target.apiCall
+          : typeof property === "symbol" || property === "then"
+            ? undefined
+            : at([property]),
     },
   );
 }

@@ -65,6 +65,20 @@ export type ChannelEventOutcome =
   | { ok: true; handled: number; state: unknown; continuationToken?: string }
   | { ok: false; error: string };
 
+/** A prebuilt channel's event handler (githubChannel's onPullRequest, onIssue, onComment) for one
+ * event: `context` is the handler's ctx without `host`, which the sandbox adds. */
+export type PackHandlerRequest = {
+  file: string;
+  handler: "onPullRequest" | "onIssue" | "onComment";
+  context: object;
+  payload: unknown;
+};
+/** `isDefined: false`: the channel has no such handler, so the pack's default applies. */
+export type PackHandlerOutcome =
+  | { ok: true; isDefined: false }
+  | { ok: true; isDefined: true; decision: unknown }
+  | { ok: false; error: string };
+
 /** A route's answer: the body is base64. */
 export type RouteAnswer = { status: number; headers: [string, string][]; body: string };
 
@@ -87,6 +101,7 @@ export type SandboxMethods = {
    * done; the result is the head again. */
   runRoute: { params: RouteRequest; result: { status: number; headers: [string, string][] } };
   runChannelEvent: { params: ChannelEventRequest; result: ChannelEventOutcome };
+  runPackHandler: { params: PackHandlerRequest; result: PackHandlerOutcome };
   /** The model's tag_artifact: the tag through the registry, then to the platform. */
   tagArtifact: { params: { input: unknown; sessionId: string; turnId?: string }; result: unknown };
   runHook: {
@@ -126,6 +141,10 @@ export type HostCallMethod =
   /** ctx.host.mcp: the tools of one of the agent's MCP connections, and calling one. */
   | "mcp.listTools"
   | "mcp.callTool"
+  /** ctx.host.slack's client: one Web API method, called with the agent's bot token by the platform. */
+  | "slack.call"
+  /** ctx.host.github's Octokit: one HTTP request to the GitHub API, authenticated by the platform. */
+  | "github.request"
   /** What agent code recorded for OpenTelemetry during the call (otel-batch.ts), sent as it ends. */
   | "otel.record";
 export type HostCall = { hostCall: number; requestId: number; method: HostCallMethod; params: unknown };

@@ -12,6 +12,8 @@ import { flushOtel, otelScoped, registerOtelApi } from "./otel-api";
 import type {
   ChannelEventRequest,
   ModuleReport,
+  PackHandlerOutcome,
+  PackHandlerRequest,
   RoutePart,
   RouteRequest,
   SandboxPartial,
@@ -50,13 +52,23 @@ async function defaultExport(modules: ModuleLoaders, file: string): Promise<unkn
   return "default" in loaded ? loaded.default : undefined;
 }
 
+/** A prebuilt channel's event handlers (githubChannel), each run by runPackHandler. */
+const packHandlers = ["onPullRequest", "onIssue", "onComment"] as const;
+
 function summarize(value: unknown): unknown {
   // Handlers are functions, which JSON drops: keep the event names they listen to.
   if (descriptorKindOf(value) === "hook") return { events: Object.keys((value as { events?: object }).events ?? {}) };
   if (descriptorKindOf(value) === "channel") {
-    const channel = value as { events?: object; onStart?: unknown };
+    const channel = value as { events?: object; onStart?: unknown; pack?: unknown } & AnyRecord;
     const events = Object.keys(channel.events ?? {});
-    return { ...(toJsonSafe(value) as object), events, hasOnStart: typeof channel.onStart === "function" };
+    // The platform answers a pack's events without a sandbox when no handler of its own is defined.
+    const handlers = packHandlers.filter((name) => typeof channel[name] === "function");
+    return {
+      ...(toJsonSafe(value) as object),
+      events,
+      hasOnStart: typeof channel.onStart === "function",
+      ...(channel.pack === "github" ? { handlers } : {}),
+    };
   }
   if (descriptorKindOf(value) === "tool") {
     const tool = value as AnyRecord;
@@ -264,6 +276,28 @@ async function runChannelEvent(modules: ModuleLoaders, params: ChannelEventReque
   }
 }
 
+/** A pack channel's handler (githubChannel's onPullRequest …) for one event: its decision as JSON,
+ * or that the channel has no such handler. */
+async function runPackHandler(
+  modules: ModuleLoaders,
+  params: PackHandlerRequest,
+  requestId: number,
+): Promise<PackHandlerOutcome> {
+  try {
+    if (!(packHandlers as readonly string[]).includes(params.handler))
+      return { ok: false, error: `no pack handler ${params.handler}` };
+    const channel = (await defaultExport(modules, params.file)) as AnyRecord | undefined;
+    const handler = channel?.[params.handler];
+    if (typeof handler !== "function") return { ok: true, isDefined: false };
+    const ctx = Object.freeze({ ...params.context, host: hostServices(requestId, connectionNames(modules)) });
+    const decision = await (handler as (ctx: unknown, payload: unknown) => unknown)(ctx, Object.freeze(params.payload));
+    return { ok: true, isDefined: true, decision: toJsonSafe(decision) ?? null };
+  } catch (error) {
+    logCallError(error, `${params.file} ${params.handler}`);
+    return { ok: false, error: errorText(error) };
+  }
+}
+
 /** A real session id: tools called outside a session see a stand-in ("direct", "schedule"). */
 function sessionOf(id: string): string | undefined {
   return id.startsWith("ses_") ? id : undefined;
@@ -335,9 +369,11 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
                       ? await runRoute(modules, params, request.id)
                       : request.method === "runChannelEvent"
                         ? await runChannelEvent(modules, params, request.id)
-                        : request.method === "tagArtifact"
-                          ? await tagForModel(modules, params, request.id)
-                          : undefined;
+                        : request.method === "runPackHandler"
+                          ? await runPackHandler(modules, params, request.id)
+                          : request.method === "tagArtifact"
+                            ? await tagForModel(modules, params, request.id)
+                            : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

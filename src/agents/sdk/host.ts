@@ -1,6 +1,7 @@
 // The shared services agent code reaches as `ctx.host`
 // (docs/agent-folders.md, "The `define*` helpers"). Only the shapes: the runtime provides them.
 // Members the spec marks [inferred] are decided here and noted.
+import type { Octokit } from "@octokit/rest";
 import type { JsonValue } from "./types";
 import type { ToolExecuteResult } from "./tool-result";
 
@@ -63,8 +64,10 @@ export type RemindersApi = {
   cancel(id: string): Promise<void>;
 };
 
-/** [inferred] An Octokit-style `request(route, params)`. */
-export type GitHubApi = { request(route: string, params?: Record<string, unknown>): Promise<unknown> };
+/** [inferred] The GitHub API as the agent's GitHub App installation or token
+ * (docs/integrations.md, "GitHub"): an Octokit (`@octokit/rest`) whose requests the platform
+ * authenticates, and its `request(route, params)`. */
+export type GitHubApi = { getOctokit(): Octokit; request: Octokit["request"] };
 
 /** The Slack Web API client is the author's choice of library, so it stays untyped here. */
 export type SlackApi = { getClient(): unknown };

@@ -4,13 +4,12 @@
 // channel's auth chain decides, in the sandbox, where its bearer secret lives. The handler runs
 // in the version's sandbox and its Response comes back; work it hands to waitUntil goes on after.
 import crypto from "node:crypto";
-import type { AgentManifest } from "@/agents/loader/manifest";
 import type { RouteRequest } from "@/agents/sandbox/protocol";
 import { callRoute } from "@/agents/sandbox/route-call";
 import { processLogger } from "@/server/logging/logger";
 import { SandboxError } from "@/agents/sandbox/sandbox";
 import { env } from "@/env";
-import { findAgentBySlug } from "@/server/agents/find-agent-by-slug";
+import { findChannel } from "./find-channel";
 import { versionSandboxSpec } from "@/server/agents/storage";
 import { proxyEvidence } from "@/server/auth/local-caller";
 import type { Principal } from "@/server/auth/principal";
@@ -20,8 +19,29 @@ import { reauthorize } from "@/server/http/agent-route";
 import { readBodyBytes, maxBodyBytes } from "@/server/http/read-json";
 import { errorResponse, json } from "@/server/http/respond";
 import { matchRoute } from "./match-route";
-import { agentLogs } from "@/server/http/platform";
+import { agentLogs, agentSecretKey, durableRuntime } from "@/server/http/platform";
 import { webSandboxes } from "./web-sandboxes";
+import { packOf, packRoutes } from "./packs";
+import type { PackServices } from "./pack-types";
+import { packSecretReader } from "@/server/secrets/read-pack-secrets";
+
+let packServices: PackServices | undefined;
+
+/** What the Slack and GitHub packs' routes work with in this web process. */
+function webPackServices(): PackServices {
+  const config = env();
+  packServices ??= {
+    db: db(),
+    runtime: durableRuntime(),
+    secrets: packSecretReader({ db: db(), key: agentSecretKey() }),
+    dataDir: config.dataDir,
+    sandboxes: webSandboxes,
+    logs: agentLogs(),
+    ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+    ...(config.GITHUB_API_URL ? { githubApiUrl: config.GITHUB_API_URL } : {}),
+  };
+  return packServices;
+}
 
 /** How long a handler may take to answer; its waitUntil work may go on for `workMs` in all. */
 export const answerMs = 60_000;
@@ -54,15 +74,16 @@ export async function serveChannelRoute(
 }
 
 async function serve(request: Request, { slug, channelId, path }: { slug: string; channelId: string; path: string[] }) {
-  const agent = await findAgentBySlug(db(), slug);
-  if (!agent?.activeVersionId) throw new AppError("not_found", `no agent '${slug}'`);
-  const version = await db().agentVersion.findUniqueOrThrow({
-    where: { id: agent.activeVersionId },
-    select: { id: true, manifest: true, bundlePath: true },
-  });
-  const manifest = version.manifest as AgentManifest | null;
-  const channel = manifest?.channels.find((candidate) => candidate.name === channelId);
-  if (!channel || !version.bundlePath) throw new AppError("not_found", `agent '${slug}' has no channel '${channelId}'`);
+  const { agent, version, channel } = await findChannel(db(), slug, channelId);
+  const pack = packOf(channel);
+  if (pack)
+    return packRoutes[pack]!(webPackServices(), {
+      request,
+      agent,
+      version: { id: version.id, bundlePath: `${env().dataDir}/${version.bundlePath}` },
+      channel,
+      path,
+    });
   const match = matchRoute(channel.routes, request.method, path);
   if (!match.found) {
     if (match.allowed.length === 0)

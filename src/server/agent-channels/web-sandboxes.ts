@@ -10,6 +10,7 @@ import { agentLogs, agentSecretKey, durableRuntime } from "@/server/http/platfor
 import { processLogger } from "@/server/logging/logger";
 import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
 import { createSecretReader } from "@/server/secrets/create-secret-reader";
+import { packSecretReader } from "@/server/secrets/read-pack-secrets";
 import { createProcessConnections } from "@/server/mcp/process-connections";
 import { hostCallHandler } from "@/server/turns/host-calls";
 import { AppError } from "@/server/errors";
@@ -43,6 +44,12 @@ async function create(): Promise<SandboxPool> {
       runtime: durableRuntime(),
       sandboxes: () => sandboxes,
       connections: () => connections,
+      // ctx.host.github / ctx.host.slack in routes and pack handlers (onPullRequest …).
+      packs: {
+        secrets: packSecretReader({ db: db(), key: agentSecretKey() }),
+        ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
+        ...(config.GITHUB_API_URL ? { githubApiUrl: config.GITHUB_API_URL } : {}),
+      },
     }),
   });
   const connections = createProcessConnections({

@@ -49,6 +49,10 @@ export type WorkerDeps = {
   sandboxEgress?: { egress: EgressPolicy; resolve: ResolveTarget };
   /** host:port of MCP servers remote connections may reach though private (AGENTFOLD_MCP_PRIVATE_HOSTS). */
   mcpPrivateHosts?: readonly string[];
+  /** Where the Slack Web API and the GitHub API answer, when not at their public addresses (tests'
+   * fakes; env.ts SLACK_API_URL, GITHUB_API_URL). */
+  slackApiUrl?: string;
+  githubApiUrl?: string;
   /** The public address MCP OAuth callbacks arrive under (env.ts publicUrl, AGENTFOLD_PUBLIC_URL). */
   publicUrl?: string;
   /** MCP connections and peer agents (src/server/mcp); made by the worker server. */

@@ -7,8 +7,9 @@ import type { SandboxPool } from "@/agents/sandbox/pool";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { stateRoot, versionSandboxSpec } from "@/server/agents/storage";
 import { readChannelState, rekeyConversation, saveChannelState } from "@/server/agent-channels/channel-state";
-import type { HostContext } from "@/server/turns/host-calls";
+import type { HostContext } from "@/server/turns/host-context";
 import type { HookTarget } from "./hook-target";
+import type { PackDeliveries } from "@/server/agent-channels/pack-types";
 
 export type HookFailure = {
   hook: string;
@@ -42,10 +43,29 @@ export async function deliverEvent(options: {
   dataDir: string;
   timeoutMs: number;
   onFailure: (failure: HookFailure) => void;
+  packs?: PackDeliveries;
 }): Promise<void> {
   const { db, target, event, sandboxes, dataDir, timeoutMs, onFailure } = options;
   const listens = (events: string[]) => events.includes(event.type) || events.includes("*");
   const hooks = target.hooks.filter((hook) => listens(hook.events));
+  const pack = target.channel?.pack;
+  const toPack = pack ? options.packs?.[pack] : undefined;
+  if (toPack && target.channel) {
+    try {
+      await toPack({ target, event });
+    } catch (error) {
+      onFailure({
+        hook: `channel ${target.channel.name}`,
+        source: "channel",
+        isInAgentLog: false,
+        file: target.channel.file,
+        event: { type: event.type, index: event.index, ...(event.turnId ? { turnId: event.turnId } : {}) },
+        agentId: target.agentId,
+        sessionId: target.sessionId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
   const channel = target.channel && listens(target.channel.events) ? target.channel : undefined;
   if (hooks.length === 0 && !channel) return;
   const sandbox = sandboxes.forVersion(versionSandboxSpec(dataDir, target));

@@ -13,6 +13,7 @@ import type { AgentLogWriter } from "@/server/logging/agent-logs";
 import { processLogger } from "@/server/logging/logger";
 import { claimEvent, readCursor, releaseSession, sessionsBehind } from "./hook-cursor";
 import { deliverEvent, type HookFailure } from "./deliver-event";
+import type { PackDeliveries } from "@/server/agent-channels/pack-types";
 import { createHookTargets } from "./hook-target";
 
 export type HookDispatcher = {
@@ -38,6 +39,8 @@ export async function createHookDispatcher(options: {
   /** Where a failure the sandbox could not report (a timeout, a crash) is told in the agent's logs. */
   logs?: AgentLogWriter;
   log?: (message: string) => void;
+  /** Where pack channels' events go (src/server/agent-channels/packs.ts). */
+  packs?: PackDeliveries;
 }): Promise<HookDispatcher> {
   const { db, dataDir, sandboxes, timeoutMs, sweepMs = 30_000, log = (line) => processLogger().warn(line) } = options;
   const onFailure =
@@ -83,7 +86,7 @@ export async function createHookDispatcher(options: {
             return false;
           }
           cursor = event.index;
-          await deliverEvent({ db, target, event, sandboxes, dataDir, timeoutMs, onFailure });
+          await deliverEvent({ db, target, event, sandboxes, dataDir, timeoutMs, onFailure, packs: options.packs });
         }
         if (events.length < pageSize) break;
       }

@@ -16,8 +16,9 @@ export type HookTarget = {
   versionId: string;
   bundlePath: string;
   hooks: HookManifest[];
-  /** The session's channel, when its `events` map has handlers. */
-  channel?: { name: string; file: string; events: string[]; state: unknown };
+  /** The session's channel, when its `events` map has handlers or it is a prebuilt pack (Slack,
+   * GitHub), whose deliveries are the platform's own (src/server/agent-channels/packs.ts). */
+  channel?: { name: string; file: string; events: string[]; state: unknown; pack?: string; config?: unknown };
   session: { channelId: string; mode: "chat" | "task"; purpose: "live" | "eval"; auth: Principal; title?: string };
 };
 
@@ -27,7 +28,7 @@ type Row = {
   versionId: string;
   bundlePath: string | null;
   hooks: HookManifest[] | null;
-  channel: { name: string; file: string; config?: { events?: string[]; state?: unknown } } | null;
+  channel: { name: string; file: string; config?: { events?: string[]; state?: unknown; pack?: string } } | null;
   channelId: string;
   mode: "chat" | "task";
   purpose: "live" | "eval";
@@ -36,11 +37,14 @@ type Row = {
   title: string | null;
 };
 
-/** SQL: the session's channel in the version's manifest (`s`, `v`), when its events map has keys. */
+/** SQL: whether a manifest channel (`c`) delivers: its events map has keys, or it is a pack. */
+const channelDeliversSql = `((jsonb_typeof(c->'config'->'events') = 'array' AND jsonb_array_length(c->'config'->'events') > 0)
+    OR c->'config'->>'pack' IN ('slack', 'github'))`;
+
+/** SQL: the session's channel in the version's manifest (`s`, `v`), when it delivers. */
 export const eventsChannelSql = `(SELECT c FROM jsonb_array_elements(CASE WHEN jsonb_typeof(v.manifest->'channels') = 'array'
     THEN v.manifest->'channels' ELSE '[]'::jsonb END) c
-  WHERE c->>'name' = s."channelId" AND jsonb_typeof(c->'config'->'events') = 'array'
-    AND jsonb_array_length(c->'config'->'events') > 0 LIMIT 1)`;
+  WHERE c->>'name' = s."channelId" AND ${channelDeliversSql} LIMIT 1)`;
 
 /** SQL: whether the version (`v`) has hooks. */
 export const hasHooksSql = `(jsonb_typeof(v.manifest->'hooks') = 'array' AND jsonb_array_length(v.manifest->'hooks') > 0)`;
@@ -55,7 +59,7 @@ const targetSql = `SELECT * FROM (SELECT s."agentId", a.name AS "agentName", s."
 /** SQL: whether a version (`v`) delivers anything: hooks, or a channel with an events map. */
 export const versionDeliversSql = `(${hasHooksSql} OR EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN
     jsonb_typeof(v.manifest->'channels') = 'array' THEN v.manifest->'channels' ELSE '[]'::jsonb END) c
-  WHERE jsonb_typeof(c->'config'->'events') = 'array' AND jsonb_array_length(c->'config'->'events') > 0))`;
+  WHERE ${channelDeliversSql}))`;
 
 /** Looks targets up, remembering up to `max` sessions (the oldest looked-up is forgotten first).
  * Most sessions' versions deliver nothing: a session's version is one primary-key read, and
@@ -93,7 +97,8 @@ export function createHookTargets(db: PrismaClient, dataDir: string, max = 10_00
     });
     const row = rows[0];
     const events = row?.channel?.config?.events ?? [];
-    if (!row?.bundlePath || (!row.hooks?.length && events.length === 0)) return null;
+    const pack = row?.channel?.config?.pack;
+    if (!row?.bundlePath || (!row.hooks?.length && events.length === 0 && !pack)) return null;
     return {
       sessionId,
       agentId: row.agentId,
@@ -101,9 +106,15 @@ export function createHookTargets(db: PrismaClient, dataDir: string, max = 10_00
       versionId: row.versionId,
       bundlePath: path.join(dataDir, row.bundlePath),
       hooks: row.hooks ?? [],
-      ...(row.channel && events.length > 0
+      ...(row.channel && (events.length > 0 || pack)
         ? {
-            channel: { name: row.channel.name, file: row.channel.file, events, state: row.channel.config?.state ?? {} },
+            channel: {
+              name: row.channel.name,
+              file: row.channel.file,
+              events,
+              state: row.channel.config?.state ?? {},
+              ...(pack ? { pack, config: row.channel.config } : {}),
+            },
           }
         : {}),
       session: {

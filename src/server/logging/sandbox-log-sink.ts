@@ -4,7 +4,7 @@
 // process's own log.
 import type { CallLogLine } from "@/agents/sandbox/call-logs";
 import type { SandboxMethod } from "@/agents/sandbox/protocol";
-import type { HostContext } from "@/server/turns/host-calls";
+import type { HostContext } from "@/server/turns/host-context";
 import type { AgentLogWriter, LogSource } from "./agent-logs";
 import type { Logger } from "./logger";
 
@@ -18,6 +18,7 @@ const sourceOf: Record<SandboxMethod, LogSource> = {
   runSchedule: "schedule",
   runRoute: "channel",
   runChannelEvent: "channel",
+  runPackHandler: "channel",
 };
 
 export function sandboxLogSink(writer: AgentLogWriter, log: Logger) {

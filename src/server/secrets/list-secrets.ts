@@ -1,8 +1,10 @@
-// An agent's secrets by name, with when and by whom each was last set, and the names its active
-// version expects that are not set. Values are never read here.
+// An agent's secrets by name, with when and by whom each was last set and whether the active
+// version uses it (declared, or read by its Slack or GitHub channel), and the declared names that
+// are not set. Values are never read here.
 import type { PrismaClient } from "@prisma/client";
 import type { SecretList } from "./schema";
 import { declaredSecretNames } from "./declared-secret-names";
+import { packSecretNames } from "./pack-secret-names";
 
 export async function listSecrets({ db, agentId }: { db: PrismaClient; agentId: string }): Promise<SecretList> {
   const [agent, rows] = await Promise.all([
@@ -14,13 +16,14 @@ export async function listSecrets({ db, agentId }: { db: PrismaClient; agentId: 
     }),
   ]);
   const declared = declaredSecretNames(agent?.activeVersion?.manifest);
+  const used = new Set([...declared, ...packSecretNames(agent?.activeVersion?.manifest)]);
   const isSet = new Set(rows.map((row) => row.name));
   return {
     secrets: rows.map((row) => ({
       name: row.name,
       updatedAt: row.updatedAt.toISOString(),
       updatedBy: row.updatedBy,
-      isDeclared: declared.includes(row.name),
+      isDeclared: used.has(row.name),
     })),
     declared,
     missing: declared.filter((name) => !isSet.has(name)),

@@ -84,8 +84,7 @@ export async function sendFromAgent(options: {
 
 type Sent = z.infer<typeof sendSchema>["options"];
 
-/** One session per key: sends with the same key are serialized by an advisory lock on it. */
-async function sendByConversationKey(options: {
+function sendByConversationKey(options: {
   db: PrismaClient;
   runtime: DurableRuntime;
   caller: AgentCaller;
@@ -94,62 +93,115 @@ async function sendByConversationKey(options: {
   sent: Sent;
   key: string;
 }): Promise<{ id: string; deliveryId: string }> {
-  const { db, runtime, caller, channelId, message, sent, key } = options;
+  const { caller, sent } = options;
+  return sendOnConversation({
+    ...options,
+    agentId: caller.agentId,
+    principal: caller.principal,
+    title: sent.title,
+    deliveryId: sent.deliveryId,
+    workspaceFiles: sent.workspaceFiles,
+    admission: sent.admission,
+    state: sent.state,
+  });
+}
+
+/** Starts the session a channel's conversation key names, or follows up in it: one session per
+ * key, sends with the same key serialized by an advisory lock on it. Also the platform's own
+ * channels' way in (the Slack and GitHub packs, src/server/agent-channels/packs.ts). */
+export async function sendOnConversation(options: {
+  db: PrismaClient;
+  runtime: DurableRuntime;
+  agentId: string;
+  channelId: string;
+  key: string;
+  /** Who sends: a new session's owner; a follow-up must be sent by the owner too. */
+  principal: Principal;
+  message: string;
+  title?: string;
+  deliveryId?: string;
+  workspaceFiles?: Record<string, string>;
+  admission?: "preempt" | "coalesce";
+  /** A new session's initial channel state; a follow-up keeps the state its handlers left. */
+  state?: Record<string, unknown>;
+  /** A follow-up is sent as the session's owner (a Slack thread's later voices act in the name of
+   * whoever started it), not as `principal`. */
+  isFollowUpAsOwner?: boolean;
+}): Promise<{ id: string; deliveryId: string; isNew: boolean }> {
+  const { db, runtime, agentId, channelId, key, principal, message } = options;
   if (key.length === 0 || key.length > 500)
     throw new AppError("invalid_input", "send: a conversation key is 1 to 500 characters");
   const keyHash = hashContinuationToken(key);
   const client = await poolOf(db).connect();
   try {
-    await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [
-      `${caller.agentId}:${channelId}:${keyHash}`,
-    ]);
+    await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [`${agentId}:${channelId}:${keyHash}`]);
     const { rows } = await client.query<{ sessionId: string }>(
       `SELECT "sessionId" FROM channel_conversations WHERE "agentId" = $1 AND "channelId" = $2 AND "keyHash" = $3`,
-      [caller.agentId, channelId, keyHash],
+      [agentId, channelId, keyHash],
     );
     const known = rows[0]?.sessionId;
     if (known) {
+      const owner = options.isFollowUpAsOwner
+        ? await db.session.findUnique({ where: { id: known }, select: { ownerKind: true, ownerId: true } })
+        : null;
       const followed = await followUpSession({
         db,
         runtime,
-        agentId: caller.agentId,
+        agentId,
         sessionId: known,
-        principal: caller.principal,
+        principal: owner ? { kind: owner.ownerKind as Principal["kind"], id: owner.ownerId } : principal,
         body: {
           message,
           continuationToken: "",
-          admission: sent.admission ?? "preempt",
-          ...(sent.deliveryId ? { deliveryId: sent.deliveryId } : {}),
-          ...(sent.workspaceFiles ? { workspaceFiles: sent.workspaceFiles } : {}),
+          admission: options.admission ?? "preempt",
+          ...(options.deliveryId ? { deliveryId: options.deliveryId } : {}),
+          ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
         },
         isByConversationKey: true,
       });
-      return { id: known, deliveryId: followed.deliveryId };
+      return { id: known, deliveryId: followed.deliveryId, isNew: false };
     }
     const agent = await db.agent.findUniqueOrThrow({
-      where: { id: caller.agentId },
+      where: { id: agentId },
       select: { id: true, slug: true, teamId: true, activeVersionId: true },
     });
     const started = await startSession({
       db,
       runtime,
       agent,
-      principal: caller.principal,
-      body: { message, title: sent.title, deliveryId: sent.deliveryId, workspaceFiles: sent.workspaceFiles },
+      principal,
+      body: {
+        message,
+        title: options.title,
+        deliveryId: options.deliveryId,
+        workspaceFiles: options.workspaceFiles,
+      },
       baseUrl: "",
       channelId,
-      // A new session's initial channel state; a follow-up keeps the state its handlers left.
-      channelState: sent.state,
+      channelState: options.state as Sent["state"],
     });
     await client.query(
       `INSERT INTO channel_conversations ("agentId", "channelId", "keyHash", "sessionId") VALUES ($1, $2, $3, $4)`,
-      [caller.agentId, channelId, keyHash, started.sessionId],
+      [agentId, channelId, keyHash, started.sessionId],
     );
-    return { id: started.sessionId, deliveryId: started.deliveryId };
+    return { id: started.sessionId, deliveryId: started.deliveryId, isNew: true };
   } finally {
     await client.query("SELECT pg_advisory_unlock_all()").catch(() => undefined);
     client.release();
   }
+}
+
+/** The session a channel's conversation key names, if any. */
+export async function findConversation(
+  db: PrismaClient,
+  where: { agentId: string; channelId: string; key: string },
+): Promise<string | undefined> {
+  const { rows } = await poolOf(db).query<{ sessionId: string }>({
+    name: "agentfold-find-conversation",
+    text: `SELECT "sessionId" FROM channel_conversations WHERE "agentId" = $1 AND "channelId" = $2 AND "keyHash" = $3`,
+    values: [where.agentId, where.channelId, hashContinuationToken(where.key)],
+  });
+  return rows[0]?.sessionId;
 }
 
 const getSchema = z.object({ channelId: z.string(), sessionId: z.string() });

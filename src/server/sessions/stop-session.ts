@@ -17,6 +17,12 @@ export async function stopSession(options: {
 }): Promise<{ ok: true; sessionId: string; wasRunning: boolean }> {
   const { db, runtime, agentId, sessionId, principal } = options;
   await getOwnedSession({ db, agentId, sessionId, principal });
+  return { ok: true, sessionId, wasRunning: await interruptSession(db, runtime, sessionId) };
+}
+
+/** Stops whatever the session runs and drops what waits to be coalesced into it; answers whether
+ * a turn was running. The caller has checked who may (an owner; a Slack thread's `stop`). */
+export async function interruptSession(db: PrismaClient, runtime: DurableRuntime, sessionId: string): Promise<boolean> {
   const { running } = await pgTransaction(db, async (client) => {
     const { rows } = await client.query<{ runningTurnId: string | null; runningInvocationId: string | null }>(
       `SELECT "runningTurnId", "runningInvocationId" FROM sessions WHERE id = $1 FOR UPDATE`,
@@ -33,5 +39,5 @@ export async function stopSession(options: {
       turnId: running.runningTurnId!,
       invocationId: running.runningInvocationId,
     });
-  return { ok: true, sessionId, wasRunning: running !== undefined };
+  return running !== undefined;
 }

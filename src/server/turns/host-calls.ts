@@ -4,7 +4,6 @@
 // sessions (send / getSession / waitForCompletion); a schedule's run also reaches receive (start
 // work on the built-in HTTP channel) and callTool.
 import type { PrismaClient } from "@prisma/client";
-import type { Context } from "@opentelemetry/api";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { runTool } from "@/agents/runtime/run-tool";
 import type { SandboxPool } from "@/agents/sandbox/pool";
@@ -15,6 +14,7 @@ import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
 import { stateRoot, versionSandboxSpec, workspaceDir } from "@/server/agents/storage";
 import { pgTransaction } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
+import type { HostContext } from "./host-context";
 import { cancelReminder, createReminder, listReminders, type ReminderInput } from "@/server/reminders/reminders";
 import { queueTurn } from "@/server/sessions/queue-turn";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
@@ -29,23 +29,12 @@ import type { ConnectionPool } from "@/server/mcp/connection-pool";
 import { connectionConfig } from "@/server/mcp/resolve-connection";
 import { connectionTarget, mcpToolTimeoutMs } from "./connection-tools";
 import { filesCall, kvCall } from "./host-state-calls";
+import type { PackHostServices } from "@/server/agent-channels/pack-types";
+import { slackHostCall } from "@/server/slack/slack-host-call";
+import { githubHostCall } from "@/server/github/github-host-call";
 import { type AgentCaller, getSessionForAgent, sendFromAgent, waitForTurn } from "@/server/sessions/send-from-agent";
 
-export type HostContext = {
-  agentId: string;
-  versionId: string;
-  bundlePath: string;
-  sessionId?: string;
-  /** The turn the call is part of (its log lines carry it). */
-  turnId?: string;
-  /** The channel whose route is running: its send() starts sessions on it. */
-  channelId?: string;
-  /** Whom the code acts for: the session's owner (tools, hooks) or the schedule's appAuth. */
-  principal?: Principal;
-  appAuth?: Principal;
-  /** The span of the platform's call (a tool call's): agent code's spans go under it. */
-  trace?: Context;
-};
+export type { HostContext } from "./host-context";
 
 type Deps = {
   db: PrismaClient;
@@ -56,6 +45,9 @@ type Deps = {
   telemetry?: Telemetry;
   /** The process's MCP clients (ctx.host.mcp); absent: calls to it fail, saying so. */
   connections?: () => ConnectionPool;
+  /** ctx.host.slack and ctx.host.github: the agent's own Slack and GitHub credentials, which the
+   * platform reads (src/server/secrets/read-pack-secrets.ts) and uses on agent code's behalf. */
+  packs?: PackHostServices;
 };
 
 export function hostCallHandler(deps: Deps) {
@@ -117,6 +109,10 @@ export function hostCallHandler(deps: Deps) {
       case "mcp.listTools":
       case "mcp.callTool":
         return mcpCall(deps, host, method, params as { connection?: unknown; tool?: unknown; args?: unknown }, signal);
+      case "slack.call":
+        return slackHostCall(deps.db, deps.packs, host, params);
+      case "github.request":
+        return githubHostCall(deps.db, deps.packs, host, params, signal);
       case "otel.record":
         // Recorded before anything is awaited: the call's span is still open (otel-api.ts).
         return recordAgentTelemetry(

@@ -18,6 +18,9 @@ import { runEagerly, sessionObject } from "@/server/durable/session-object";
 import { toolsService } from "@/server/durable/tools-service";
 import type { WorkerDeps } from "@/server/durable/worker-deps";
 import { createHookDispatcher } from "@/server/hooks/hook-dispatcher";
+import { packDeliveries } from "@/server/agent-channels/packs";
+import { packSecretReader } from "@/server/secrets/read-pack-secrets";
+import { startSlackSockets } from "@/server/slack/socket-mode";
 import { createAgentLogWriter } from "@/server/logging/agent-logs";
 import { processLogger } from "@/server/logging/logger";
 import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
@@ -69,6 +72,11 @@ export async function startWorkerServer({
     onError: (error) => log.error({ err: error.message }, "could not store agent log lines"),
   });
   const sink = sandboxLogSink(logs, log);
+  // Slack's and GitHub's credentials: read by the platform, never given to the sandbox.
+  const packSecrets = packSecretReader({ db: config.db, key: agentKey });
+  const slackApiUrl = config.slackApiUrl ?? env().SLACK_API_URL;
+  const githubApiUrl = config.githubApiUrl ?? env().GITHUB_API_URL;
+  const packApiUrls = { ...(slackApiUrl ? { slackApiUrl } : {}), ...(githubApiUrl ? { githubApiUrl } : {}) };
   const sandboxes: SandboxPool = createSandboxPool({
     onLog: sink.onLog,
     onCallLog: sink.onCallLog,
@@ -85,6 +93,7 @@ export async function startWorkerServer({
       sandboxes: () => sandboxes,
       telemetry: config.telemetry,
       connections: () => pool,
+      packs: { secrets: packSecrets, ...packApiUrls },
     }),
   });
   const pool = createProcessConnections({
@@ -121,7 +130,26 @@ export async function startWorkerServer({
     sandboxes,
     logs,
     timeoutMs: config.hookTimeoutMs ?? 30_000,
+    packs: packDeliveries({
+      db: config.db,
+      dataDir: config.dataDir,
+      secrets: packSecrets,
+      logs,
+      ...packApiUrls,
+    }),
   });
+  // Slack channels with an app token take their events over Socket Mode from here.
+  const slackSockets = config.runtime
+    ? await startSlackSockets({
+        db: config.db,
+        databaseUrl,
+        runtime: config.runtime,
+        // Read fresh: a refresh follows a secret's change.
+        secrets: packSecretReader({ db: config.db, key: agentKey, maxAgeMs: 0 }),
+        log: (line) => log.warn(line),
+        ...(slackApiUrl ? { slackApiUrl } : {}),
+      })
+    : undefined;
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
     const eager = await createEagerTurns({
@@ -154,6 +182,7 @@ export async function startWorkerServer({
       await closed;
       await Promise.all([
         hooks.close(),
+        slackSockets?.close(),
         cancellations.close(),
         secrets.close(),
         authorizations.close(),

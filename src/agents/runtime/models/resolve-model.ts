@@ -12,6 +12,8 @@ export type ModelProviderSettings = {
   anthropicApiKey?: string;
   anthropicBaseUrl?: string;
   openaiCompatibleBaseUrl?: string;
+  /** Tests: `local:scripted` paces its stream parts this far apart, as a real model's arrive. */
+  scriptedChunkDelayMs?: number;
 };
 
 // Passed explicitly: left undefined, the SDKs would read OPENAI_BASE_URL / ANTHROPIC_BASE_URL from
@@ -35,7 +37,7 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
   const { provider, model } = parseModelId(id);
   switch (provider) {
     case "local":
-      return createLocalScriptedModel();
+      return createLocalScriptedModel({ chunkDelayMs: providers.scriptedChunkDelayMs ?? 0 });
     case "openai":
       if (!providers.openaiApiKey) throw new ModelResolutionError(`model ${id} needs OPENAI_API_KEY`);
       return createOpenAI({ apiKey: providers.openaiApiKey, baseURL: providers.openaiBaseUrl ?? openaiDefaultBaseUrl })(

@@ -18,7 +18,9 @@ describe("githubChannel", () => {
     expect(channel).toMatchObject({ pack: "github", botName: "review-bot", repos: ["acme/api", "acme/checkout"] });
     expect(channel.onPullRequest).toBe(onPullRequest);
     expect("cursorAccount" in channel).toBe(false);
+    expect(channel.hasCursorAccount).toBe(true);
     expect(githubChannel()).toMatchObject({ repos: [], context: [] });
+    expect("hasCursorAccount" in githubChannel({ repos: ["acme/api"] })).toBe(false);
   });
 
   it("refuses bad repos and handlers", () => {

@@ -66,6 +66,8 @@ export type GitHubChannelDescriptor = Descriptor<
     pack: "github";
     repos: string[];
     context: string[];
+    /** cursorAccount was given: `validate` says it needs a GitHub App here. */
+    hasCursorAccount?: true;
   }
 >;
 
@@ -86,6 +88,7 @@ const githubConfigSchema = z
     ...rest,
     pack: "github" as const,
     repos: [...new Set([...(repos ?? []), ...(cursorAccount?.repos ?? [])])],
+    ...(cursorAccount ? { hasCursorAccount: true as const } : {}),
   }));
 
 export function githubChannel(config: GitHubChannelConfig = {}): GitHubChannelDescriptor {

@@ -48,8 +48,13 @@ describe("slackEnvNames", () => {
   it("prefixes the token variables when an envPrefix is set", () => {
     expect(slackEnvNames({ envPrefix: "TRIAGE" })).toEqual({
       botToken: "TRIAGE_SLACK_BOT_TOKEN",
+      signingSecret: "TRIAGE_SLACK_SIGNING_SECRET",
       appToken: "TRIAGE_SLACK_APP_TOKEN",
     });
-    expect(slackEnvNames({})).toEqual({ botToken: "SLACK_BOT_TOKEN", appToken: "SLACK_APP_TOKEN" });
+    expect(slackEnvNames({})).toEqual({
+      botToken: "SLACK_BOT_TOKEN",
+      signingSecret: "SLACK_SIGNING_SECRET",
+      appToken: "SLACK_APP_TOKEN",
+    });
   });
 });

@@ -20,6 +20,8 @@ export type SlackChannelConfig = {
   continuation?: "slack.dmthread/v2";
   /** Approve / Deny (and Connect) buttons in the thread. */
   toolApprovals?: boolean;
+  /** [inferred] Channel ids (`C…`) where every new top-level post wakes the agent, mention or not. */
+  watchChannels?: string[];
 };
 
 export type SlackChannelDescriptor = Descriptor<
@@ -51,6 +53,9 @@ const slackConfigSchema = z
       .default({ mode: "post" }),
     continuation: z.literal("slack.dmthread/v2", { error: 'expected "slack.dmthread/v2"' }).optional(),
     toolApprovals: z.boolean().default(false),
+    watchChannels: z
+      .array(z.string().regex(/^[CG][A-Z0-9]+$/, 'expected a Slack channel id like "C0123ABCD"'))
+      .optional(),
   })
   .transform((config) => ({ ...config, pack: "slack" as const }));
 
@@ -58,8 +63,17 @@ export function slackChannel(config: SlackChannelConfig = {}): SlackChannelDescr
   return define("channel", "slackChannel", slackConfigSchema, config);
 }
 
-/** The env variables a Slack channel reads its tokens from. */
-export function slackEnvNames(config: { envPrefix?: string }): { botToken: string; appToken: string } {
+/** The agent secrets a Slack channel reads (docs/integrations.md): the bot token, the signing
+ * secret that verifies Events API requests, and the app token that opens Socket Mode. */
+export function slackEnvNames(config: { envPrefix?: string }): {
+  botToken: string;
+  signingSecret: string;
+  appToken: string;
+} {
   const prefix = config.envPrefix ? `${config.envPrefix}_` : "";
-  return { botToken: `${prefix}SLACK_BOT_TOKEN`, appToken: `${prefix}SLACK_APP_TOKEN` };
+  return {
+    botToken: `${prefix}SLACK_BOT_TOKEN`,
+    signingSecret: `${prefix}SLACK_SIGNING_SECRET`,
+    appToken: `${prefix}SLACK_APP_TOKEN`,
+  };
 }
