@@ -2,25 +2,31 @@
 // data directory, exactly as `npm start` would; then bootstraps it headless, as a self-hoster
 // would: a team, two tokens, and the hello agent. Tests read what they need from
 // AGENTFOLD_E2E_* variables.
-import { e2eOAuthMcpPort } from "./ports";
+import { e2eFakeSlackPort, e2eOAuthMcpPort } from "./ports";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { projectRoot } from "../../src/cli/start/project";
+import { startFakeSlack } from "../../src/testing/slack/fake-slack";
 import { freeStackPorts, makeDataDir, spawnSupervisor } from "../../src/testing/supervisor-process";
-import { stackFile } from "./stack";
+import { fakeSlackKey, stackFile } from "./stack";
 
 const run = promisify(execFile);
 
 export default async function globalSetup(): Promise<void> {
   const dataDir = makeDataDir();
   const ports = await freeStackPorts();
+  // Slack for the whole run, in this process (specs change it through its /_control/ endpoints);
+  // global teardown closes it.
+  const slack = await startFakeSlack({ port: e2eFakeSlackPort });
+  (globalThis as Record<string, unknown>)[fakeSlackKey] = slack;
   // The OAuth MCP server e2e/ui/mcp-oauth.spec.ts runs is on this machine: let connections reach it.
   const supervisor = spawnSupervisor({
     ...ports,
     AGENTFOLD_DATA_DIR: dataDir,
     AGENTFOLD_MCP_PRIVATE_HOSTS: `127.0.0.1:${e2eOAuthMcpPort}`,
+    SLACK_API_URL: slack.url,
   });
   // Its output, for tests that act on its processes (the web pid) and for failures.
   const logFile = path.join(dataDir, "supervisor.log");
@@ -44,6 +50,8 @@ export default async function globalSetup(): Promise<void> {
     process.env.AGENTFOLD_E2E_DATA_DIR = dataDir;
     process.env.AGENTFOLD_E2E_SUPERVISOR_LOG = logFile;
     process.env.AGENTFOLD_E2E_PORTS = JSON.stringify(ports);
+    process.env.AGENTFOLD_E2E_SLACK_URL = slack.url;
+    process.env.AGENTFOLD_E2E_SLACK_BOT_TOKEN = slack.botToken;
     process.env.AGENTFOLD_E2E_TOKEN = await cli(
       "token",
       "create",
@@ -100,6 +108,7 @@ export default async function globalSetup(): Promise<void> {
     );
   } catch (error) {
     await supervisor.stop("SIGTERM");
+    await slack.close();
     throw error;
   }
   // The supervisor outlives this function (the runner process keeps reading its output);

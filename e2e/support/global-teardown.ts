@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import { stackFile } from "./stack";
+import type { FakeSlack } from "../../src/testing/slack/fake-slack";
+import { fakeSlackKey, stackFile } from "./stack";
 
 function isAlive(pid: number): boolean {
   try {
@@ -11,6 +12,7 @@ function isAlive(pid: number): boolean {
 }
 
 export default async function globalTeardown(): Promise<void> {
+  await ((globalThis as Record<string, unknown>)[fakeSlackKey] as FakeSlack | undefined)?.close();
   if (!fs.existsSync(stackFile)) return;
   const { pid, dataDir } = JSON.parse(fs.readFileSync(stackFile, "utf8")) as { pid: number; dataDir: string };
   fs.rmSync(stackFile);

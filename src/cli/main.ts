@@ -6,6 +6,7 @@ import { adminCommand } from "./commands/admin";
 import { infoCommand } from "./commands/info";
 import { initCommand } from "./commands/init";
 import { secretCommand } from "./commands/secret";
+import { slackCommand } from "./commands/slack";
 import { validateCommand } from "./commands/validate";
 import { PortInUseError } from "./start/ports";
 import { startSupervisor } from "./start/supervisor";
@@ -42,6 +43,12 @@ Headless bootstrap (against this installation's database; see docs/api.md):
   secret rm <agent> NAME     Remove a secret
   secret list <agent> [--json]
                              Secret names, when each was set, and which are missing
+  slack manifest <agent> [--channel <id>] [--socket-mode] [--team <slug>]
+                             The Slack app manifest for the agent's Slack channel (JSON to
+                             paste into "Create New App → From a manifest")
+  slack doctor <agent> [--channel <id>] [--json] [--team <slug>]
+                             Check the channel's tokens, scopes, signing secret and URLs;
+                             exit 1 when a check fails (docs/integrations.md)
   help                       Show this message`;
 
 function log(line: string): void {
@@ -86,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
       token: { type: "string" },
       value: { type: "string" },
       "expires-days": { type: "string" },
+      channel: { type: "string" },
+      "socket-mode": { type: "boolean", default: false },
     },
   });
   const [command, ...rest] = positionals;
@@ -126,6 +135,20 @@ async function main(argv: string[]): Promise<number> {
           `secret ${verb} needs ${verb === "list" ? "an agent" : "an agent and a name"}: agentfold secret ${verb} <agent>${verb === "list" ? "" : " NAME"}`,
         );
       return secretCommand({ verb, slug, name, team: values.team, json: values.json });
+    }
+    case "slack": {
+      const [verb, slug] = rest;
+      if (verb !== "doctor" && verb !== "manifest")
+        throw new UsageError("slack needs a verb: slack doctor | slack manifest");
+      if (!slug) throw new UsageError(`slack ${verb} needs an agent: agentfold slack ${verb} <agent>`);
+      return slackCommand({
+        verb,
+        slug,
+        channel: values.channel,
+        team: values.team,
+        json: values.json,
+        socketMode: values["socket-mode"],
+      });
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

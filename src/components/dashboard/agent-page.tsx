@@ -17,6 +17,7 @@ import { LogsCard } from "./logs-card";
 import { MemoryPanel } from "./memory-panel";
 import { SchedulesPanel } from "./schedules-panel";
 import { SecretsPanel } from "./secrets-panel";
+import { SlackSetupCard } from "./slack-setup-card";
 import { UploadAgent } from "./upload-agent";
 
 type SurfaceItem = { name: string; description: string; effect?: string; needsApproval?: boolean };
@@ -124,6 +125,8 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
       ) : null}
       {canReadMemory ? <AgentFilesPanel teamSlug={teamSlug} slug={slug} /> : null}
       {surface ? <ConnectionsCard slug={slug} canManage={canDeploy} /> : null}
+      {/* The doctor uses the secrets' values, so it is for those who manage them (admins). */}
+      {canReadMemory && surface ? <SlackSetupCard teamSlug={teamSlug} slug={slug} canRunDoctor={canDeploy} /> : null}
       <LogsCard slug={slug} />
       {canDeploy ? <SecretsPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}

@@ -15,7 +15,12 @@ export function SecretsPanel({ teamSlug, slug }: { teamSlug: string; slug: strin
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const secrets = useQuery(trpc.secrets.list.queryOptions({ teamSlug, slug }));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.secrets.list.queryKey() }),
+      // The Slack card shows which of its secrets are set.
+      queryClient.invalidateQueries({ queryKey: trpc.slack.setup.queryKey() }),
+    ]);
   const save = useMutation(trpc.secrets.set.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.secrets.remove.mutationOptions({ onSuccess: refresh }));
   const [name, setName] = useState("");

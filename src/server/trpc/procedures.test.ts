@@ -18,6 +18,8 @@ import type { listSecrets } from "@/server/secrets/list-secrets";
 import type { removeSecret } from "@/server/secrets/remove-secret";
 import type { removeSecretResultSchema, secretListSchema, setSecretResultSchema } from "@/server/secrets/schema";
 import type { setSecret } from "@/server/secrets/set-secret";
+import type { checkSlackSetup } from "@/server/slack/check-slack-setup";
+import type { slackDoctorResultSchema } from "@/server/slack/schema";
 import type { findRecentSessions } from "@/server/sessions/find-recent-sessions";
 import type { recentSessionsSchema } from "@/server/sessions/schema";
 import type { claimInvite } from "@/server/teams/claim-invite";
@@ -90,6 +92,7 @@ it("matches each service's return type to its output schema", () => {
   expectTypeOf<Returned<typeof listSecrets>>().toEqualTypeOf<z.infer<typeof secretListSchema>>();
   expectTypeOf<Returned<typeof setSecret>>().toEqualTypeOf<z.infer<typeof setSecretResultSchema>>();
   expectTypeOf<Returned<typeof removeSecret>>().toEqualTypeOf<z.infer<typeof removeSecretResultSchema>>();
+  expectTypeOf<Returned<typeof checkSlackSetup>>().toEqualTypeOf<z.infer<typeof slackDoctorResultSchema>>();
   expectTypeOf<Returned<typeof findRecentSessions>>().toEqualTypeOf<z.infer<typeof recentSessionsSchema>>();
   expectTypeOf<Returned<typeof findTeamsOfUser>>().toEqualTypeOf<z.infer<typeof teamsOfUserSchema>>();
   expectTypeOf<Returned<typeof createTeam>>().toEqualTypeOf<z.infer<typeof createdTeamSchema>>();

@@ -5,6 +5,7 @@ import { authRouter } from "@/server/auth/router";
 import { hostStateRouter } from "@/server/host-state/router";
 import { secretsRouter } from "@/server/secrets/router";
 import { sessionsRouter } from "@/server/sessions/router";
+import { slackRouter } from "@/server/slack/router";
 import { teamsRouter } from "@/server/teams/router";
 import { tokensRouter } from "@/server/tokens/router";
 import { router } from "./init";
@@ -17,6 +18,7 @@ export const appRouter = router({
   sessions: sessionsRouter,
   approvals: approvalsRouter,
   secrets: secretsRouter,
+  slack: slackRouter,
   // Keyed by its folder: procedures.test.ts finds each domain's schema.ts by the key.
   "host-state": hostStateRouter,
 });
