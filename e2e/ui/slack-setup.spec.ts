@@ -8,25 +8,14 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures";
 import { deployFolder, stackCli } from "../support/stack-cli";
 import { signIn, watchConsole } from "./page-checks";
+import { slackBotScopes } from "../../src/server/slack/app-manifest";
 
 test.describe.configure({ mode: "serial" });
 
 const owner = { email: "sam@example.test", password: "sam-password-123" };
 const teamSlug = "slack-lab";
 const slug = "slack-desk";
-const everyScope = [
-  "app_mentions:read",
-  "chat:write",
-  "channels:history",
-  "groups:history",
-  "im:history",
-  "mpim:history",
-  "im:read",
-  "users:read",
-  "users:read.email",
-  "reactions:write",
-  "assistant:write",
-];
+const everyScope = slackBotScopes.map(({ scope }) => scope);
 
 /** What the Slack app's token is granted, through the fake's control endpoint. */
 async function grantScopes(scopes: string[]): Promise<void> {

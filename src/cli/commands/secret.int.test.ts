@@ -1,24 +1,23 @@
 // `agentfold secret …` and the secrets in `info` / `validate`, as a user runs them: a real
 // process against the test database, values piped on stdin.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectRoot } from "@/cli/start/project";
 import { createDb } from "@/server/db";
 import { createSecretReader } from "@/server/secrets/create-secret-reader";
 import { readOrCreateSecretKey } from "@/server/secrets/secret-key";
 import { createTestAgent, testManifest } from "@/testing/fixtures";
 import { writeFiles } from "@/testing/folders";
+import { cliBin as bin, runCli } from "@/testing/cli-process";
 
 const databaseUrl = inject("databaseUrl");
 const db = createDb(databaseUrl);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-secret-cli-"));
 const dataDir = path.join(scratch, "data");
 const cliEnv = { ...process.env, DATABASE_URL: databaseUrl, AGENTFOLD_DATA_DIR: dataDir };
-const bin = path.join(projectRoot, "bin", "agentfold.mjs");
 let agent: Awaited<ReturnType<typeof createTestAgent>>;
 
 beforeAll(async () => {
@@ -33,21 +32,7 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-type Result = { code: number; stdout: string; stderr: string };
-
-/** `agentfold …` with `stdin` piped in. */
-function agentfold(args: string[], stdin = ""): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: cliEnv, cwd: scratch });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const agentfold = (args: string[], stdin = "") => runCli(args, { env: cliEnv, cwd: scratch, stdin });
 
 async function valuesOfVersion(): Promise<Record<string, string>> {
   const reader = await createSecretReader({ db, databaseUrl, key: readOrCreateSecretKey(dataDir), maxAgeMs: 0 });

@@ -2,13 +2,11 @@
 // process against the test database, secrets set with `agentfold secret set`, Slack played by the
 // fake Slack (reached through the real Slack SDK), and the events URL answered by the platform's
 // own Slack route (src/testing/pack-server.ts).
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectRoot } from "@/cli/start/project";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createDb } from "@/server/db";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
@@ -18,12 +16,12 @@ import { slackBotScopes } from "@/server/slack/app-manifest";
 import { zipFiles } from "@/testing/archives";
 import { type PackServer, startPackServer } from "@/testing/pack-server";
 import { type FakeSlack, fakeSlackDefaultScopes, startFakeSlack } from "@/testing/slack/fake-slack";
+import { runCli } from "@/testing/cli-process";
 
 const databaseUrl = inject("databaseUrl");
 const db = createDb(databaseUrl);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-slack-cli-"));
 const dataDir = path.join(scratch, "data");
-const bin = path.join(projectRoot, "bin", "agentfold.mjs");
 const suffix = crypto.randomUUID().slice(0, 8);
 const slug = `desk-${suffix}`;
 const signingSecret = "8f742231b10e8888abcd99yyyzzz85a5";
@@ -77,20 +75,7 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-type Result = { code: number; stdout: string; stderr: string };
-
-function agentfold(args: string[], stdin = ""): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: cliEnv, cwd: scratch });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const agentfold = (args: string[], stdin = "") => runCli(args, { env: cliEnv, cwd: scratch, stdin });
 
 async function setSecret(name: string, value: string): Promise<void> {
   expect(await agentfold(["secret", "set", slug, name], value)).toMatchObject({ code: 0 });

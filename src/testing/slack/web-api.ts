@@ -1,6 +1,7 @@
 // The Web API methods the fake Slack answers, as Slack does: HTTP 200 with `{ ok: true, … }` or
 // `{ ok: false, error }`, `missing_scope` when the token lacks the method's scope, and the token's
 // scopes in `x-oauth-scopes` on every answer (the SDK reads them into `response_metadata.scopes`).
+import { slackBotScopes } from "@/server/slack/app-manifest";
 
 export type FakeSlackMessage = {
   channel: string;
@@ -54,19 +55,7 @@ type Method = { scopes?: (args: Record<string, unknown>) => string[]; token: "bo
 type Body = Record<string, unknown>;
 
 /** The scopes the Slack pack asks for; the fake grants them unless told otherwise. */
-export const fakeSlackDefaultScopes = [
-  "app_mentions:read",
-  "chat:write",
-  "channels:history",
-  "groups:history",
-  "im:history",
-  "mpim:history",
-  "im:read",
-  "users:read",
-  "users:read.email",
-  "reactions:write",
-  "assistant:write",
-];
+export const fakeSlackDefaultScopes: string[] = slackBotScopes.map(({ scope }) => scope);
 
 const fail = (error: string, extra: Body = {}): Body => ({ ok: false, error, ...extra });
 const str = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
