@@ -74,6 +74,10 @@ export const envSchema = z
     // and GitHub Enterprise Server set them): docs/integrations.md.
     SLACK_API_URL: optionalUrl,
     GITHUB_API_URL: optionalUrl,
+    // The model that grades evals' t.judge (docs/evals.md); the worker's default model otherwise.
+    AGENTFOLD_EVAL_JUDGE_MODEL: z.string().min(1).optional(),
+    // How long an eval case's claim holds without renewal: a dead worker's cases are taken over after it.
+    AGENTFOLD_EVAL_LEASE_SECONDS: z.coerce.number().positive().default(60),
     // How long a dashboard sign-in lasts.
     AGENTFOLD_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().default(168),
     // Proxies whose X-Forwarded-For names the client (sign-in rate limit): IPs or CIDRs, comma-separated.
@@ -153,6 +157,9 @@ export const envSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug")
       .optional(),
+    // The instance and token `agentfold eval` uses instead of a local stack, as --url and --token.
+    AGENTFOLD_URL: optionalUrl,
+    AGENTFOLD_TOKEN: optionalString,
     // OpenTelemetry export: the standard OTEL_* variables (docs/telemetry.md).
     ...otelEnvShape,
   })

@@ -83,6 +83,10 @@ export type McpAuthorized = z.infer<typeof authorizedSchema>;
  * tokens): turns waiting for it in workers go on (src/server/mcp/authorization-waits.ts). */
 export const mcpAuthorizedChannel: Channel<McpAuthorized> = jsonChannel("mcp_authorized", authorizedSchema);
 
+/** An eval run has cases to run, or a case of it finished: the run's id; workers' eval executors
+ * claim what they may (src/server/evals/eval-executor.ts). */
+export const evalWorkChannel = idChannel("eval_work", "the id of the eval run with work");
+
 /** All of them, for a map of who talks to whom (ARCHITECTURE.md). */
 export const channels = [
   sessionEventsChannel,
@@ -93,4 +97,5 @@ export const channels = [
   artifactsChannel,
   credentialsChannel,
   mcpAuthorizedChannel,
+  evalWorkChannel,
 ] as const;

@@ -2,5 +2,5 @@
 // Logs panel.
 export const logLevels = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof logLevels)[number];
-export const logSources = ["tool", "hook", "schedule", "channel", "platform"] as const;
+export const logSources = ["tool", "hook", "schedule", "channel", "eval", "platform"] as const;
 export type LogSource = (typeof logSources)[number];

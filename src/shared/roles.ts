@@ -17,6 +17,8 @@ const leastRoleFor: Record<TokenAction, Role> = {
   "agents:deploy": "admin",
   "channels:invoke": "member",
   "artifacts:read": "viewer",
+  // Runs real turns (and the agent's tools), as a member's chat does.
+  "evals:run": "member",
 };
 
 export function isAtLeast(role: Role, least: Role): boolean {

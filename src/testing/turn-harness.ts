@@ -58,6 +58,9 @@ export async function startTurnHarness(options: {
   /** Where the worker and the pack server find Slack's and GitHub's APIs (tests' fakes). */
   slackApiUrl?: string;
   githubApiUrl?: string;
+  /** How long an eval case's claim holds (src/server/evals/eval-executor.ts). */
+  evalLeaseMs?: number;
+  evalJudgeModel?: string;
 }) {
   // A database of its own, as an Agentfold instance has: workers hear every new session of their
   // database (eager turns) and sweep its running turns, so harnesses must not share one.
@@ -83,6 +86,8 @@ export async function startTurnHarness(options: {
     mcpPrivateHosts: options.mcpPrivateHosts,
     slackApiUrl: options.slackApiUrl,
     githubApiUrl: options.githubApiUrl,
+    evalLeaseMs: options.evalLeaseMs,
+    evalJudgeModel: options.evalJudgeModel,
     ...(options.logMaxLines ? { logRetention: { maxLinesPerAgent: options.logMaxLines, trimEveryMs: 0 } } : {}),
     ...(options.egressHosts
       ? {
@@ -120,6 +125,7 @@ export async function startTurnHarness(options: {
         AGENTFOLD_TURN_RETRY_ATTEMPTS: String(retry.attempts),
         AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS: String(retry.maxIntervalMs / 1000),
         ...(options.slackApiUrl ? { SLACK_API_URL: options.slackApiUrl } : {}),
+        ...(options.evalLeaseMs ? { AGENTFOLD_EVAL_LEASE_SECONDS: String(options.evalLeaseMs / 1000) } : {}),
         ...(options.githubApiUrl ? { GITHUB_API_URL: options.githubApiUrl } : {}),
         ...(options.mcpPrivateHosts ? { AGENTFOLD_MCP_PRIVATE_HOSTS: options.mcpPrivateHosts.join(",") } : {}),
         ...(options.hookTimeoutMs ? { AGENTFOLD_HOOK_TIMEOUT_SECONDS: String(options.hookTimeoutMs / 1000) } : {}),

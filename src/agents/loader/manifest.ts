@@ -63,7 +63,21 @@ export type AgentManifest = {
   /** The registry (artifacts.ts): its module, whether the model gets `tag_artifact`, the cap. */
   artifacts?: { file: string; agentTool: boolean; max: number };
   result?: { file: string };
-  evals: { id: string; file: string; cases: string[] }[];
+  /** Each eval (an exported array: one per item, `index` naming it) with its case ids. */
+  evals: {
+    id: string;
+    file: string;
+    cases: string[];
+    tags?: string[];
+    /** Per case id: the case's own tags (added to the eval's). */
+    caseTags?: Record<string, string[]>;
+    iterations?: number;
+    description?: string;
+    timeoutMs?: number;
+    index?: number;
+  }[];
+  /** evals/evals.config.ts (docs/evals.md); absent: the defaults. */
+  evalConfig?: { maxConcurrency: number };
   seedFiles: string[];
   chips: AgentLayout["chips"];
   /** The secrets the agent expects, sorted: hosting.secretNames and every `${NAME}` in a
@@ -155,8 +169,7 @@ function hooks(check: Check, refs: ModuleRef[]) {
   });
 }
 
-function evals(check: Check, layout: AgentLayout) {
-  if (layout.evalConfigFile) expectKind(check, layout.evalConfigFile, "eval-config", "defineEvalConfig");
+function evals(check: Check, layout: AgentLayout): AgentManifest["evals"] {
   return layout.evals.flatMap((ref) => {
     const report = check.reports.get(ref.file);
     if (report?.error) return (check.diagnostics.error(ref.file, report.error), []);
@@ -164,17 +177,39 @@ function evals(check: Check, layout: AgentLayout) {
       const items = report.items ?? [];
       if (items.some((item) => item.kind !== "eval"))
         return (check.diagnostics.error(ref.file, "every item of the exported array must be defineEval(...)"), []);
-      return items.map((_, index) => ({
+      return items.map((item, index) => ({
+        ...evalSummary(item.summary as Summary),
         id: `${ref.id}/${String(index).padStart(4, "0")}`,
         file: ref.file,
-        cases: [] as string[],
+        index,
       }));
     }
     const s = expectKind(check, ref.file, "eval", "defineEval");
     if (!s) return [];
-    const cases = Array.isArray(s.cases) ? s.cases.map((c) => String((c as Summary).id)) : [];
-    return [{ id: ref.id, file: ref.file, cases }];
+    return [{ ...evalSummary(s), id: ref.id, file: ref.file }];
   });
+}
+
+/** What the runner and the listing need of one defineEval: its cases, tags, iterations, timeout. */
+function evalSummary(s: Summary) {
+  const cases = Array.isArray(s.cases) ? (s.cases as Summary[]) : [];
+  const caseTags = Object.fromEntries(
+    cases.flatMap((c) => (Array.isArray(c.tags) && c.tags.length > 0 ? [[String(c.id), c.tags.map(String)]] : [])),
+  );
+  return {
+    cases: cases.map((c) => String(c.id)),
+    tags: Array.isArray(s.tags) ? s.tags.map(String) : [],
+    ...(Object.keys(caseTags).length > 0 ? { caseTags } : {}),
+    iterations: typeof s.iterations === "number" ? s.iterations : 1,
+    ...(typeof s.description === "string" ? { description: s.description } : {}),
+    ...(typeof s.timeoutMs === "number" ? { timeoutMs: s.timeoutMs } : {}),
+  };
+}
+
+function evalConfig(check: Check, layout: AgentLayout): AgentManifest["evalConfig"] {
+  if (!layout.evalConfigFile) return undefined;
+  const s = expectKind(check, layout.evalConfigFile, "eval-config", "defineEvalConfig");
+  return s && typeof s.maxConcurrency === "number" ? { maxConcurrency: s.maxConcurrency } : undefined;
 }
 
 function skills(check: Check, layout: AgentLayout): AgentManifest["skills"] {
@@ -358,6 +393,7 @@ export function buildManifest(
       : {}),
     result: layout.resultFile ? { file: layout.resultFile } : undefined,
     evals: evals(check, layout),
+    ...(layout.evalConfigFile ? { evalConfig: evalConfig(check, layout) } : {}),
     seedFiles: layout.seedFiles,
     chips: layout.chips,
     secretNames,

@@ -1,6 +1,7 @@
 // The typed RPC between the platform (host side) and a sandbox process, over Node's IPC channel.
 // Only JSON crosses it: agent code and its objects stay inside the sandbox.
 import type { DescriptorKind } from "@/agents/sdk/descriptor";
+import type { EvalCaseOutcome, EvalCaseRequest } from "./run-eval";
 
 export type SessionInfo = {
   id: string;
@@ -102,6 +103,8 @@ export type SandboxMethods = {
   runRoute: { params: RouteRequest; result: { status: number; headers: [string, string][] } };
   runChannelEvent: { params: ChannelEventRequest; result: ChannelEventOutcome };
   runPackHandler: { params: PackHandlerRequest; result: PackHandlerOutcome };
+  /** One eval case (src/agents/sandbox/run-eval.ts): its assertions, and why it stopped if it did. */
+  runEval: { params: EvalCaseRequest; result: EvalCaseOutcome };
   /** The model's tag_artifact: the tag through the registry, then to the platform. */
   tagArtifact: { params: { input: unknown; sessionId: string; turnId?: string }; result: unknown };
   runHook: {
@@ -141,6 +144,10 @@ export type HostCallMethod =
   /** ctx.host.mcp: the tools of one of the agent's MCP connections, and calling one. */
   | "mcp.listTools"
   | "mcp.callTool"
+  /** An eval's `t.send`: a turn in the case's eval session, answered with that turn's events. */
+  | "eval.send"
+  /** An eval's `t.judge`: the platform's grading model's verdict on a value by a rubric. */
+  | "eval.judge"
   /** ctx.host.slack's client: one Web API method, called with the agent's bot token by the platform. */
   | "slack.call"
   /** ctx.host.github's Octokit: one HTTP request to the GitHub API, authenticated by the platform. */

@@ -23,6 +23,7 @@ import type {
   ToolRunResult,
 } from "./protocol";
 import { answerRoute } from "./run-route";
+import { runEvalCase, type EvalCaseRequest } from "./run-eval";
 import { artifactsApi } from "./artifacts-api";
 import { captureConsole, inCall, logCallError } from "./console-capture";
 
@@ -371,9 +372,15 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
                         ? await runChannelEvent(modules, params, request.id)
                         : request.method === "runPackHandler"
                           ? await runPackHandler(modules, params, request.id)
-                          : request.method === "tagArtifact"
-                            ? await tagForModel(modules, params, request.id)
-                            : undefined;
+                          : request.method === "runEval"
+                            ? await runEvalCase(
+                                () => defaultExport(modules, (params as EvalCaseRequest).file),
+                                params,
+                                request.id,
+                              )
+                            : request.method === "tagArtifact"
+                              ? await tagForModel(modules, params, request.id)
+                              : undefined;
       if (result === undefined) send({ id: request.id, ok: false, error: `unknown method ${request.method}` });
       else send({ id: request.id, ok: true, result });
     } catch (error) {

@@ -33,9 +33,10 @@ export type EvalT = {
 };
 
 export type EvalTest = (t: EvalT) => void | Promise<void>;
-export type EvalCase = { id: string; description?: string; test: EvalTest };
+export type EvalCase = { id: string; description?: string; tags?: string[]; test: EvalTest };
 
-type EvalCommon = { description?: string; tags?: string[]; iterations?: number };
+/** `timeoutMs`: [inferred] how long one case may take (all its turns), 5 minutes by default. */
+type EvalCommon = { description?: string; tags?: string[]; iterations?: number; timeoutMs?: number };
 export type EvalConfig = EvalCommon & ({ test: EvalTest; cases?: undefined } | { cases: EvalCase[]; test?: undefined });
 export type EvalDescriptor = Descriptor<"eval", EvalConfig & { tags: string[]; iterations: number }>;
 
@@ -50,6 +51,7 @@ const caseSchema = z.strictObject({
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   description: z.string().optional(),
+  tags: z.array(nonEmptyString).optional(),
   test: functionSchema,
 });
 
@@ -58,6 +60,7 @@ const evalConfigSchema = z
     description: z.string().optional(),
     tags: z.array(nonEmptyString).default([]),
     iterations: z.number().int().positive("must be a positive integer").default(1),
+    timeoutMs: z.number().int().positive().max(3_600_000, "at most an hour").optional(),
     test: functionSchema.optional(),
     cases: z.array(caseSchema).min(1, "must list at least one case").optional(),
   })

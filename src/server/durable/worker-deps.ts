@@ -53,6 +53,9 @@ export type WorkerDeps = {
    * fakes; env.ts SLACK_API_URL, GITHUB_API_URL). */
   slackApiUrl?: string;
   githubApiUrl?: string;
+  /** Evals (src/server/evals): the grading model of t.judge, and how long a case's claim holds. */
+  evalJudgeModel?: string;
+  evalLeaseMs?: number;
   /** The public address MCP OAuth callbacks arrive under (env.ts publicUrl, AGENTFOLD_PUBLIC_URL). */
   publicUrl?: string;
   /** MCP connections and peer agents (src/server/mcp); made by the worker server. */

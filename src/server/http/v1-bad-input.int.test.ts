@@ -308,6 +308,9 @@ const plausible: Record<string, () => fc.Arbitrary<unknown>> = {
   input: () => anyJson,
   paused: () => fc.boolean(),
   value: () => fc.constant("secret-value"),
+  ids: () => fc.constantFrom(["refunds"], ["nope"], []),
+  tags: () => fc.constantFrom(["smoke"], []),
+  iterations: () => fc.constantFrom(1, 2),
 };
 
 /** The fields of a route's JSON body, from its schema in the route table. */
@@ -338,6 +341,7 @@ const queryFields = (): Record<string, Record<string, fc.Arbitrary<string>>> => 
   stream: { startIndex: fc.constantFrom("0", "1", "2147483647"), heartbeat: fc.constantFrom("0", "1") },
   events: { startIndex: fc.constantFrom("0", "3", "2147483647"), limit: fc.constantFrom("1", "10000") },
   versions: { team: fc.constant("team"), activate: fc.constantFrom("true", "false") },
+  runs: { limit: fc.constantFrom("1", "20", "200") },
 });
 
 /** A string as a URL component; lone surrogates (which encodeURIComponent refuses) as invalid UTF-8. */
@@ -360,6 +364,7 @@ function pathParam(name: string, isDelete: boolean): fc.Arbitrary<string> {
         ),
     callId: fc.constantFrom("call_1", "toolu_01abc"),
     name: fc.constantFrom("API_KEY", "daily", "search"),
+    runId: fc.stringMatching(/^evr_[0-9a-f]{24}$/),
   };
   return fc.oneof(
     { weight: 3, arbitrary: plausibleValue[name] ?? fc.constant("x") },
@@ -410,7 +415,9 @@ function query(route: string): fc.Arbitrary<string> {
         ? "versions"
         : route.endsWith("v1/session")
           ? "session"
-          : undefined;
+          : route.endsWith("/evals/runs")
+            ? "runs"
+            : undefined;
   if (!kind)
     return fc.oneof(
       fc.constant(""),

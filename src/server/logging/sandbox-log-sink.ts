@@ -19,6 +19,7 @@ const sourceOf: Record<SandboxMethod, LogSource> = {
   runRoute: "channel",
   runChannelEvent: "channel",
   runPackHandler: "channel",
+  runEval: "eval",
 };
 
 export function sandboxLogSink(writer: AgentLogWriter, log: Logger) {

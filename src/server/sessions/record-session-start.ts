@@ -21,6 +21,8 @@ export type SessionStart = {
   principal: Principal;
   channelId: string;
   mode: "chat" | "task";
+  /** "eval": a session an eval's `t.send` started (docs/evals.md); its approvals are unattended. */
+  purpose?: "live" | "eval";
   title?: string;
   dryRun?: boolean;
   continuationHash: string | null;
@@ -55,7 +57,7 @@ export async function recordSessionStart(
   const started: FirstEvent = {
     type: "session.started",
     turnId: null,
-    data: { channelId, mode, purpose: "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) },
+    data: { channelId, mode, purpose: start.purpose ?? "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) },
   };
   const received: FirstEvent = {
     type: "message.received",
@@ -90,6 +92,7 @@ export async function recordSessionStart(
       sessionEventsChannel.name,
       announced ? payload : null,
       turnStartChannel.name,
+      start.purpose ?? "live",
     ],
   });
   return { announced };
@@ -97,7 +100,7 @@ export async function recordSessionStart(
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
 // events' channel, $16 the first turn to announce on channel $17 (src/server/worker/eager-turns.ts)
-// or NULL. An announced turn goes to a live worker, one of
+// or NULL, $18 the session's purpose. An announced turn goes to a live worker, one of
 // those whose liveness lock shows in pg_locks (taken only once the worker LISTENs, so it hears the
 // notice): the session records its key and starts at turn epoch 1, the eager run's, and the notice
 // names it. With no live worker it records 0, "heard by nobody", and epoch 0 (the sweep sends the
@@ -108,9 +111,9 @@ const recordSessionStartSql = `
   WITH worker AS (
     SELECT CASE WHEN $16::text IS NULL THEN NULL ELSE coalesce((SELECT w.key FROM ${liveWorkersSql} w ORDER BY random() LIMIT 1), 0) END AS key
   ), session AS (
-    INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, title, "dryRun",
+    INSERT INTO sessions (id, "agentId", "agentVersionId", "ownerKind", "ownerId", "channelId", mode, purpose, title, "dryRun",
        "continuationTokenHash", status, "runningTurnId", "nextIndex", "eagerWorker", "turnEpoch", "updatedAt")
-    SELECT $1, $2, $3, $4, $5, $6, $7::"SessionMode", $8, $9, $10, 'running', $11, 2, worker.key, CASE WHEN worker.key > 0 THEN 1 ELSE 0 END, now() AT TIME ZONE 'UTC'
+    SELECT $1, $2, $3, $4, $5, $6, $7::"SessionMode", $18::"SessionPurpose", $8, $9, $10, 'running', $11, 2, worker.key, CASE WHEN worker.key > 0 THEN 1 ELSE 0 END, now() AT TIME ZONE 'UTC'
     FROM worker
     RETURNING id, "eagerWorker"
   ), events AS (

@@ -31,6 +31,8 @@ export async function startSession(options: {
   channelState?: unknown;
   /** The session a peer agent's ask came from (src/server/mcp/peer-agents.ts), committed with it. */
   askedFrom?: { sessionId: string; agentId: string };
+  /** "eval" for the sessions an eval's `t.send` starts. */
+  purpose?: "live" | "eval";
 }): Promise<SessionStarted> {
   const { db, runtime, agent, principal, body, baseUrl, channelId = "http", mode = "chat" } = options;
   const { channelState, askedFrom } = options;
@@ -49,6 +51,7 @@ export async function startSession(options: {
     principal,
     channelId,
     mode,
+    ...(options.purpose ? { purpose: options.purpose } : {}),
     title: body.title,
     dryRun: body.dryRun,
     continuationHash: mode === "chat" ? continuation.hash : null,

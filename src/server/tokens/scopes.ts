@@ -8,6 +8,7 @@ export const tokenActions = [
   "agents:deploy", // upload versions and switch the active one
   "channels:invoke", // call the agent's channel routes (/<slug>/v1/channels/<id>/…)
   "artifacts:read", // list, read and download the agent's artifacts
+  "evals:run", // run the agent's evals and read their runs
 ] as const;
 
 export type TokenAction = (typeof tokenActions)[number];

@@ -30,6 +30,8 @@ import { connectionConfig } from "@/server/mcp/resolve-connection";
 import { connectionTarget, mcpToolTimeoutMs } from "./connection-tools";
 import { filesCall, kvCall } from "./host-state-calls";
 import type { PackHostServices } from "@/server/agent-channels/pack-types";
+import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
+import { evalJudge, evalSend } from "@/server/evals/eval-host-calls";
 import { slackHostCall } from "@/server/slack/slack-host-call";
 import { githubHostCall } from "@/server/github/github-host-call";
 import { type AgentCaller, getSessionForAgent, sendFromAgent, waitForTurn } from "@/server/sessions/send-from-agent";
@@ -48,6 +50,8 @@ type Deps = {
   /** ctx.host.slack and ctx.host.github: the agent's own Slack and GitHub credentials, which the
    * platform reads (src/server/secrets/read-pack-secrets.ts) and uses on agent code's behalf. */
   packs?: PackHostServices;
+  /** An eval case's `t.judge`: the grading model and the providers' settings (src/server/evals). */
+  grading?: { models: ModelProviderSettings; judgeModel: string };
 };
 
 export function hostCallHandler(deps: Deps) {
@@ -109,6 +113,10 @@ export function hostCallHandler(deps: Deps) {
       case "mcp.listTools":
       case "mcp.callTool":
         return mcpCall(deps, host, method, params as { connection?: unknown; tool?: unknown; args?: unknown }, signal);
+      case "eval.send":
+        return evalSend({ ...deps, ...needGrading(deps) }, host, params, signal);
+      case "eval.judge":
+        return evalJudge({ ...deps, ...needGrading(deps) }, host, params, signal);
       case "slack.call":
         return slackHostCall(deps.db, deps.packs, host, params);
       case "github.request":
@@ -247,4 +255,9 @@ async function receive(
     mode: "chat",
   });
   return { sessionId };
+}
+
+function needGrading(deps: Deps): NonNullable<Deps["grading"]> {
+  if (!deps.grading) throw new Error("evals do not run in this process");
+  return deps.grading;
 }

@@ -16,6 +16,8 @@ export type HostContext = {
   /** Whom the code acts for: the session's owner (tools, hooks) or the schedule's appAuth. */
   principal?: Principal;
   appAuth?: Principal;
+  /** The eval case the code runs (`t.send`, `t.judge`: src/server/evals/eval-host-calls.ts). */
+  evalCase?: { runId: string; caseId: string; iteration: number; deadline: number };
   /** The span of the platform's call (a tool call's): agent code's spans go under it. */
   trace?: Context;
 };

@@ -21,6 +21,7 @@ import { createHookDispatcher } from "@/server/hooks/hook-dispatcher";
 import { packDeliveries } from "@/server/agent-channels/packs";
 import { packSecretReader } from "@/server/secrets/read-pack-secrets";
 import { startSlackSockets } from "@/server/slack/socket-mode";
+import { startEvalExecutor } from "@/server/evals/eval-executor";
 import { createAgentLogWriter } from "@/server/logging/agent-logs";
 import { processLogger } from "@/server/logging/logger";
 import { sandboxLogSink } from "@/server/logging/sandbox-log-sink";
@@ -94,6 +95,10 @@ export async function startWorkerServer({
       telemetry: config.telemetry,
       connections: () => pool,
       packs: { secrets: packSecrets, ...packApiUrls },
+      grading: {
+        models: config.models,
+        judgeModel: config.evalJudgeModel ?? env().AGENTFOLD_EVAL_JUDGE_MODEL ?? config.defaultModel,
+      },
     }),
   });
   const pool = createProcessConnections({
@@ -150,6 +155,17 @@ export async function startWorkerServer({
         ...(slackApiUrl ? { slackApiUrl } : {}),
       })
     : undefined;
+  // Eval runs' cases: their turns go through the engine too.
+  const evals = config.runtime
+    ? await startEvalExecutor({
+        db: config.db,
+        databaseUrl,
+        dataDir: config.dataDir,
+        sandboxes,
+        leaseMs: config.evalLeaseMs ?? env().AGENTFOLD_EVAL_LEASE_SECONDS * 1000,
+        log: (line) => log.warn(line),
+      })
+    : undefined;
   // Eager runs need the engine to hand turns over to.
   if (config.runtime) {
     const eager = await createEagerTurns({
@@ -183,6 +199,7 @@ export async function startWorkerServer({
       await Promise.all([
         hooks.close(),
         slackSockets?.close(),
+        evals?.close(),
         cancellations.close(),
         secrets.close(),
         authorizations.close(),

@@ -1,0 +1,5 @@
+// GET /<slug>/v1/dev/evals/runs/:runId — one eval run and its results
+import { v1Handlers } from "@/server/http/v1-routes";
+
+export const dynamic = "force-dynamic";
+export const { GET } = v1Handlers("/:slug/v1/dev/evals/runs/:runId");
