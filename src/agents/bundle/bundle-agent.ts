@@ -64,7 +64,10 @@ function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
   return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
 }
 
-const buildOptions = (folderDir: string): esbuild.BuildOptions => ({
+/** `nodePaths`: where packages the folder has no node_modules for are found (its installed
+ * lockfile: install-dependencies.ts). */
+const buildOptions = (folderDir: string, nodePaths: string[] = []): esbuild.BuildOptions => ({
+  nodePaths,
   bundle: true,
   format: "esm",
   platform: "node",
@@ -83,6 +86,7 @@ export async function bundleAgentToolScripts(options: {
   folderDir: string;
   tools: { name: string; file: string }[];
   outDir: string;
+  nodePaths?: string[];
 }): Promise<string[]> {
   const outputs: string[] = [];
   for (const tool of options.tools) {
@@ -93,7 +97,7 @@ export async function bundleAgentToolScripts(options: {
       "await runAgentToolScript(tool);",
     ].join("\n");
     await esbuild.build({
-      ...buildOptions(options.folderDir),
+      ...buildOptions(options.folderDir, options.nodePaths),
       stdin: { contents, resolveDir: options.folderDir, sourcefile: `${tool.name}-script.ts`, loader: "ts" },
       outfile,
     });
@@ -106,12 +110,13 @@ export async function bundleAgent(options: {
   folderDir: string;
   moduleFiles: string[];
   outDir: string;
+  nodePaths?: string[];
 }): Promise<BundleResult> {
   const { folderDir, moduleFiles, outDir } = options;
   const bundlePath = path.join(outDir, "agent.mjs");
   try {
     const result = await esbuild.build({
-      ...buildOptions(folderDir),
+      ...buildOptions(folderDir, options.nodePaths),
       stdin: {
         contents: entrySource(moduleFiles),
         resolveDir: folderDir,

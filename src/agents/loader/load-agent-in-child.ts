@@ -13,13 +13,15 @@ export function loadAgentInChild(options: {
   folderDir: string;
   folderName?: string;
   outDir: string;
+  dependencies?: { cacheDir: string };
 }): Promise<LoadedAgent> {
   const entry = path.join(/*turbopackIgnore: true*/ root, "src", "agents", "loader", "load-agent-main.ts");
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       ["--import", "tsx", entry, JSON.stringify(options)],
-      { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      // Installing an upload's npm dependencies may take minutes (install-dependencies.ts).
+      { cwd: root, maxBuffer: 64 * 1024 * 1024, timeout: 8 * 60_000 },
       (error, stdout, stderr) => {
         if (error)
           return reject(

@@ -4,6 +4,6 @@
 // never from inside the Next.js server bundle.
 import { loadAgentFolder } from "./load-agent";
 
-const options = JSON.parse(process.argv[2] ?? "{}") as { folderDir: string; folderName?: string; outDir: string };
+const options = JSON.parse(process.argv[2] ?? "{}") as Parameters<typeof loadAgentFolder>[0];
 const loaded = await loadAgentFolder(options);
 process.stdout.write(JSON.stringify(loaded));

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bundleAgent, bundleAgentToolScripts } from "@/agents/bundle/bundle-agent";
+import { installDependencies, type InstallOptions } from "@/agents/bundle/install-dependencies";
 import { createSandbox } from "@/agents/sandbox/sandbox";
 import type { Diagnostic } from "./diagnostics";
 import { discoverAgent } from "./discover";
@@ -25,6 +26,9 @@ export async function loadAgentFolder(options: {
   folderName?: string;
   /** Where the bundle is written (created if missing). */
   outDir: string;
+  /** An upload's npm dependencies are installed from its lockfile into this cache (the folder
+   * brings no node_modules); absent, a folder on disk resolves its own node_modules. */
+  dependencies?: InstallOptions;
 }): Promise<LoadedAgent> {
   const { folderDir, outDir } = options;
   const folderName = options.folderName ?? path.basename(path.resolve(folderDir));
@@ -44,8 +48,16 @@ export async function loadAgentFolder(options: {
   fs.mkdirSync(outDir, { recursive: true });
   // The sandbox's user reads the bundle (a temporary outDir is made private to us).
   fs.chmodSync(outDir, 0o755);
+  const nodePaths: string[] = [];
+  if (options.dependencies && !fs.existsSync(path.join(folderDir, "node_modules"))) {
+    const installed = await installDependencies(folderDir, options.dependencies);
+    diagnostics.items.push(...installed.diagnostics);
+    // Missing dependencies would be told again by every import of them: once is enough.
+    if (installed.diagnostics.length > 0) return finish();
+    if (installed.nodeModules) nodePaths.push(installed.nodeModules);
+  }
   const files = moduleFiles(layout);
-  let bundle = await bundleAgent({ folderDir, moduleFiles: files, outDir });
+  let bundle = await bundleAgent({ folderDir, moduleFiles: files, outDir, nodePaths });
   diagnostics.items.push(...bundle.diagnostics);
   const isComplete = bundle.ok;
   if (!bundle.ok) {
@@ -53,7 +65,7 @@ export async function loadAgentFolder(options: {
     const broken = new Set(bundle.diagnostics.map((d) => d.file));
     const rest = files.filter((file) => !broken.has(file));
     if (rest.length === files.length) return finish();
-    bundle = await bundleAgent({ folderDir, moduleFiles: rest, outDir });
+    bundle = await bundleAgent({ folderDir, moduleFiles: rest, outDir, nodePaths });
     if (!bundle.ok) return finish();
   }
   timings.bundleMs = performance.now() - started;
@@ -66,7 +78,7 @@ export async function loadAgentFolder(options: {
     const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout));
     checkChannelSupport(diagnostics, manifest.channels);
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
-    if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir });
+    if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir, nodePaths });
     timings.describeMs = performance.now() - started;
     // An incomplete bundle was only for diagnostics: the version has no usable bundle.
     return isComplete ? finish({ manifest, bundlePath: bundle.bundlePath }) : finish();

@@ -10,7 +10,10 @@ export async function loadForCli(dir: string): Promise<LoadedAgent> {
   if (!fs.existsSync(folderDir)) throw new Error(`no such folder: ${folderDir}`);
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-cli-"));
   try {
-    return await loadAgentFolder({ folderDir, outDir });
+    // A folder without node_modules gets its lockfile's dependencies as an upload does (cached).
+    const cacheDir = path.join(os.homedir(), ".cache", "agentfold", "dependencies");
+    fs.mkdirSync(cacheDir, { recursive: true });
+    return await loadAgentFolder({ folderDir, outDir, dependencies: { cacheDir } });
   } finally {
     fs.rmSync(outDir, { recursive: true, force: true });
   }

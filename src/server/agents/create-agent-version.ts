@@ -4,6 +4,7 @@
 // database.
 import crypto from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import type { Prisma, PrismaClient } from "@prisma/client";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
@@ -70,7 +71,12 @@ export async function createAgentVersion(options: {
   activate?: boolean;
   /** How the folder is bundled and described: in this process (CLI, worker, tests) by default;
    * the web app passes a loader that runs in a child process. */
-  load?: (options: { folderDir: string; folderName: string; outDir: string }) => Promise<LoadedAgent>;
+  load?: (options: {
+    folderDir: string;
+    folderName: string;
+    outDir: string;
+    dependencies?: { cacheDir: string };
+  }) => Promise<LoadedAgent>;
 }): Promise<AgentVersionSummary> {
   const { db, dataDir, teamId, slug, archive, createdById, activate = true, load = loadAgentFolder } = options;
   const agent = await findOrPlanAgent(db, teamId, slug);
@@ -79,7 +85,10 @@ export async function createAgentVersion(options: {
   try {
     const extracted = await extractUpload({ archive, destDir: paths.source });
     fs.writeFileSync(paths.archive(extracted.format), archive);
-    const loaded = await load({ folderDir: paths.source, folderName: slug, outDir: paths.bundle });
+    // npm dependencies from the upload's lockfile, installed once per lockfile for every agent.
+    const dependencies = { cacheDir: path.join(dataDir, "dependencies") };
+    fs.mkdirSync(dependencies.cacheDir, { recursive: true });
+    const loaded = await load({ folderDir: paths.source, folderName: slug, outDir: paths.bundle, dependencies });
     loaded.diagnostics.push(...(await missingPeers(db, teamId, slug, loaded.manifest)));
     const status = loaded.diagnostics.some((d) => d.level === "error") ? "invalid" : "ready";
     const version = await db.$transaction(async (tx) => {
