@@ -17,6 +17,8 @@ export type ToolManifest = {
   execution: "server" | "agent";
   needsApproval: boolean | "dynamic";
   timeoutMs?: number;
+  /** The tool's stand-in for dry-run sessions: a value or a function (run in the sandbox). */
+  dryRunResult?: "value" | "function";
   inputSchema?: unknown;
   outputSchema?: unknown;
 };
@@ -149,6 +151,7 @@ function tools(check: Check, refs: ModuleRef[]): ToolManifest[] {
         execution: s.execution === "agent" ? "agent" : "server",
         needsApproval: s.needsApproval === "dynamic" ? "dynamic" : Boolean(s.needsApproval),
         timeoutMs: typeof s.timeoutMs === "number" ? s.timeoutMs : undefined,
+        ...(s.dryRunResult === "value" || s.dryRunResult === "function" ? { dryRunResult: s.dryRunResult } : {}),
         inputSchema: s.inputSchema,
         outputSchema: s.outputSchema,
       },

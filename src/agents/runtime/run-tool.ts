@@ -13,12 +13,14 @@ export async function runTool(options: {
   signal?: AbortSignal;
   /** What host calls made during this call act on (its session). */
   hostContext?: unknown;
+  /** Answer with the tool's dryRunResult instead of running it. */
+  isDryRun?: boolean;
 }): Promise<ToolRunResult> {
   const { sandbox, tool, input, context, signal, hostContext } = options;
   try {
     return await sandbox.call(
       "runTool",
-      { file: tool.file, input, context },
+      { file: tool.file, input, context, ...(options.isDryRun ? { isDryRun: true } : {}) },
       { timeoutMs: tool.timeoutMs, signal, hostContext },
     );
   } catch (error) {

@@ -88,7 +88,11 @@ export type RoutePart = { head: { status: number; headers: [string, string][] } 
 
 export type SandboxMethods = {
   describe: { params: Record<string, never>; result: ModuleReport[] };
-  runTool: { params: { file: string; input: unknown; context: ToolCallContext }; result: ToolRunResult };
+  /** `isDryRun`: a dry-run session's write tool, answered by its `dryRunResult` instead of `execute`. */
+  runTool: {
+    params: { file: string; input: unknown; context: ToolCallContext; isDryRun?: boolean };
+    result: ToolRunResult;
+  };
   /** A tool's `needsApproval` function, for this input; a throw counts as "yes" (the safe side). */
   needsApproval: {
     params: { file: string; input: unknown; context: ToolCallContext };

@@ -80,6 +80,9 @@ function summarize(value: unknown): unknown {
       execution: tool.execution,
       needsApproval: typeof tool.needsApproval === "function" ? "dynamic" : Boolean(tool.needsApproval),
       timeoutMs: tool.timeoutMs,
+      ...(tool.dryRunResult === undefined
+        ? {}
+        : { dryRunResult: typeof tool.dryRunResult === "function" ? "function" : "value" }),
       inputSchema: schemas.input,
       outputSchema: schemas.output,
     };
@@ -106,14 +109,23 @@ async function describeModule(modules: ModuleLoaders, file: string): Promise<Mod
 
 async function runTool(
   modules: ModuleLoaders,
-  params: { file: string; input: unknown; context: ToolCallContext },
+  params: { file: string; input: unknown; context: ToolCallContext; isDryRun?: boolean },
   requestId: number,
 ): Promise<ToolRunResult> {
   try {
     const tool = await defaultExport(modules, params.file);
     if (descriptorKindOf(tool) !== "tool")
       return { ok: false, error: `${params.file} does not export defineTool(...)` };
-    const { execute } = tool as { execute: (input: unknown, ctx: unknown) => unknown };
+    const { execute: run, dryRunResult } = tool as {
+      execute: (input: unknown, ctx: unknown) => unknown;
+      dryRunResult?: unknown;
+    };
+    // A dry-run session's write: the tool's stand-in answers (a value, or its function's).
+    const execute = params.isDryRun
+      ? typeof dryRunResult === "function"
+        ? (dryRunResult as (input: unknown, ctx: unknown) => unknown)
+        : () => dryRunResult
+      : run;
     const input = parseToolInput(tool as never, params.input);
     const background = backgroundWork();
     const ctx = {

@@ -45,6 +45,9 @@ export type ToolConfig<S extends ToolSchema | undefined, R extends ToolReturn> =
   needsApproval?: NeedsApproval<ToolInputOf<S>>;
   /** Per-call timeout in the sandbox. */
   timeoutMs?: number;
+  /** What a write tool answers in dry-run sessions instead of running: a value, or a function of
+   * the input (it runs in the sandbox like `execute`, and should change nothing). */
+  dryRunResult?: R | ((input: ToolInputOf<S>, ctx: ToolContext) => R | Promise<R>);
 };
 
 export type ToolDefinition<S extends ToolSchema | undefined, R extends ToolReturn> = Omit<
@@ -88,6 +91,7 @@ const toolConfigSchema = z.strictObject({
     .positive("must be positive")
     .max(maxToolTimeoutMs, "must be at most 900000 (15 minutes)")
     .optional(),
+  dryRunResult: z.unknown().optional(),
 });
 
 export function defineTool<S extends ToolSchema | undefined = undefined, R extends ToolReturn = ToolReturn>(

@@ -34,7 +34,9 @@ export async function runDirectCall(options: {
     return new AppError("not_found", `the agent has no tool named ${request.toolName}`).toBody();
   const session = await sessionInfo(db, request);
   if (!session) return new AppError("not_found", `no session ${request.sessionId}`).toBody();
-  if (session.dryRun && tool.effect === "write")
+  // A write in a dry-run session: the tool's own stand-in (dryRunResult) when it has one.
+  const isStandIn = session.dryRun && tool.effect === "write" && tool.dryRunResult !== undefined;
+  if (session.dryRun && tool.effect === "write" && !isStandIn)
     return {
       ok: true,
       output: `dry run: ${tool.name} was not run (write tools are stubbed in dry-run sessions)`,
@@ -57,12 +59,14 @@ export async function runDirectCall(options: {
   };
   ensureWorkspaceDir(context.workspaceDir);
   let needsApproval = tool.needsApproval === true;
-  if (tool.needsApproval === "dynamic") {
+  if (tool.needsApproval === "dynamic" && !isStandIn) {
     needsApproval = await sandbox.call("needsApproval", { file: tool.file, input: request.input, context }).then(
       (answer) => answer.needsApproval,
       () => true,
     );
   }
+  // A stand-in changes nothing: it needs no approval.
+  if (isStandIn) needsApproval = false;
   if (needsApproval && !request.mayApprove) {
     return new AppError(
       "forbidden",
@@ -82,10 +86,12 @@ export async function runDirectCall(options: {
     input: request.input,
     context: { ...context, ...(needsApproval ? { approvedBy: request.caller } : {}) },
     hostContext,
+    isDryRun: isStandIn,
   });
-  if (result.ok) return { ok: true, output: result.output ?? null, isError: false };
+  const stubbed = isStandIn ? { stubbed: true as const } : {};
+  if (result.ok) return { ok: true, output: result.output ?? null, isError: false, ...stubbed };
   if (result.invalidInput) return new AppError("invalid_input", result.error).toBody();
-  return { ok: true, output: result.error, isError: true };
+  return { ok: true, output: result.error, isError: true, ...stubbed };
 }
 
 async function sessionInfo(db: PrismaClient, request: DirectCallRequest): Promise<SessionInfo | undefined> {

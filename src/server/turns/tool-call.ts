@@ -140,6 +140,11 @@ async function execute(
   const spec = env.tools.find((candidate) => candidate.name === call.toolName);
   if (!spec || spec.kind === "task") return failed(`there is no tool named ${call.toolName}`);
   if (env.setup.session.dryRun && spec.effect === "write") {
+    // The tool's own stand-in when it has one (BDK's dryRunResult), else the platform's.
+    if (spec.kind === "agent" && spec.tool.dryRunResult) {
+      const standIn = await attemptOnce(env, spec, call, approvedBy, trace, true);
+      return { ...(standIn.ok ? succeeded(standIn.output) : failed(standIn.error)), stubbed: true };
+    }
     return {
       output: `dry run: ${call.toolName} was not run (write tools are stubbed in dry-run sessions)`,
       isError: false,
@@ -174,6 +179,7 @@ async function attemptOnce(
   call: ToolCallRequest,
   approvedBy?: Principal,
   trace?: Context,
+  isDryRun = false,
 ): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
     try {
@@ -188,6 +194,7 @@ async function attemptOnce(
     tool: spec.tool,
     input: call.input,
     signal: env.signal,
+    isDryRun,
     hostContext: {
       agentId: session.agentId,
       versionId: session.versionId,

@@ -147,6 +147,42 @@ describe("tools in the sandbox", () => {
     expect(results[1]!.stubbed).toBeUndefined();
     expect(fs.existsSync(stateFile("record.log"))).toBe(false);
   });
+
+  it("answers a dry run's write with the tool's own dryRunResult: a value, or its function of the input", async () => {
+    const drafting = await h.deploy("drafting", {
+      "bot/instructions.md": "You send emails.",
+      "bot/tools/send_email.ts": `import { defineTool } from "@cursor/bdk/tools";
+import { z } from "zod";
+import fs from "node:fs";
+import path from "node:path";
+export default defineTool({ description: "Sends an email", effect: "write", needsApproval: true,
+  inputSchema: z.object({ to: z.string() }),
+  async execute(input, ctx) { fs.appendFileSync(path.join(ctx.stateRoot, "sent.log"), input.to); return { sent: true }; },
+  dryRunResult: async (input) => ({ sent: false, wouldSendTo: input.to }) });
+`,
+      "bot/tools/archive.ts": `import { defineTool } from "@cursor/bdk/tools";
+export default defineTool({ description: "Archives", effect: "write", async execute() { return "archived"; },
+  dryRunResult: { archived: 0, note: "dry run" } });
+`,
+    });
+    const { log } = await turn('[call send_email {"to":"ada@example.com"}] [call archive {}]', {
+      on: drafting,
+      dryRun: true,
+    });
+    const results = ofType(log, "action.result").map((e) => e.data);
+    expect(results).toMatchObject([
+      {
+        toolName: "send_email",
+        stubbed: true,
+        isError: false,
+        output: { sent: false, wouldSendTo: "ada@example.com" },
+      },
+      { toolName: "archive", stubbed: true, isError: false, output: { archived: 0, note: "dry run" } },
+    ]);
+    // A stand-in needs no approval, and the real tool never ran.
+    expect(ofType(log, "action.approval_requested")).toEqual([]);
+    expect(fs.existsSync(path.join(agentDir(h.dataDir, drafting.id), "state", "sent.log"))).toBe(false);
+  });
 });
 
 describe("built-in tools, skills and subagents", () => {
