@@ -57,7 +57,13 @@ export async function recordSessionStart(
   const started: FirstEvent = {
     type: "session.started",
     turnId: null,
-    data: { channelId, mode, purpose: start.purpose ?? "live", ...(title ? { title } : {}), ...(dryRun ? { dryRun: true } : {}) },
+    data: {
+      channelId,
+      mode,
+      purpose: start.purpose ?? "live",
+      ...(title ? { title } : {}),
+      ...(dryRun ? { dryRun: true } : {}),
+    },
   };
   const received: FirstEvent = {
     type: "message.received",
