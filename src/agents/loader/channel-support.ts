@@ -3,19 +3,44 @@
 import type { AgentManifest } from "./manifest";
 import type { Diagnostics } from "./diagnostics";
 
+/** Options of Cursor's hosted surfaces that change nothing here: accepted, each named once. */
+const ignored: Record<string, Record<string, string>> = {
+  slack: {
+    engagement:
+      "Cursor's hosted Slack app decides engagement; here the bot wakes on mentions, DMs, threads it is in and watchChannels",
+    suggestedPrompts: "suggested prompts are a setting of Cursor's hosted Slack app",
+    suggestedPromptsTitle: "suggested prompts are a setting of Cursor's hosted Slack app",
+  },
+  github: {
+    webhookEvents: "the GitHub App's own event subscription decides what arrives (docs/integrations.md#github)",
+  },
+};
+
+const ignoredWarnings = (helper: string, pack: string, config: Record<string, unknown>) =>
+  Object.entries(ignored[pack] ?? {})
+    .filter(([field]) => config[field] !== undefined)
+    .map(([field, why]) => `${helper}(): ${field} is ignored on Agentfold: ${why}`);
+
 /** What a pack's settings leave undone here, one warning each. */
 const packWarnings: Record<string, (config: Record<string, unknown>) => string[]> = {
-  slack: (config) =>
-    (config.reply as { mode?: string } | undefined)?.mode === "agent"
+  slack: (config) => [
+    ...((config.reply as { mode?: string } | undefined)?.mode === "agent"
       ? ['slackChannel(): reply.mode "agent" posts each finished message here, as "post" does']
-      : [],
+      : []),
+    ...ignoredWarnings("slackChannel", "slack", config),
+  ],
   // Cursor pulls events through its own GitHub connection; here a GitHub App sends them by webhook.
-  github: (config) =>
-    config.hasCursorAccount
+  github: (config) => [
+    ...(config.hasCursorAccount
       ? [
           "cursorAccount: needs a GitHub App on self-hosted Agentfold; its repos are watched (docs/integrations.md#github)",
         ]
-      : [],
+      : []),
+    ...ignoredWarnings("githubChannel", "github", config),
+    ...((config.progress as { reactions?: unknown } | undefined)?.reactions !== undefined
+      ? ["githubChannel(): progress.reactions is ignored on Agentfold: progress shows as a commit status and a banner"]
+      : []),
+  ],
 };
 
 export function checkChannelSupport(diagnostics: Diagnostics, channels: AgentManifest["channels"]): void {

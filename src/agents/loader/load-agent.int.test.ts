@@ -49,6 +49,11 @@ const grokbotFixture: Record<string, string> = {
   "bot/agent.ts":
     'import { defineAgent } from "agentfold";\nexport default defineAgent({ runtime: "grokbot" } as never);',
 };
+const hostedFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/agent.ts":
+    'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ runtime: "cloud", architecture: "v2" });',
+};
 const modelFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "grok-4.5-fast" });',
@@ -70,7 +75,7 @@ const agentToolFixture: Record<string, string> = {
 };
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
-const loads = {} as Record<"main" | "grokbot" | "agentTool" | "model" | "modelIds", LoadedAgent>;
+const loads = {} as Record<"main" | "grokbot" | "hosted" | "agentTool" | "model" | "modelIds", LoadedAgent>;
 let lines: string[] = [];
 
 async function load(name: string, files: Record<string, string>): Promise<LoadedAgent> {
@@ -81,6 +86,7 @@ async function load(name: string, files: Record<string, string>): Promise<Loaded
 beforeAll(async () => {
   loads.main = await load("main", fixture);
   loads.grokbot = await load("grokbot", grokbotFixture);
+  loads.hosted = await load("hosted", hostedFixture);
   loads.agentTool = await load("agent-tool", agentToolFixture);
   loads.model = await load("model", modelFixture);
   loads.modelIds = await load("model-ids", modelIdsFixture);
@@ -165,6 +171,13 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
     expect(loads.grokbot.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
       /^error: bot\/agent.ts: defineAgent: runtime/m,
     );
+  });
+  it("Cursor-hosted options are accepted, each with a warning saying what happens here", () => {
+    expect(loads.hosted.ok).toBe(true);
+    expect(loads.hosted.diagnostics.map(formatDiagnostic)).toEqual([
+      "warning: bot/agent.ts: defineAgent(): architecture is ignored on Agentfold: it picks Cursor's hosted agent loop; turns here run on the platform's own",
+      'warning: bot/agent.ts: defineAgent(): runtime "cloud" runs on this instance\'s own workers here (there is no Cursor cloud to bind to)',
+    ]);
   });
   it("agentTool: true with no declared kinds", () => {
     expect(loads.agentTool.diagnostics.map(formatDiagnostic).join("\n")).toMatch(

@@ -302,6 +302,16 @@ export function buildManifest(
     if (report?.kind !== "string") expectKind(check, file, "instructions", "defineInstructions");
   }
   checkModel(check, layout.agentFile, agent?.model);
+  if (agent?.architecture !== undefined)
+    diagnostics.warning(
+      layout.agentFile,
+      "defineAgent(): architecture is ignored on Agentfold: it picks Cursor's hosted agent loop; turns here run on the platform's own",
+    );
+  if (agent?.runtime === "cloud")
+    diagnostics.warning(
+      layout.agentFile,
+      'defineAgent(): runtime "cloud" runs on this instance\'s own workers here (there is no Cursor cloud to bind to)',
+    );
   const declared = new Set(((agent?.hosting as Summary | undefined)?.secretNames as string[] | undefined) ?? []);
   const artifacts = layout.artifactsFile
     ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts")

@@ -26,6 +26,8 @@ export type AgentConfig = {
   runtime?: AgentRuntime;
   /** [inferred] Cloud-runtime options, kept as given. */
   cloud?: Record<string, unknown>;
+  /** Cursor's hosted agent architecture: accepted, and ignored on Agentfold. */
+  architecture?: unknown;
 };
 
 export type AgentDescriptor = Descriptor<
@@ -109,6 +111,8 @@ const agentConfigSchema = z.strictObject({
     .optional(),
   runtime: runtimeSchema,
   cloud: z.record(z.string(), z.unknown()).optional(),
+  // Cursor's hosted agent architecture: accepted, ignored here (validate says so).
+  architecture: z.unknown().optional(),
 });
 
 export function defineAgent(config: AgentConfig = {}): AgentDescriptor {

@@ -36,8 +36,9 @@ export function githubDelivery(services: PackDeliveryServices) {
         await mergeGitHubThread(db, target.sessionId, { lastReply: { turnId: event.turnId, text: event.data.text } });
       return;
     }
-    const { commitStatus = false, banner = false } = githubPackOf(target.channel).config.progress ?? {};
-    const isReply = event.type === "turn.completed";
+    const pack = githubPackOf(target.channel);
+    const { commitStatus = false, banner = false } = pack.config.progress ?? {};
+    const isReply = event.type === "turn.completed" && pack.config.deliverReplies !== false;
     if (!commitStatus && !banner && !isReply) return;
     const octokit = await githubOctokit({
       secrets: services.secrets,
@@ -64,7 +65,7 @@ export function githubDelivery(services: PackDeliveryServices) {
     } else if (event.type === "turn.completed") {
       const last = thread.lastReply;
       const reply = last && last.turnId === event.turnId ? last.text.trim() : "";
-      if (reply) await attempt("reply", () => post.comment(reply));
+      if (reply && pack.config.deliverReplies !== false) await attempt("reply", () => post.comment(reply));
       if (commitStatus) await attempt("commit status", () => post.endStatus("success", "Done"));
       if (banner)
         await attempt("banner", () =>

@@ -10,6 +10,8 @@ export type GitHubPackConfig = {
   repos: string[];
   context: string[];
   progress?: { commitStatus?: boolean; banner?: boolean };
+  /** false: the reply is not posted (the agent's tools reply themselves). */
+  deliverReplies?: boolean;
   /** The handlers the channel defines; absent from manifests made before the sandbox listed them. */
   handlers?: GitHubHandlerName[];
 };

@@ -369,3 +369,27 @@ describe("the GitHub pack with onPullRequest and a GITHUB_TOKEN", () => {
     expect(await sessionsOf(picky)).toBe(before);
   }, 30_000);
 });
+
+describe("deliverReplies: false", () => {
+  it("posts the status but not the reply: the agent's own tools answer", async () => {
+    const silent = await h.deploy("silent", {
+      "bot/instructions.md": "You answer through your own tools.",
+      "bot/channels/github.ts": `import { githubChannel } from "agentfold/channels/github";
+export default githubChannel({ deliverReplies: false, progress: { commitStatus: true } });
+`,
+    });
+    await h.setSecret(silent, "GITHUB_WEBHOOK_SECRET", webhookSecret);
+    await h.setSecret(silent, "GITHUB_TOKEN", pat);
+    const opened = await postGitHubWebhook(hook(silent), {
+      event: "pull_request",
+      secret: webhookSecret,
+      payload: pr({ number: 41, body: "[say: Not to be posted.]", headSha: "4".repeat(40), installationId: undefined }),
+    });
+    expect(opened.status).toBe(202);
+    const sessionId = (opened.body as { sessionId: string }).sessionId;
+    await h.eventsUntil(sessionId, has("session.waiting"));
+    const sha = "4".repeat(40);
+    await waitFor("the success status", async () => fake.statuses.some((s) => s.sha === sha && s.state === "success"));
+    expect(commentsOn(41)).toEqual([]);
+  }, 60_000);
+});

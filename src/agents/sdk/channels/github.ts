@@ -54,8 +54,12 @@ export type GitHubChannelConfig = {
     body: string;
     author: string;
   }>;
-  /** Merge-box commit status and a sticky progress banner. */
-  progress?: { commitStatus?: boolean; banner?: boolean };
+  /** Merge-box commit status and a sticky progress banner (`reactions`: ignored here). */
+  progress?: { commitStatus?: boolean; banner?: boolean; reactions?: unknown };
+  /** Post the turn's reply as a comment; false leaves replying to the agent's own tools. */
+  deliverReplies?: boolean;
+  /** Cursor's hosted event filter: ignored here, where the GitHub App's subscription decides. */
+  webhookEvents?: unknown;
   /** Extra context lines for every turn (e.g. from `prompt.lines`). */
   context?: string[];
 };
@@ -81,8 +85,19 @@ const githubConfigSchema = z
     onPullRequest: functionSchema.optional(),
     onIssue: functionSchema.optional(),
     onComment: functionSchema.optional(),
-    progress: z.strictObject({ commitStatus: z.boolean().optional(), banner: z.boolean().optional() }).optional(),
+    progress: z
+      .strictObject({
+        commitStatus: z.boolean().optional(),
+        banner: z.boolean().optional(),
+        // Accepted so Cursor projects validate; `validate` says it is ignored here.
+        reactions: z.unknown().optional(),
+      })
+      .optional(),
     context: z.array(z.string()).default([]),
+    /** Whether the turn's reply is posted as a comment (default true). */
+    deliverReplies: z.boolean().optional(),
+    /** Cursor's hosted event filter; here the GitHub App's own subscription decides (ignored). */
+    webhookEvents: z.unknown().optional(),
   })
   .transform(({ cursorAccount, repos, ...rest }) => ({
     ...rest,

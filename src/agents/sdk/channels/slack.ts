@@ -22,6 +22,10 @@ export type SlackChannelConfig = {
   toolApprovals?: boolean;
   /** [inferred] Channel ids (`C…`) where every new top-level post wakes the agent, mention or not. */
   watchChannels?: string[];
+  /** Settings of Cursor's hosted Slack app: accepted, and ignored on Agentfold. */
+  engagement?: unknown;
+  suggestedPrompts?: unknown;
+  suggestedPromptsTitle?: unknown;
 };
 
 export type SlackChannelDescriptor = Descriptor<
@@ -53,6 +57,10 @@ const slackConfigSchema = z
       .default({ mode: "post" }),
     continuation: z.literal("slack.dmthread/v2", { error: 'expected "slack.dmthread/v2"' }).optional(),
     toolApprovals: z.boolean().default(false),
+    // Cursor's hosted Slack app settings: accepted so Cursor projects validate, ignored here (validate says so).
+    engagement: z.unknown().optional(),
+    suggestedPrompts: z.unknown().optional(),
+    suggestedPromptsTitle: z.unknown().optional(),
     watchChannels: z
       .array(z.string().regex(/^[CG][A-Z0-9]+$/, 'expected a Slack channel id like "C0123ABCD"'))
       .optional(),
