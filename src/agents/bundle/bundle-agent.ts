@@ -60,8 +60,23 @@ function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
     ? path.relative(folderDir, path.resolve(folderDir, message.location.file))
     : undefined;
   const unresolved = message.text.match(/^Could not resolve "([^"]+)"/);
-  const text = unresolved ? `cannot resolve '${unresolved[1]}' from ${file}` : message.text;
+  const missing = missingSdkExport(message);
+  const text = unresolved ? `cannot resolve '${unresolved[1]}' from ${file}` : (missing ?? message.text);
   return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
+}
+
+/** esbuild names the platform's own file for a name the authoring package lacks; the author
+ * wrote a public specifier (`@cursor/bdk/evals`), which is what the diagnostic should say. */
+function missingSdkExport(message: esbuild.Message): string | undefined {
+  const match = /^No matching export in "([^"]+)" for import "([^"]+)"/.exec(message.text);
+  if (!match) return undefined;
+  const module = path.resolve(match[1]!);
+  if (!module.startsWith(sdkDir + path.sep)) return undefined;
+  const written = /from\s*["']([^"']+)["']/.exec(message.location?.lineText ?? "")?.[1];
+  const subpath = path.relative(sdkDir, module).replace(/\.ts$/, "");
+  const specifier =
+    written && sdkImport.test(written) ? written : `agentfold${subpath === "index" ? "" : `/${subpath}`}`;
+  return `'${match[2]}' is not exported by ${specifier} on this platform (docs/compatibility.md lists what is)`;
 }
 
 /** `nodePaths`: where packages the folder has no node_modules for are found (its installed

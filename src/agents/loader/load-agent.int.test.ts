@@ -54,6 +54,11 @@ const hostedFixture: Record<string, string> = {
   "bot/agent.ts":
     'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ runtime: "cloud", architecture: "v2" });',
 };
+const missingExportFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/tools/check.ts":
+    'import { defineTool } from "@cursor/bdk/tools";\nimport { notAThing } from "@cursor/bdk/evals";\nexport default defineTool({ description: "d", execute: () => notAThing });',
+};
 const modelFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "grok-4.5-fast" });',
@@ -75,7 +80,10 @@ const agentToolFixture: Record<string, string> = {
 };
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
-const loads = {} as Record<"main" | "grokbot" | "hosted" | "agentTool" | "model" | "modelIds", LoadedAgent>;
+const loads = {} as Record<
+  "main" | "grokbot" | "hosted" | "missingExport" | "agentTool" | "model" | "modelIds",
+  LoadedAgent
+>;
 let lines: string[] = [];
 
 async function load(name: string, files: Record<string, string>): Promise<LoadedAgent> {
@@ -87,6 +95,7 @@ beforeAll(async () => {
   loads.main = await load("main", fixture);
   loads.grokbot = await load("grokbot", grokbotFixture);
   loads.hosted = await load("hosted", hostedFixture);
+  loads.missingExport = await load("missing-export", missingExportFixture);
   loads.agentTool = await load("agent-tool", agentToolFixture);
   loads.model = await load("model", modelFixture);
   loads.modelIds = await load("model-ids", modelIdsFixture);
@@ -177,6 +186,11 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
     expect(loads.hosted.diagnostics.map(formatDiagnostic)).toEqual([
       "warning: bot/agent.ts: defineAgent(): architecture is ignored on Agentfold: it picks Cursor's hosted agent loop; turns here run on the platform's own",
       'warning: bot/agent.ts: defineAgent(): runtime "cloud" runs on this instance\'s own workers here (there is no Cursor cloud to bind to)',
+    ]);
+  });
+  it("a name the authoring package lacks is one error naming the public specifier and the author's file", () => {
+    expect(loads.missingExport.diagnostics.map(formatDiagnostic)).toEqual([
+      "error: bot/tools/check.ts: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is) (line 2)",
     ]);
   });
   it("agentTool: true with no declared kinds", () => {

@@ -48,6 +48,22 @@ export function matches(schema: z.core.$ZodType): Matcher {
   };
 }
 
+/** A value `predicate` accepts (BDK's custom matcher): `satisfies((n) => n > 0, "is positive")`. */
+export function satisfies(predicate: (value: unknown) => boolean, description = "satisfies the predicate"): Matcher {
+  return {
+    description,
+    test(value) {
+      let pass = false;
+      try {
+        pass = predicate(value) === true;
+      } catch (error) {
+        return { pass: false, message: `${description}: the predicate threw: ${(error as Error).message}` };
+      }
+      return { pass, message: pass ? description : `expected ${show(value)} to satisfy: ${description}` };
+    },
+  };
+}
+
 function toolNames(events: readonly SessionEvent[]): string[] {
   return events.flatMap((event) =>
     event.type === "actions.requested" ? event.data.calls.map((call) => call.toolName) : [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { descriptorKindOf } from "./descriptor";
-import { defineEval, defineEvalConfig, includes, matches, trajectoryChecks } from "./evals";
+import { defineEval, defineEvalConfig, includes, matches, satisfies, trajectoryChecks } from "./evals";
 import type { SessionEvent } from "./events";
 import { definitionMessages } from "./test-support";
 
@@ -94,6 +94,19 @@ describe("matchers", () => {
     const result = matcher.test({ status: "lost" });
     expect(result.pass).toBe(false);
     expect(result.message).toMatch(/^does not match the schema: status: /);
+  });
+});
+
+describe("satisfies", () => {
+  it("passes what the predicate accepts, says what failed, and treats a throw as a failure", () => {
+    const positive = satisfies((n) => typeof n === "number" && n > 0, "is positive");
+    expect(positive.test(3)).toEqual({ pass: true, message: "is positive" });
+    expect(positive.test(-1)).toEqual({ pass: false, message: "expected -1 to satisfy: is positive" });
+    expect(
+      satisfies(() => {
+        throw new Error("boom");
+      }).test(1),
+    ).toEqual({ pass: false, message: "satisfies the predicate: the predicate threw: boom" });
   });
 });
 

@@ -7,7 +7,14 @@ import type { SessionEvent } from "./events";
 import type { Matcher } from "./eval-assertions";
 import { define, functionSchema, nonEmptyString } from "./validation";
 
-export { includes, matches, trajectoryChecks, type AssertionResult, type Matcher } from "./eval-assertions";
+export {
+  includes,
+  matches,
+  satisfies,
+  trajectoryChecks,
+  type AssertionResult,
+  type Matcher,
+} from "./eval-assertions";
 
 /** [inferred] Options of `t.send`. */
 export type EvalSendOptions = { title?: string; workspaceFiles?: Record<string, string>; dryRun?: boolean };

@@ -22,7 +22,7 @@ const surface: [string, Loader, string[]][] = [
     () => import("./channels"),
     ["defineChannel", "GET", "POST", "PUT", "PATCH", "DELETE", "localDevStrict", "bearerAuth", "allowAll"],
   ],
-  ["channels/slack", () => import("./channels/slack"), ["slackChannel", "slackEnvNames"]],
+  ["channels/slack", () => import("./channels/slack"), ["defaultSlackAuth", "slackChannel", "slackEnvNames"]],
   [
     "channels/github",
     () => import("./channels/github"),
@@ -30,7 +30,11 @@ const surface: [string, Loader, string[]][] = [
   ],
   ["schedules", () => import("./schedules"), ["defineSchedule", "cronProblem", "nextCronRun"]],
   ["skills", () => import("./skills"), ["defineSkill"]],
-  ["evals", () => import("./evals"), ["defineEval", "defineEvalConfig", "includes", "matches", "trajectoryChecks"]],
+  [
+    "evals",
+    () => import("./evals"),
+    ["defineEval", "defineEvalConfig", "includes", "matches", "satisfies", "trajectoryChecks"],
+  ],
   ["artifacts", () => import("./artifacts"), ["defineArtifacts", "resolveArtifactTag"]],
   ["connections", () => import("./connections"), ["defineConnection", "envTemplateNames", "resolveEnvTemplate"]],
   ["result", () => import("./result"), ["defineResult", "checkResultText", "ResultRejection"]],

@@ -3,7 +3,7 @@
 // Web API client (@slack/web-api) pointed at Slack or at SLACK_API_URL.
 import { WebClient, LogLevel } from "@slack/web-api";
 import type { SlackReplyMode } from "@/agents/sdk/channels/slack";
-import { slackEnvNames } from "@/agents/sdk/channels/slack";
+import { defaultSlackAuth, slackEnvNames } from "@/agents/sdk/channels/slack";
 import type { Principal } from "@/agents/sdk/types";
 import type { PackSecretReader } from "@/server/secrets/read-pack-secrets";
 
@@ -53,7 +53,7 @@ export function slackClient(token: string, slackApiUrl?: string): WebClient {
 /** A Slack user as a principal: stable across renames (ids), with Slack's ids as attributes
  * (docs/integrations.md: `approvedBy.attributes.user_id`). */
 export function slackUserPrincipal(teamId: string, userId: string): Principal {
-  return { kind: "user", id: `slack:${teamId}:${userId}`, attributes: { user_id: userId, team_id: teamId } };
+  return defaultSlackAuth({ teamId, userId });
 }
 
 /** Where a session's replies go: the conversation, and the thread when replies are threaded. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { descriptorKindOf } from "../descriptor";
 import { definitionMessages } from "../test-support";
-import { slackChannel, slackEnvNames } from "./slack";
+import { defaultSlackAuth, slackChannel, slackEnvNames } from "./slack";
 
 describe("slackChannel", () => {
   it("defaults to one complete reply and no approval buttons", () => {
@@ -56,5 +56,15 @@ describe("slackEnvNames", () => {
       signingSecret: "SLACK_SIGNING_SECRET",
       appToken: "SLACK_APP_TOKEN",
     });
+  });
+});
+
+describe("defaultSlackAuth", () => {
+  it("is the Slack user the platform's Slack pack runs a thread as, from either shape of context", () => {
+    const principal = { kind: "user", id: "slack:T1:U9", attributes: { user_id: "U9", team_id: "T1" } };
+    expect(defaultSlackAuth({ teamId: "T1", userId: "U9" })).toEqual(principal);
+    expect(defaultSlackAuth({ user: { id: "U9", team_id: "T1" } })).toEqual(principal);
+    expect(defaultSlackAuth({ user: "U9", team: { id: "T1" } })).toEqual(principal);
+    expect(() => defaultSlackAuth({ user: "U9" })).toThrow(/no Slack user and team/);
   });
 });

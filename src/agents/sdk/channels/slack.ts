@@ -3,6 +3,7 @@
 // answers in threads; a thread is one session, admission is coalesce.
 import { z } from "zod";
 import type { Descriptor } from "../descriptor";
+import type { Principal } from "../types";
 import { define, nonEmptyString } from "../validation";
 
 /** "agent": the model decides when to post updates. [inferred name] */
@@ -84,4 +85,21 @@ export function slackEnvNames(config: { envPrefix?: string }): {
     signingSecret: `${prefix}SLACK_SIGNING_SECRET`,
     appToken: `${prefix}SLACK_APP_TOKEN`,
   };
+}
+
+/** Run the turn as the Slack user who wrote (BDK's helper): stable ids, Slack's ids as attributes,
+ * the same principal the platform's Slack pack gives a thread's starter (docs/integrations.md). */
+export function defaultSlackAuth(ctx: {
+  user?: string | { id: string; team_id?: string; teamId?: string };
+  team?: string | { id: string };
+  teamId?: string;
+  userId?: string;
+}): Principal {
+  const user = typeof ctx.user === "string" ? ctx.user : (ctx.user?.id ?? ctx.userId);
+  const team =
+    ctx.teamId ??
+    (typeof ctx.team === "string" ? ctx.team : ctx.team?.id) ??
+    (typeof ctx.user === "object" ? (ctx.user.team_id ?? ctx.user.teamId) : undefined);
+  if (!user || !team) throw new Error("defaultSlackAuth: the context names no Slack user and team");
+  return { kind: "user", id: `slack:${team}:${user}`, attributes: { user_id: user, team_id: team } };
 }
