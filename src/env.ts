@@ -254,6 +254,13 @@ export function inheritedEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env };
 }
 
+/** The Restate SDK reads RESTATE_LOGGING once, when it loads, and logs every invocation at INFO
+ * on stdout: a process that runs a worker in-process and owns its stdout (`agentfold eval
+ * --json`) keeps it to warnings, unless the variable is set. Call before the SDK loads. */
+export function quietRestateSdk(): void {
+  process.env.RESTATE_LOGGING ??= "WARN";
+}
+
 let cached: Env | undefined;
 
 /** The process's environment, parsed once. */

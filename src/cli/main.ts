@@ -3,6 +3,8 @@ import { parseArgs } from "node:util";
 import { EnvError, parseEnv } from "@/env";
 import { AppError } from "@/server/errors";
 import { adminCommand } from "./commands/admin";
+import { evalCommand } from "./commands/eval";
+import { evalNewCommand } from "./commands/eval-new";
 import { infoCommand } from "./commands/info";
 import { initCommand } from "./commands/init";
 import { secretCommand } from "./commands/secret";
@@ -10,6 +12,7 @@ import { slackCommand } from "./commands/slack";
 import { validateCommand } from "./commands/validate";
 import { PortInUseError } from "./start/ports";
 import { startSupervisor } from "./start/supervisor";
+import { UsageError } from "./usage-error";
 
 const usage = `Usage: agentfold <command> [options]
 
@@ -21,6 +24,16 @@ Commands:
   info [--dir <dir>] [--slug <agent>] [--json]
                              Show the agent's tools, skills, subagents, hooks, schedules …
                              and its secrets (missing ones, when deployed here)
+  eval [--dir <dir>] [--id <id>]… [--tag <tag>]… [--iterations N] [--json] [--junit <file>]
+                             Run the folder's evals on a throwaway local stack; exit 0 when
+                             every case passed, 1 when one failed (docs/evals.md)
+       --list                Only list the case ids (and tags) that would run
+       --url <instance> --token <t> [--slug <agent>]
+                             Run the deployed agent's evals there instead
+                             (or AGENTFOLD_URL and AGENTFOLD_TOKEN)
+  eval new --from-session <id> --url <instance> --token <t> [--slug <agent>]
+           [--dir <dir>] [--force]
+                             Write an eval drafted from a session into <dir>/evals/
 
 Headless bootstrap (against this installation's database; see docs/api.md):
   admin create --email <e> --password <p> --team <slug>
@@ -95,6 +108,14 @@ async function main(argv: string[]): Promise<number> {
       "expires-days": { type: "string" },
       channel: { type: "string" },
       "socket-mode": { type: "boolean", default: false },
+      list: { type: "boolean", default: false },
+      id: { type: "string", multiple: true, default: [] },
+      tag: { type: "string", multiple: true, default: [] },
+      iterations: { type: "string" },
+      junit: { type: "string" },
+      url: { type: "string" },
+      "from-session": { type: "string" },
+      force: { type: "boolean", default: false },
     },
   });
   const [command, ...rest] = positionals;
@@ -119,6 +140,31 @@ async function main(argv: string[]): Promise<number> {
       if (!verbs.includes(rest[0] ?? ""))
         throw new UsageError(`${command} needs a verb: ${verbs.map((v) => `${command} ${v}`).join(" or ")}`);
       return adminCommand(`${command}:${rest[0]}`, values);
+    }
+    case "eval": {
+      const remote = { url: values.url, token: values.token, slug: values.slug };
+      if (rest[0] === "new") {
+        if (!values["from-session"]) throw new UsageError("eval new needs --from-session <session id>");
+        return evalNewCommand(
+          { dir: values.dir ?? ".", sessionId: values["from-session"], isForced: values.force, ...remote },
+          parseEnv(),
+        );
+      }
+      if (rest[0] !== undefined)
+        throw new UsageError(`eval takes no ${rest[0]}: agentfold eval [--dir <dir>] or eval new`);
+      return evalCommand(
+        {
+          dir: values.dir ?? ".",
+          isList: values.list,
+          ids: values.id,
+          tags: values.tag,
+          iterations: values.iterations,
+          isJson: values.json,
+          junit: values.junit,
+          ...remote,
+        },
+        parseEnv(),
+      );
     }
     case "deploy":
       return adminCommand("deploy", values);
@@ -154,8 +200,6 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`unknown command: ${command}`);
   }
 }
-
-class UsageError extends Error {}
 
 main(process.argv.slice(2)).then(
   (code) => {

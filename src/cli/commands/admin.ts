@@ -37,7 +37,7 @@ async function restartSchedules(
   }
 }
 
-export type AdminOptions = Record<string, string | boolean | undefined>;
+export type AdminOptions = Record<string, string | string[] | boolean | undefined>;
 
 /** The database of this installation: DATABASE_URL, or the embedded one under the data directory. */
 export function database() {
@@ -60,7 +60,7 @@ async function teamId(db: ReturnType<typeof createDb>, slug: string): Promise<st
   return team.id;
 }
 
-async function tarGzOf(dir: string): Promise<Buffer> {
+export async function tarGzOf(dir: string): Promise<Buffer> {
   const source = diskSource(dir);
   const tar = pack();
   const gzip = tar.pipe(createGzip());

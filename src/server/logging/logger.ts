@@ -17,13 +17,24 @@ export function nameProcess(name: string): void {
   root = undefined;
 }
 
+let redirect: { destination: pino.DestinationStream; level: pino.LevelWithSilent } | undefined;
+
+/** For a process whose stdout is its answer (`agentfold eval --json` runs a worker in-process):
+ * the platform's lines go to `destination` instead, from `level` up; call before the first line. */
+export function redirectProcessLog(destination: pino.DestinationStream, level: pino.LevelWithSilent): void {
+  redirect = { destination, level };
+  root = undefined;
+}
+
 export function processLogger(): Logger {
-  root ??= pino({
-    level: logLevelSetting(),
+  if (root) return root;
+  const options: pino.LoggerOptions = {
+    level: redirect?.level ?? logLevelSetting(),
     base: { process: named[processNameKey] ?? "platform", pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-  });
+  };
+  root = redirect ? pino(options, redirect.destination) : pino(options);
   return root;
 }
 
