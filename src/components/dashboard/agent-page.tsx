@@ -13,6 +13,7 @@ import { AgentFilesPanel } from "./agent-files-panel";
 import { ChannelRoutesPanel } from "./channel-routes-panel";
 import { DiagnosticsList } from "./diagnostics-list";
 import { ConnectionsCard } from "./connections-card";
+import { EvalHistoryCard } from "./eval-history-card";
 import { LogsCard } from "./logs-card";
 import { MemoryPanel } from "./memory-panel";
 import { SchedulesPanel } from "./schedules-panel";
@@ -127,6 +128,7 @@ export function AgentPage({ teamSlug, slug }: { teamSlug: string; slug: string }
       {surface ? <ConnectionsCard slug={slug} canManage={canDeploy} /> : null}
       {/* The doctor uses the secrets' values, so it is for those who manage them (admins). */}
       {canReadMemory && surface ? <SlackSetupCard teamSlug={teamSlug} slug={slug} canRunDoctor={canDeploy} /> : null}
+      {surface ? <EvalHistoryCard slug={slug} /> : null}
       <LogsCard slug={slug} />
       {canDeploy ? <SecretsPanel teamSlug={teamSlug} slug={slug} /> : null}
       {canDeploy ? <UploadAgent teamSlug={teamSlug} fixedSlug={slug} /> : null}

@@ -101,7 +101,12 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
         </aside>
         <main className="flex min-h-0 flex-col">
           {sessionId ? (
-            <SessionHeader sessionId={sessionId} info={stream.transcript.session} status={stream.status} />
+            <SessionHeader
+              client={client}
+              sessionId={sessionId}
+              info={stream.transcript.session}
+              status={stream.status}
+            />
           ) : null}
           {sessionId ? (
             <PendingReminders
@@ -154,7 +159,13 @@ function PlaygroundScreen({ slug, initialSessionId, toolbar, token, setToken }: 
         </main>
         {isPanelOpen ? (
           <div className="min-h-64 lg:min-h-0">
-            <SidePanel events={stream.events} sessionId={sessionId} client={client} onOpenSession={openSession} />
+            <SidePanel
+              events={stream.events}
+              sessionId={sessionId}
+              client={client}
+              onOpenSession={openSession}
+              onSessionsChanged={refreshList}
+            />
           </div>
         ) : null}
       </div>

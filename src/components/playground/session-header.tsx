@@ -1,4 +1,6 @@
 import { Badge } from "@/components/ui/badge";
+import type { ApiClient } from "./api-client";
+import { EvalDraftButton } from "./eval-draft-dialog";
 import type { StreamStatus } from "./follow-session-stream";
 import type { SessionInfo } from "./transcript";
 
@@ -13,10 +15,12 @@ const streamLabel: Record<StreamStatus, { text: string; tone: "good" | "warn" | 
 
 /** Which session is open, what kind it is, and whether its stream is connected. */
 export function SessionHeader({
+  client,
   sessionId,
   info,
   status,
 }: {
+  client: ApiClient;
   sessionId: string;
   info?: SessionInfo;
   status: StreamStatus;
@@ -30,12 +34,20 @@ export function SessionHeader({
       <span className="min-w-0 truncate font-medium">{info?.title || "Untitled session"}</span>
       <code className="text-xs text-zinc-500 select-all">{sessionId}</code>
       {info?.mode === "task" ? <Badge tone="info">task</Badge> : null}
-      {info?.dryRun ? <Badge tone="warn">dry run: writes are stubbed</Badge> : null}
-      {stream ? (
-        <span data-testid="stream-status" data-status={status} className="ml-auto">
-          <Badge tone={stream.tone}>{stream.text}</Badge>
+      {info?.purpose === "eval" ? (
+        <span data-testid="session-purpose-eval">
+          <Badge tone="info">eval</Badge>
         </span>
       ) : null}
+      {info?.dryRun ? <Badge tone="warn">dry run: writes are stubbed</Badge> : null}
+      <span className="ml-auto flex items-center gap-2">
+        {stream ? (
+          <span data-testid="stream-status" data-status={status}>
+            <Badge tone={stream.tone}>{stream.text}</Badge>
+          </span>
+        ) : null}
+        <EvalDraftButton client={client} sessionId={sessionId} />
+      </span>
     </div>
   );
 }

@@ -80,6 +80,7 @@ function SessionRow({
         type="button"
         data-testid="session-item"
         data-session-id={session.id}
+        data-purpose={session.purpose}
         aria-current={isSelected ? "page" : undefined}
         onClick={() => onOpen(session.id)}
         className={cn(
@@ -90,6 +91,11 @@ function SessionRow({
         <span className="block truncate font-medium">{session.title || session.id}</span>
         <span className="mt-0.5 flex items-center gap-2 text-xs text-zinc-500">
           <Badge tone={statusTone[session.status]}>{session.status}</Badge>
+          {session.purpose === "eval" ? (
+            <span data-testid="session-eval-badge">
+              <Badge tone="info">eval</Badge>
+            </span>
+          ) : null}
           <time dateTime={session.updatedAt}>{new Date(session.updatedAt).toLocaleString()}</time>
         </span>
       </button>

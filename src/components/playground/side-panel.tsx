@@ -5,6 +5,7 @@ import { type KeyboardEvent, type ReactNode, useState } from "react";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { cn } from "@/components/ui/cn";
 import type { ApiClient } from "./api-client";
+import { EvalsPanel } from "./evals-panel";
 import { LogsPanel } from "./logs-panel";
 import { RawEvents } from "./raw-events";
 import { TracePanel } from "./trace-panel";
@@ -14,6 +15,8 @@ export type SidePanelProps = {
   sessionId?: string;
   client: ApiClient;
   onOpenSession: (sessionId: string) => void;
+  /** Sessions were created elsewhere (an eval run): the session list has rows to add. */
+  onSessionsChanged?: () => void;
 };
 
 type Tab = { id: string; label: string; render: (props: SidePanelProps) => ReactNode };
@@ -30,6 +33,13 @@ const tabs: readonly Tab[] = [
     label: "Logs",
     render: ({ client, sessionId, onOpenSession }) => (
       <LogsPanel client={client} sessionId={sessionId} onOpenSession={onOpenSession} />
+    ),
+  },
+  {
+    id: "evals",
+    label: "Evals",
+    render: ({ client, onOpenSession, onSessionsChanged }) => (
+      <EvalsPanel client={client} onOpenSession={onOpenSession} onSessionsChanged={onSessionsChanged} />
     ),
   },
 ];

@@ -73,7 +73,7 @@ export type TurnStatus = {
 };
 
 /** From session.started: what kind of session this is. */
-export type SessionInfo = { mode: "chat" | "task"; dryRun: boolean; title?: string };
+export type SessionInfo = { mode: "chat" | "task"; purpose: "live" | "eval"; dryRun: boolean; title?: string };
 
 export type Transcript = {
   /** The highest event index folded in; -1 before any. */

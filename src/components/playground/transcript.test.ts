@@ -496,7 +496,13 @@ it("knows a task session and a dry run from session.started", () => {
     { channelId: "http", mode: "task", purpose: "live", dryRun: true, title: "Nightly" },
     { turnId: null },
   );
-  expect(buildTranscript(events).session).toEqual({ mode: "task", dryRun: true, title: "Nightly" });
+  expect(buildTranscript(events).session).toEqual({ mode: "task", purpose: "live", dryRun: true, title: "Nightly" });
+});
+
+it("knows an eval session from session.started", () => {
+  const { add, events } = log();
+  add("session.started", { channelId: "eval", mode: "chat", purpose: "eval" }, { turnId: null });
+  expect(buildTranscript(events).session).toMatchObject({ mode: "chat", purpose: "eval" });
 });
 
 it("starts empty", () => {

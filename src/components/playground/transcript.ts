@@ -23,7 +23,10 @@ export function buildTranscript(events: readonly SessionEvent[]): Transcript {
 function fold(t: Transcript, e: SessionEvent): Transcript {
   switch (e.type) {
     case "session.started":
-      return { ...t, session: { mode: e.data.mode, dryRun: e.data.dryRun ?? false, title: e.data.title } };
+      return {
+        ...t,
+        session: { mode: e.data.mode, purpose: e.data.purpose, dryRun: e.data.dryRun ?? false, title: e.data.title },
+      };
     case "message.received":
       return push(close(t), {
         kind: "user",

@@ -1,16 +1,20 @@
 "use client";
 import { useEffect, useRef, type ReactNode } from "react";
+import { cn } from "./cn";
 
 /** A modal on the native <dialog>: focus is trapped and Escape closes it, for free. */
 export function Dialog({
   open,
   onClose,
   title,
+  size = "md",
   children,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
+  /** `lg` for code and other wide content. */
+  size?: "md" | "lg";
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -25,7 +29,10 @@ export function Dialog({
       ref={ref}
       onClose={onClose}
       aria-label={title}
-      className="m-auto w-full max-w-lg rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+      className={cn(
+        "m-auto w-full rounded-xl border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100",
+        size === "lg" ? "max-w-3xl" : "max-w-lg",
+      )}
     >
       <div className="flex items-center justify-between border-b border-zinc-200 px-5 py-3 dark:border-zinc-800">
         <h2 className="font-semibold">{title}</h2>

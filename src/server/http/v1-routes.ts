@@ -6,6 +6,7 @@ import { z } from "zod";
 import { openApiDocument } from "./openapi";
 import { json } from "./respond";
 import { agentRoutes } from "./routes/agent-routes";
+import { evalDraftRoutes } from "./routes/eval-drafts";
 import { evalRoutes } from "./routes/eval-routes";
 import { hostRoutes } from "./routes/host-routes";
 import { mcpOAuthRoutes } from "./routes/mcp-oauth-routes";
@@ -29,6 +30,7 @@ const openApiRoute = hostRoute({
 export const v1Routes = [
   ...sessionRoutes,
   ...agentRoutes,
+  ...evalDraftRoutes,
   ...evalRoutes,
   ...mcpRoutes,
   ...mcpOAuthRoutes,
