@@ -60,17 +60,18 @@ function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
     ? path.relative(folderDir, path.resolve(folderDir, message.location.file))
     : undefined;
   const unresolved = message.text.match(/^Could not resolve "([^"]+)"/);
-  const missing = missingSdkExport(message);
+  const missing = missingSdkExport(message, folderDir);
   const text = unresolved ? `cannot resolve '${unresolved[1]}' from ${file}` : (missing ?? message.text);
   return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
 }
 
 /** esbuild names the platform's own file for a name the authoring package lacks; the author
  * wrote a public specifier (`@cursor/bdk/evals`), which is what the diagnostic should say. */
-function missingSdkExport(message: esbuild.Message): string | undefined {
+function missingSdkExport(message: esbuild.Message, folderDir: string): string | undefined {
   const match = /^No matching export in "([^"]+)" for import "([^"]+)"/.exec(message.text);
   if (!match) return undefined;
-  const module = path.resolve(match[1]!);
+  // esbuild's paths are relative to the build's working directory, the folder.
+  const module = path.resolve(folderDir, match[1]!);
   if (!module.startsWith(sdkDir + path.sep)) return undefined;
   const written = /from\s*["']([^"']+)["']/.exec(message.location?.lineText ?? "")?.[1];
   const subpath = path.relative(sdkDir, module).replace(/\.ts$/, "");

@@ -134,11 +134,12 @@ describe("the Events API", () => {
     await waitFor("the second reply", async () => inThread(threadTs).length >= 2, { timeoutMs: 20_000 });
     expect(inThread(threadTs)[1]!.text).toBe("Still here.");
     // The thread's status line was set while the turn ran, and cleared at its end.
-    const statuses = fake.calls.filter(
-      (call) => call.method === "assistant.threads.setStatus" && call.args.thread_ts === threadTs,
-    );
-    expect(statuses.map((call) => call.args.status)).toContain("is thinking…");
-    expect(statuses.at(-1)!.args.status).toBe("");
+    const statuses = () =>
+      fake.calls
+        .filter((call) => call.method === "assistant.threads.setStatus" && call.args.thread_ts === threadTs)
+        .map((call) => call.args.status);
+    await waitFor("the status line to be cleared", async () => statuses().at(-1) === "");
+    expect(statuses()).toContain("is thinking…");
   });
 
   it("takes a retried event once", async () => {
