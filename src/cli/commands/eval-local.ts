@@ -12,15 +12,14 @@ import { getFreePort } from "@/cli/start/ports";
 import { startThrowawayStack, type ThrowawayStack } from "@/cli/start/throwaway";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createDb, poolOf } from "@/server/db";
-import { defaultRetryBound } from "@/server/durable/retry-bound";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { evalListing } from "@/server/evals/eval-cases";
 import { readEvalRun } from "@/server/evals/read-eval-run";
 import type { EvalResult } from "@/server/evals/schema";
 import { startEvalRun } from "@/server/evals/start-eval-run";
-import { modelSettings } from "@/server/models";
 import { createTeam } from "@/server/teams/create-team";
 import { startWorkerServer, type WorkerServer } from "@/server/worker/endpoint";
+import { workerConfigFromEnv } from "@/server/worker/worker-config";
 import { tarGzOf } from "./admin";
 import type { EvalBackend, RunOutcome } from "./eval-backend";
 import { shownPath } from "./eval-report";
@@ -38,27 +37,6 @@ export function slugOf(dir: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 64);
   return slug && !slugProblem(slug) ? slug : "agent";
-}
-
-/** The worker's settings as `src/server/worker/main.ts` reads them, less what a throwaway stack fixes. */
-function workerDeps(config: Env, db: PrismaClient, dataDir: string, runtime: ReturnType<typeof createRestateRuntime>) {
-  return {
-    db,
-    dataDir,
-    models: modelSettings(config),
-    defaultModel: config.AGENTFOLD_DEFAULT_MODEL,
-    approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
-    hookTimeoutMs: config.AGENTFOLD_HOOK_TIMEOUT_SECONDS * 1000,
-    retry: {
-      attempts: config.AGENTFOLD_TURN_RETRY_ATTEMPTS,
-      initialIntervalMs: Math.min(
-        defaultRetryBound.initialIntervalMs,
-        config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
-      ),
-      maxIntervalMs: config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
-    },
-    runtime,
-  };
 }
 
 export type LocalDeployFailure = { diagnostics: string[] };
@@ -94,7 +72,7 @@ export async function localBackend(options: {
       port: await getFreePort(),
       host: "127.0.0.1",
       identityKeys: [restate.identityKey],
-      deps: workerDeps(config, db, stack.dir, runtime),
+      deps: workerConfigFromEnv(config, { db, dataDir: stack.dir, runtime }),
     });
     stoppers.push(worker.close);
     await runtime.registerWorker(worker.url);

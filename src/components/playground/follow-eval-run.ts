@@ -4,7 +4,7 @@
 import type { EvalResult, EvalRun } from "@/server/evals/schema";
 import { ApiError, type ApiClient } from "./api-client";
 import { applyEvalLine, type EvalRunView, isRunFinished, parseEvalLine, viewOf } from "./eval-run-model";
-import { createLineSplitter } from "./line-splitter";
+import { lineChunks } from "./line-splitter";
 
 export type EvalFollowStatus = "loading" | "live" | "reconnecting" | "finished" | "failed";
 
@@ -51,26 +51,15 @@ async function readEvalStream(
   signal: AbortSignal,
   hooks: EvalFollowHooks,
 ): Promise<string | undefined> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const splitter = createLineSplitter();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      const lines = done
-        ? [...splitter.push(decoder.decode()), ...splitter.flush()]
-        : splitter.push(decoder.decode(value, { stream: true }));
-      for (const text of lines) {
-        const line = parseEvalLine(text);
-        if (!line || signal.aborted) continue;
-        if (line.type === "error") return line.message;
-        hooks.onView((view) => applyEvalLine(view, line));
-      }
-      if (done) return undefined;
+  for await (const lines of lineChunks(body)) {
+    for (const text of lines) {
+      const line = parseEvalLine(text);
+      if (!line || signal.aborted) continue;
+      if (line.type === "error") return line.message;
+      hooks.onView((view) => applyEvalLine(view, line));
     }
-  } finally {
-    reader.releaseLock();
   }
+  return undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

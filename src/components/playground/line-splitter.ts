@@ -23,3 +23,22 @@ export function createLineSplitter({ maxLineChars = 1024 * 1024 }: { maxLineChar
     },
   };
 }
+
+/** The NDJSON lines of a response body, a network chunk's worth at a time (callers update once per
+ * chunk, not per line). The reader's lock is released when the caller stops. */
+export async function* lineChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<string[]> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const splitter = createLineSplitter();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      yield done
+        ? [...splitter.push(decoder.decode()), ...splitter.flush()]
+        : splitter.push(decoder.decode(value, { stream: true }));
+      if (done) return;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -2,7 +2,7 @@
 // error line ends the read so the caller reconnects from the last index it has.
 import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
 import { streamControlLineSchema } from "@/agents/sdk/stream-lines";
-import { createLineSplitter } from "./line-splitter";
+import { lineChunks } from "./line-splitter";
 
 export type ReadOutcome = "ended" | "slow_reader";
 
@@ -10,31 +10,20 @@ export async function readEventLines(
   body: ReadableStream<Uint8Array>,
   onEvents: (events: SessionEvent[]) => void,
 ): Promise<ReadOutcome> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const splitter = createLineSplitter();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      const lines = done
-        ? [...splitter.push(decoder.decode()), ...splitter.flush()]
-        : splitter.push(decoder.decode(value, { stream: true }));
-      const events: SessionEvent[] = [];
-      for (const line of lines) {
-        const parsed = parseLine(line);
-        if (parsed === "slow_reader") {
-          if (events.length) onEvents(events);
-          return "slow_reader";
-        }
-        if (parsed) events.push(parsed);
+  for await (const lines of lineChunks(body)) {
+    const events: SessionEvent[] = [];
+    for (const line of lines) {
+      const parsed = parseLine(line);
+      if (parsed === "slow_reader") {
+        if (events.length) onEvents(events);
+        return "slow_reader";
       }
-      // One update per network chunk, not per line: a replay of thousands of events stays cheap.
-      if (events.length) onEvents(events);
-      if (done) return "ended";
+      if (parsed) events.push(parsed);
     }
-  } finally {
-    reader.releaseLock();
+    // One update per network chunk, not per line: a replay of thousands of events stays cheap.
+    if (events.length) onEvents(events);
   }
+  return "ended";
 }
 
 function parseLine(line: string): SessionEvent | "slow_reader" | undefined {

@@ -3,14 +3,13 @@
 import "@/server/durable/polyfill";
 import { env, secretKey } from "@/env";
 import { db } from "@/server/db";
-import { modelSettings } from "@/server/models";
 import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-identity";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
-import { defaultRetryBound } from "@/server/durable/retry-bound";
 import { nameProcess, processLogger } from "@/server/logging/logger";
 import { telemetryConfig } from "@/server/telemetry/config";
 import { startTelemetry } from "@/server/telemetry/telemetry";
 import { startWorkerServer } from "./endpoint";
+import { workerConfigFromEnv } from "./worker-config";
 
 const config = env();
 nameProcess("worker");
@@ -25,25 +24,15 @@ const server = await startWorkerServer({
   identityKeys,
   secretKey: secretKey(config),
   deps: {
-    db: db(),
-    dataDir: config.dataDir,
-    models: modelSettings(config),
-    defaultModel: config.AGENTFOLD_DEFAULT_MODEL,
-    approvalTimeoutMs: config.AGENTFOLD_APPROVAL_TIMEOUT_SECONDS * 1000,
-    hookTimeoutMs: config.AGENTFOLD_HOOK_TIMEOUT_SECONDS * 1000,
+    ...workerConfigFromEnv(config, {
+      db: db(),
+      dataDir: config.dataDir,
+      runtime: createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl }),
+    }),
     logRetention: {
       maxLinesPerAgent: config.AGENTFOLD_LOG_MAX_LINES,
       retentionDays: config.AGENTFOLD_LOG_RETENTION_DAYS,
     },
-    retry: {
-      attempts: config.AGENTFOLD_TURN_RETRY_ATTEMPTS,
-      initialIntervalMs: Math.min(
-        defaultRetryBound.initialIntervalMs,
-        config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
-      ),
-      maxIntervalMs: config.AGENTFOLD_TURN_RETRY_MAX_INTERVAL_SECONDS * 1000,
-    },
-    runtime: createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl }),
     telemetry,
   },
 });
