@@ -42,8 +42,22 @@ function result(caseId: string, iteration: number, patch: Partial<EvalResult> = 
 const listing: EvalListing = {
   maxConcurrency: 4,
   evals: [
-    { id: "refunds", file: "evals/refunds.eval.ts", tags: [], iterations: 2, cases: ["refunds/asks-approval"] },
-    { id: "builds/api", file: "evals/builds/api.eval.ts", tags: [], iterations: 1, cases: ["builds/api"] },
+    {
+      id: "refunds",
+      file: "evals/refunds.eval.ts",
+      tags: [],
+      iterations: 2,
+      cases: ["refunds/asks-approval"],
+      caseTags: { "refunds/asks-approval": [] },
+    },
+    {
+      id: "builds/api",
+      file: "evals/builds/api.eval.ts",
+      tags: [],
+      iterations: 1,
+      cases: ["builds/api"],
+      caseTags: { "builds/api": [] },
+    },
   ],
 };
 

@@ -39,7 +39,7 @@ const mixedFolder = {
       t.succeeded();
       t.check(t.reply, includes("Hello there"));
     } },
-    { id: "wrong", test: async (t) => { await t.send("Hello there"); t.check(t.reply, includes("Bonjour")); } },
+    { id: "wrong", tags: ["french"], test: async (t) => { await t.send("Hello there"); t.check(t.reply, includes("Bonjour")); } },
   ],
 })`),
   "evals/broken.eval.ts": evalFile(
@@ -162,7 +162,7 @@ describe("agentfold eval on a local stack", () => {
     expect(all.stdout.trim().split("\n").sort()).toEqual([
       "broken  [slow]",
       "greets/echoes  [smoke]",
-      "greets/wrong  [smoke]",
+      "greets/wrong  [smoke, french]",
     ]);
     expect(all.stderr).not.toContain("starting a local stack");
     const smoke = await agentfold(["eval", "--dir", dir, "--list", "--tag", "smoke", "--json"]);
@@ -310,7 +310,7 @@ describe("agentfold eval against an instance", () => {
     expect(listed.stdout.trim().split("\n").sort()).toEqual([
       "broken  [slow]",
       "greets/echoes  [smoke]",
-      "greets/wrong  [smoke]",
+      "greets/wrong  [smoke, french]",
     ]);
 
     // A session of the run, drafted into an eval file under the folder's evals/.

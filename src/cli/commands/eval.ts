@@ -75,10 +75,17 @@ function caseLine(c: Pick<EvalCaseRef, "id" | "tags" | "iterations">): string {
   return `${c.id}${c.tags.length ? `  [${c.tags.join(", ")}]` : ""}${c.iterations > 1 ? `  ×${c.iterations}` : ""}`;
 }
 
-/** A listing's cases as the selection sees them; the listing has the evals' tags, not the cases' own. */
+/** A listing's cases as the selection sees them, each with its own tags and its eval's. */
 function casesOfListing(listing: EvalListing): EvalCaseRef[] {
   return listing.evals.flatMap((e) =>
-    e.cases.map((id) => ({ id, evalId: e.id, file: e.file, tags: e.tags, iterations: e.iterations, timeoutMs: 0 })),
+    e.cases.map((id) => ({
+      id,
+      evalId: e.id,
+      file: e.file,
+      tags: e.caseTags[id] ?? e.tags,
+      iterations: e.iterations,
+      timeoutMs: 0,
+    })),
   );
 }
 

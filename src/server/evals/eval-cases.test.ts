@@ -59,6 +59,7 @@ describe("eval cases", () => {
       tags: ["refunds"],
       iterations: 3,
       cases: ["refunds/asks-approval", "refunds/explains-timing"],
+      caseTags: { "refunds/asks-approval": ["refunds"], "refunds/explains-timing": ["refunds", "smoke"] },
     });
     expect(evalListing({ evals: [] }).maxConcurrency).toBe(4);
   });

@@ -62,6 +62,7 @@ export function evalListing(manifest: Pick<AgentManifest, "evals" | "evalConfig"
       tags: entry.tags ?? [],
       iterations: entry.iterations ?? 1,
       cases: cases.filter((c) => c.evalId === entry.id).map((c) => c.id),
+      caseTags: Object.fromEntries(cases.filter((c) => c.evalId === entry.id).map((c) => [c.id, c.tags])),
     })),
   };
 }

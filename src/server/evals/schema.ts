@@ -82,6 +82,8 @@ export const evalListingSchema = z.object({
       iterations: z.number().int().positive(),
       /** Full case ids: the eval's own id when it has no cases. */
       cases: z.array(z.string()),
+      /** Each case's tags, its eval's and its own, by full case id. */
+      caseTags: z.record(z.string(), z.array(z.string())),
     }),
   ),
 });
