@@ -6,6 +6,7 @@ import { adminCommand } from "./commands/admin";
 import { evalCommand } from "./commands/eval";
 import { evalNewCommand } from "./commands/eval-new";
 import { infoCommand } from "./commands/info";
+import { manifestCommand, versionCommand } from "./commands/manifest";
 import { initCommand } from "./commands/init";
 import { secretCommand } from "./commands/secret";
 import { slackCommand } from "./commands/slack";
@@ -21,6 +22,9 @@ Commands:
                              (embedded unless configured; see docs/configuration.md)
   init <dir>                 Scaffold an agent folder (instructions, a tool, a skill)
   validate [--dir <dir>]     Check an agent folder; every problem is listed; exit 1 on errors
+  manifest [--dir <dir>]     Print the folder's deployment metadata (its manifest) as JSON;
+                             exit 1 when it has errors (listed on stderr)
+  version [--json]           Print the package version
   info [--dir <dir>] [--slug <agent>] [--json]
                              Show the agent's tools, skills, subagents, hooks, schedules …
                              and its secrets (missing ones, when deployed here)
@@ -131,6 +135,10 @@ async function main(argv: string[]): Promise<number> {
       return initCommand({ dir: rest[0] });
     case "validate":
       return validateCommand({ dir: values.dir ?? rest[0] ?? "." });
+    case "manifest":
+      return manifestCommand({ dir: values.dir ?? rest[0] ?? "." });
+    case "version":
+      return versionCommand({ json: values.json ?? false });
     case "info":
       return infoCommand({ dir: values.dir ?? rest[0] ?? ".", json: values.json ?? false, slug: values.slug });
     case "admin":

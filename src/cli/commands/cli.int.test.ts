@@ -41,6 +41,26 @@ describe("agentfold init, validate, info", () => {
     expect(fs.readFileSync(path.join(scratch, "fresh-agent", "bot", "instructions.md"), "utf8")).toContain("## Memory");
   });
 
+  it("prints the manifest as JSON and the version; a broken folder's manifest exits 1", {
+    timeout: 60_000,
+  }, async () => {
+    await agentfold("init", "manifested");
+    const printed = await agentfold("manifest", "--dir", "manifested");
+    expect(printed.code).toBe(0);
+    const manifest = JSON.parse(printed.stdout);
+    expect(manifest).toMatchObject({ root: "bot", tools: [expect.objectContaining({ name: "greet" })] });
+    writeFiles(path.join(scratch, "broken"), { "bot/instructions.md": "x", "bot/tools/bad.ts": "export default 42;" });
+    const broken = await agentfold("manifest", "--dir", "broken");
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toBe("");
+    expect(broken.stderr).toMatch(/^error: bot\/tools\/bad.ts: /m);
+    const version = await agentfold("version", "--json");
+    expect(JSON.parse(version.stdout)).toEqual({
+      version: JSON.parse(fs.readFileSync(path.join(projectRoot, "package.json"), "utf8")).version,
+      node: process.versions.node,
+    });
+  });
+
   it("refuses to scaffold into a folder that is not empty", async () => {
     writeFiles(path.join(scratch, "taken"), { "file.txt": "x" });
     const result = await agentfold("init", "taken");
