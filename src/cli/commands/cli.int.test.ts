@@ -49,8 +49,12 @@ describe("agentfold init, validate, info", () => {
     expect(printed.code).toBe(0);
     const manifest = JSON.parse(printed.stdout);
     expect(manifest).toMatchObject({ root: "bot", tools: [expect.objectContaining({ name: "greet" })] });
-    writeFiles(path.join(scratch, "broken"), { "bot/instructions.md": "x", "bot/tools/bad.ts": "export default 42;" });
-    const broken = await agentfold("manifest", "--dir", "broken");
+    // A folder of its own: the test below writes its own "broken" folder.
+    writeFiles(path.join(scratch, "unmanifested"), {
+      "bot/instructions.md": "x",
+      "bot/tools/bad.ts": "export default 42;",
+    });
+    const broken = await agentfold("manifest", "--dir", "unmanifested");
     expect(broken.code).toBe(1);
     expect(broken.stdout).toBe("");
     expect(broken.stderr).toMatch(/^error: bot\/tools\/bad.ts: /m);
