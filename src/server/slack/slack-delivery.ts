@@ -32,6 +32,8 @@ export function slackDelivery(services: PackDeliveryServices) {
     const channel = target.channel;
     if (!channel) return;
     const pack = slackPackOf({ name: channel.name, config: channel.config });
+    // Most events (a post-mode reply's deltas above all) are nothing to Slack: no read, no request.
+    if (!handles(event.type, pack.config)) return;
     const state = (await readChannelState(services.db, target.sessionId, {})) as SlackState;
     const thread = state.slack;
     if (!thread) return;
@@ -167,6 +169,28 @@ export function slackDelivery(services: PackDeliveryServices) {
         return;
     }
   };
+}
+
+/** The events this channel's settings make something of. */
+function handles(type: SessionEvent["type"], config: ReturnType<typeof slackPackOf>["config"]): boolean {
+  switch (type) {
+    case "message.appended":
+      return config.reply.mode === "stream";
+    case "turn.started":
+    case "actions.requested":
+      return config.reply.status !== undefined;
+    case "action.approval_requested":
+      return config.toolApprovals;
+    case "message.completed":
+    case "step.started":
+    case "step.completed":
+    case "action.approval_resolved":
+    case "turn.completed":
+    case "turn.failed":
+      return true;
+    default:
+      return false;
+  }
 }
 
 function truncate(text: string, max: number): string {
