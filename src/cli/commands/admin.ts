@@ -22,6 +22,7 @@ import { createTeam } from "@/server/teams/create-team";
 import { createToken } from "@/server/tokens/create-token";
 import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
+import { defineCommand } from "@/cli/command";
 
 /** A new active version replaces its agent's schedules at once, when the platform is running. */
 async function restartSchedules(
@@ -146,3 +147,92 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
     await db.$disconnect();
   }
 }
+
+const teamFlag = { type: "string", value: "<slug>", required: true, description: "The team's slug" } as const;
+
+export const bootstrapCommands = [
+  defineCommand({
+    name: "admin create",
+    group: "bootstrap",
+    summary: "Create an admin user and a team they own",
+    flags: {
+      email: { type: "string", value: "<email>", required: true, description: "The admin's email address" },
+      password: { type: "string", value: "<password>", required: true, description: "The admin's password" },
+      team: teamFlag,
+    },
+    examples: ["agentfold admin create --email you@example.com --password '…' --team acme"],
+    run: ({ flags }) => adminCommand("admin:create", flags),
+  }),
+  defineCommand({
+    name: "team create",
+    group: "bootstrap",
+    summary: "Create a team with no members yet (for scripts; people join by invite)",
+    flags: { team: teamFlag, name: { type: "string", value: "<name>", description: "Its display name" } },
+    examples: ["agentfold team create --team ops --name Operations"],
+    run: ({ flags }) => adminCommand("team:create", flags),
+  }),
+  defineCommand({
+    name: "token create",
+    group: "bootstrap",
+    summary: "Create a bearer token; prints it once, on stdout alone",
+    flags: {
+      team: teamFlag,
+      actions: {
+        type: "string",
+        value: "<a,b>",
+        required: true,
+        description: "What it may do: sessions:read,sessions:write,agents:read … (docs/api.md)",
+      },
+      agents: { type: "string", value: "<slug,…>", description: "Only these agents (default: every agent)" },
+      "expires-days": { type: "string", value: "<N>", description: "Expire after N days" },
+      name: { type: "string", value: "<name>", description: "A name to recognise it by (default: cli)" },
+    },
+    examples: ["agentfold token create --team acme --actions sessions:read,sessions:write --agents hello"],
+    run: ({ flags }) => adminCommand("token:create", flags),
+  }),
+  defineCommand({
+    name: "token revoke",
+    group: "bootstrap",
+    summary: "Revoke a token: it answers 401 from then on",
+    flags: { token: { type: "string", value: "<af_…>", required: true, description: "The token itself" } },
+    examples: ['agentfold token revoke --token "$OLD_TOKEN"'],
+    run: ({ flags }) => adminCommand("token:revoke", flags),
+  }),
+  defineCommand({
+    name: "agent allow-anonymous",
+    group: "bootstrap",
+    summary: "Let callers without credentials use an agent (demos only)",
+    flags: {
+      team: teamFlag,
+      slug: { type: "string", value: "<agent>", required: true, description: "The agent" },
+      value: { type: "string", value: "on|off", required: true, description: "on or off" },
+    },
+    examples: ["agentfold agent allow-anonymous --team acme --slug hello --value on"],
+    run: ({ flags }) => adminCommand("agent:allow-anonymous", flags),
+  }),
+  defineCommand({
+    name: "agent unattended-approvals",
+    group: "bootstrap",
+    summary: "What needsApproval calls do in task and eval sessions: denied at once, or parked",
+    flags: {
+      team: teamFlag,
+      slug: { type: "string", value: "<agent>", required: true, description: "The agent" },
+      value: { type: "string", value: "deny|park", required: true, description: "deny or park" },
+    },
+    examples: ["agentfold agent unattended-approvals --team acme --slug hello --value park"],
+    run: ({ flags }) => adminCommand("agent:unattended-approvals", flags),
+  }),
+];
+
+export const deployCommandSpec = defineCommand({
+  name: "deploy",
+  group: "bootstrap",
+  summary: "Upload an agent folder as a new version",
+  flags: {
+    dir: { type: "string", value: "<dir>", required: true, description: "The agent folder" },
+    team: teamFlag,
+    slug: { type: "string", value: "<agent>", description: "The agent's slug (default: the folder's name)" },
+  },
+  examples: ["agentfold deploy --dir examples/hello --team acme --slug hello"],
+  run: ({ flags }) => adminCommand("deploy", flags),
+});

@@ -3,7 +3,9 @@
 // written under the folder's evals/ to be edited and committed.
 import fs from "node:fs";
 import path from "node:path";
-import type { Env } from "@/env";
+import { type Env, parseEnv } from "@/env";
+import { defineCommand } from "@/cli/command";
+import { agentSlugFlag, dirFlag, tokenFlag, urlFlag } from "@/cli/flags";
 import { UsageError } from "@/cli/usage-error";
 import { AppError } from "@/server/errors";
 import { remoteClient } from "./eval-remote";
@@ -31,3 +33,30 @@ export async function evalNewCommand(
   console.log(path.relative(process.cwd(), file) || file);
   return 0;
 }
+
+export const evalNewCommandSpec = defineCommand({
+  name: "eval new",
+  group: "sessions",
+  summary: "Write an eval drafted from a session on an instance into <dir>/evals/",
+  flags: {
+    "from-session": { type: "string", value: "<id>", required: true, description: "The session to draft from" },
+    dir: dirFlag,
+    force: { type: "boolean", description: "Replace an eval file of the same name" },
+    url: urlFlag,
+    token: tokenFlag,
+    slug: agentSlugFlag,
+  },
+  examples: ["agentfold eval new --from-session ses_… --url http://127.0.0.1:3000 --token $T --slug desk"],
+  run: ({ flags }) =>
+    evalNewCommand(
+      {
+        dir: flags.dir ?? ".",
+        sessionId: flags["from-session"],
+        isForced: flags.force,
+        url: flags.url,
+        token: flags.token,
+        slug: flags.slug,
+      },
+      parseEnv(),
+    ),
+});

@@ -7,7 +7,7 @@ import { Console } from "node:console";
 import fs from "node:fs";
 import path from "node:path";
 import pino from "pino";
-import { type Env, quietRestateSdk } from "@/env";
+import { type Env, parseEnv, quietRestateSdk } from "@/env";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { stopAllChildren } from "@/cli/start/child";
 import { UsageError } from "@/cli/usage-error";
@@ -20,6 +20,8 @@ import { junitXml } from "./eval-junit";
 import { createProgress, plural, shownPath } from "./eval-report";
 import { remoteBackend, type RemoteTarget } from "./eval-remote";
 import { loadForCli } from "./validate";
+import { defineCommand } from "@/cli/command";
+import { agentSlugFlag, dirFlag, jsonFlag, tokenFlag, urlFlag } from "@/cli/flags";
 
 export type EvalOptions = {
   dir: string;
@@ -204,3 +206,43 @@ async function runEvals(
   if (options.isJson) process.stdout.write(`${JSON.stringify({ ok: isPassed, run, results }, null, 2)}\n`);
   return isPassed ? 0 : 1;
 }
+
+export const evalCommandSpec = defineCommand({
+  name: "eval",
+  group: "sessions",
+  summary:
+    "Run the folder's evals on a throwaway local stack, or the deployed agent's on an instance; exit 0 when every case passed, 1 when one failed",
+  details: "docs/evals.md",
+  flags: {
+    dir: dirFlag,
+    id: { type: "string", value: "<id>", multiple: true, description: "Only this case (repeatable)" },
+    tag: { type: "string", value: "<tag>", multiple: true, description: "Only cases with this tag (repeatable)" },
+    iterations: { type: "string", value: "<N>", description: "Run each case N times" },
+    list: { type: "boolean", description: "Only list the case ids (and tags) that would run" },
+    json: jsonFlag,
+    junit: { type: "string", value: "<file>", description: "Also write a JUnit XML report" },
+    url: urlFlag,
+    token: tokenFlag,
+    slug: agentSlugFlag,
+  },
+  examples: [
+    "agentfold eval --dir examples/support-desk",
+    "agentfold eval --url https://agents.example.com --token $T --slug desk --junit report.xml",
+  ],
+  run: ({ flags }) =>
+    evalCommand(
+      {
+        dir: flags.dir ?? ".",
+        isList: flags.list,
+        ids: flags.id,
+        tags: flags.tag,
+        iterations: flags.iterations,
+        isJson: flags.json,
+        junit: flags.junit,
+        url: flags.url,
+        token: flags.token,
+        slug: flags.slug,
+      },
+      parseEnv(),
+    ),
+});

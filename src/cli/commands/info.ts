@@ -7,6 +7,8 @@ import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { getMissingSecrets } from "@/server/secrets/get-missing-secrets";
 import { database } from "./admin";
 import { loadForCli } from "./validate";
+import { defineCommand } from "@/cli/command";
+import { dirFlag, folderArg, jsonFlag } from "@/cli/flags";
 
 function list(title: string, items: string[]): string[] {
   return items.length === 0 ? [] : [`${title} (${items.length})`, ...items.map((item) => `  ${item}`)];
@@ -106,3 +108,22 @@ export async function infoCommand(options: { dir: string; json: boolean; slug?: 
   }
   return loaded.ok ? 0 : 1;
 }
+
+export const infoCommandSpec = defineCommand({
+  name: "info",
+  group: "develop",
+  summary:
+    "Show the agent's tools, skills, subagents, hooks, schedules … and its secrets (missing ones, when deployed here)",
+  args: [folderArg],
+  flags: {
+    dir: dirFlag,
+    slug: {
+      type: "string",
+      value: "<agent>",
+      description: "The deployed agent to check secrets of (default: the folder's name)",
+    },
+    json: jsonFlag,
+  },
+  examples: ["agentfold info --dir examples/support-desk --json"],
+  run: ({ flags, args }) => infoCommand({ dir: flags.dir ?? args[0] ?? ".", json: flags.json, slug: flags.slug }),
+});

@@ -2,6 +2,7 @@
 // section, a tool, a skill and the memory hook (docs/agent-folders.md, "Memory").
 import fs from "node:fs";
 import path from "node:path";
+import { defineCommand } from "@/cli/command";
 
 const files = (name: string): Record<string, string> => ({
   "package.json": JSON.stringify({ name, private: true, type: "module" }, null, 2) + "\n",
@@ -55,3 +56,13 @@ export async function initCommand(options: { dir: string }): Promise<number> {
   console.log(`Created ${name} in ${target}. Next: agentfold validate --dir ${options.dir}`);
   return 0;
 }
+
+export const initCommandSpec = defineCommand({
+  name: "init",
+  group: "develop",
+  summary: "Scaffold an agent folder: instructions, a tool, a skill and the memory hook",
+  args: [{ name: "dir", required: true, description: "The folder to create" }],
+  flags: {},
+  examples: ["agentfold init my-agent"],
+  run: ({ args }) => initCommand({ dir: args[0]! }),
+});

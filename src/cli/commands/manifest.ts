@@ -6,6 +6,8 @@ import path from "node:path";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { projectRoot } from "@/cli/start/project";
 import { loadForCli } from "./validate";
+import { defineCommand } from "@/cli/command";
+import { dirFlag, folderArg } from "@/cli/flags";
 
 export async function manifestCommand(options: { dir: string }): Promise<number> {
   const loaded = await loadForCli(options.dir);
@@ -25,3 +27,22 @@ export function versionCommand(options: { json: boolean }): number {
   console.log(options.json ? JSON.stringify({ version, node: process.versions.node }) : `agentfold ${version}`);
   return 0;
 }
+
+export const manifestCommandSpec = defineCommand({
+  name: "manifest",
+  group: "develop",
+  summary: "Print the folder's deployment metadata (its manifest) as JSON; exit 1 on errors (listed on stderr)",
+  args: [folderArg],
+  flags: { dir: dirFlag },
+  examples: ["agentfold manifest --dir examples/hello | jq '.tools[].name'"],
+  run: ({ flags, args }) => manifestCommand({ dir: flags.dir ?? args[0] ?? "." }),
+});
+
+export const versionCommandSpec = defineCommand({
+  name: "version",
+  group: "develop",
+  summary: "Print the package version",
+  flags: { json: { type: "boolean", description: "As JSON, with the Node.js version" } },
+  examples: ["agentfold version --json"],
+  run: async ({ flags }) => versionCommand({ json: flags.json }),
+});

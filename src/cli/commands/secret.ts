@@ -11,6 +11,8 @@ import { listSecrets } from "@/server/secrets/list-secrets";
 import { removeSecret } from "@/server/secrets/remove-secret";
 import { setSecret } from "@/server/secrets/set-secret";
 import { database } from "./admin";
+import { defineCommand } from "@/cli/command";
+import { jsonFlag, teamSlugFlag } from "@/cli/flags";
 
 export type SecretCommand = { verb: "set" | "rm" | "list"; slug: string; name?: string; team?: string; json?: boolean };
 
@@ -95,3 +97,36 @@ function readHiddenLine(stdin: NodeJS.ReadStream, name: string): Promise<string>
     stdin.on("data", onData);
   });
 }
+
+const agentArg = { name: "agent", required: true, description: "The agent's slug" };
+const nameArg = { name: "name", required: true, description: "The secret's name, e.g. API_KEY" };
+
+export const secretCommands = [
+  defineCommand({
+    name: "secret set",
+    group: "integrations",
+    summary: "Set or rotate a secret; the value is read from stdin, never from an argument",
+    args: [agentArg, nameArg],
+    flags: { team: teamSlugFlag },
+    examples: ["printf '%s' \"$VALUE\" | agentfold secret set weather API_KEY"],
+    run: ({ flags, args }) => secretCommand({ verb: "set", slug: args[0]!, name: args[1], team: flags.team }),
+  }),
+  defineCommand({
+    name: "secret rm",
+    group: "integrations",
+    summary: "Remove a secret",
+    args: [agentArg, nameArg],
+    flags: { team: teamSlugFlag },
+    examples: ["agentfold secret rm weather API_KEY"],
+    run: ({ flags, args }) => secretCommand({ verb: "rm", slug: args[0]!, name: args[1], team: flags.team }),
+  }),
+  defineCommand({
+    name: "secret list",
+    group: "integrations",
+    summary: "Secret names, when each was set, and which are missing",
+    args: [agentArg],
+    flags: { team: teamSlugFlag, json: jsonFlag },
+    examples: ["agentfold secret list weather --json"],
+    run: ({ flags, args }) => secretCommand({ verb: "list", slug: args[0]!, team: flags.team, json: flags.json }),
+  }),
+];

@@ -8,6 +8,8 @@ import { getSlackSetup } from "@/server/slack/get-slack-setup";
 import type { SlackCheck, SlackCheckStatus } from "@/server/slack/schema";
 import { packSecretReader } from "@/server/secrets/read-pack-secrets";
 import { database } from "./admin";
+import { defineCommand } from "@/cli/command";
+import { jsonFlag, teamSlugFlag } from "@/cli/flags";
 
 export type SlackCommand = {
   verb: "doctor" | "manifest";
@@ -59,3 +61,44 @@ function describeChecks(slug: string, channelId: string, checks: SlackCheck[]): 
     failed ? `${failed} check${failed === 1 ? "" : "s"} failed` : "ready",
   ].join("\n");
 }
+
+const slackArgs = [{ name: "agent", required: true, description: "The agent's slug" }];
+const channelFlag = {
+  type: "string",
+  value: "<id>",
+  description: "The Slack channel's id, when the agent has several",
+} as const;
+
+export const slackCommands = [
+  defineCommand({
+    name: "slack manifest",
+    group: "integrations",
+    summary:
+      "The Slack app manifest for the agent's Slack channel (JSON to paste into Create New App → From a manifest)",
+    args: slackArgs,
+    flags: {
+      channel: channelFlag,
+      "socket-mode": { type: "boolean", description: "An app that connects over Socket Mode (no public URL)" },
+      team: teamSlugFlag,
+    },
+    examples: ["agentfold slack manifest desk --socket-mode > manifest.json"],
+    run: ({ flags, args }) =>
+      slackCommand({
+        verb: "manifest",
+        slug: args[0]!,
+        channel: flags.channel,
+        team: flags.team,
+        socketMode: flags["socket-mode"],
+      }),
+  }),
+  defineCommand({
+    name: "slack doctor",
+    group: "integrations",
+    summary: "Check the channel's tokens, scopes, signing secret and URLs; exit 1 when a check fails",
+    args: slackArgs,
+    flags: { channel: channelFlag, json: jsonFlag, team: teamSlugFlag },
+    examples: ["agentfold slack doctor desk"],
+    run: ({ flags, args }) =>
+      slackCommand({ verb: "doctor", slug: args[0]!, channel: flags.channel, team: flags.team, json: flags.json }),
+  }),
+];

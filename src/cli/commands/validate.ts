@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
+import { defineCommand } from "@/cli/command";
+import { dirFlag, folderArg } from "@/cli/flags";
 
 export async function loadForCli(dir: string): Promise<LoadedAgent> {
   const folderDir = path.resolve(dir);
@@ -33,3 +35,13 @@ export async function validateCommand(options: { dir: string }): Promise<number>
   console.log(`${name}: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`);
   return errors > 0 ? 1 : 0;
 }
+
+export const validateCommandSpec = defineCommand({
+  name: "validate",
+  group: "develop",
+  summary: "Check an agent folder; every problem is listed; exit 1 on errors",
+  args: [folderArg],
+  flags: { dir: dirFlag },
+  examples: ["agentfold validate --dir examples/hello"],
+  run: ({ flags, args }) => validateCommand({ dir: flags.dir ?? args[0] ?? "." }),
+});
