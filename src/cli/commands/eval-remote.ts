@@ -2,7 +2,9 @@
 // /<slug>/v1/dev/evals routes (docs/api.md): list, start a run, follow the run's stream.
 import { z } from "zod";
 import { parseNdjson } from "@/server/http/ndjson";
-import { AppError, errorBodySchema } from "@/server/errors";
+import type { Instance } from "@/cli/remote/instance";
+import { instanceClient, parseAnswer } from "@/cli/remote/instance-client";
+import { AppError } from "@/server/errors";
 import { evalListingSchema, evalResultSchema, evalRunSchema, type EvalSelection } from "@/server/evals/schema";
 import type { EvalBackend, RunOutcome } from "./eval-backend";
 
@@ -21,59 +23,20 @@ const draftSchema = z.object({ ok: z.literal(true), path: z.string(), source: z.
 /** How often a stream that ended early is opened again before giving up. */
 const maxReconnects = 5;
 
-export type RemoteTarget = { url: string; token: string; slug: string };
+export type RemoteTarget = Instance & { slug: string };
 
 export function remoteClient(target: RemoteTarget) {
-  const base = `${target.url.replace(/\/+$/, "")}/${encodeURIComponent(target.slug)}/v1`;
-  const headers = { authorization: `Bearer ${target.token}`, accept: "application/json" };
-
-  async function request<T>(method: string, path: string, schema: z.ZodType<T>, body?: unknown): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(`${base}${path}`, {
-        method,
-        headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (error) {
-      throw new AppError("unavailable", `could not reach ${target.url}: ${networkProblem(error)}`);
-    }
-    return parseAnswer(response, schema, `${method} ${base}${path}`);
-  }
-
+  const client = instanceClient(target, `/${encodeURIComponent(target.slug)}/v1`);
   return {
-    request,
-    draft: (sessionId: string) => request("GET", `/session/${encodeURIComponent(sessionId)}/eval-draft`, draftSchema),
+    request: client.request,
+    draft: (sessionId: string) =>
+      client.request("GET", `/session/${encodeURIComponent(sessionId)}/eval-draft`, draftSchema),
     stream: (runId: string, signal: AbortSignal) =>
-      fetch(`${base}/dev/evals/runs/${encodeURIComponent(runId)}/stream`, {
-        headers: { ...headers, accept: "application/x-ndjson" },
+      client.send("GET", `/dev/evals/runs/${encodeURIComponent(runId)}/stream`, {
+        accept: "application/x-ndjson",
         signal,
       }),
   };
-}
-
-/** fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND …) is its cause. */
-function networkProblem(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
-}
-
-async function parseAnswer<T>(response: Response, schema: z.ZodType<T>, what: string): Promise<T> {
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new AppError("internal_error", `${what} answered ${response.status} with no JSON: ${text.slice(0, 200)}`);
-  }
-  if (!response.ok) {
-    const failure = errorBodySchema.safeParse(json);
-    if (failure.success) throw AppError.fromBody(failure.data);
-    throw new AppError("internal_error", `${what} answered ${response.status}`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new AppError("internal_error", `${what}: unexpected answer: ${parsed.error.message}`);
-  return parsed.data;
 }
 
 export function remoteBackend(target: RemoteTarget): EvalBackend {

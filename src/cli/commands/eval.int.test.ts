@@ -176,7 +176,7 @@ describe("agentfold eval on a local stack", () => {
     expect(iterations.stderr).toContain("--iterations must be a whole number from 1 to 100");
     const noToken = await agentfold(["eval", "--dir", dir, "--url", "http://127.0.0.1:1"]);
     expect(noToken.code).toBe(2);
-    expect(noToken.stderr).toContain("--url needs a token");
+    expect(noToken.stderr).toContain("no token for http://127.0.0.1:1: agentfold login");
     const nothing = await agentfold(["eval", "--dir", dir, "--id", "greets/nope"]);
     expect(nothing.stderr).toContain('no eval case matches {"ids":["greets/nope"]}');
     expect(nothing.code).toBe(2);

@@ -21,6 +21,7 @@ import { createProgress, plural, shownPath } from "./eval-report";
 import { remoteBackend, type RemoteTarget } from "./eval-remote";
 import { loadForCli } from "./validate";
 import { defineCommand } from "@/cli/command";
+import { resolveInstance } from "@/cli/remote/instance";
 import { agentSlugFlag, dirFlag, jsonFlag, tokenFlag, urlFlag } from "@/cli/flags";
 
 export type EvalOptions = {
@@ -53,15 +54,11 @@ export function selectionOf(options: Pick<EvalOptions, "ids" | "tags" | "iterati
   };
 }
 
-/** --url and --token (or AGENTFOLD_URL and AGENTFOLD_TOKEN), and the agent: --slug, else the
- * folder's name, as deploy names it. */
+/** The instance --url or AGENTFOLD_URL names (its token: --token, AGENTFOLD_TOKEN or its login)
+ * and the agent: --slug, else the folder's name, as deploy names it. Undefined: run locally. */
 export function remoteTargetOf(options: EvalOptions, config: Env): RemoteTarget | undefined {
-  const url = options.url ?? config.AGENTFOLD_URL;
-  if (!url) return undefined;
-  const token = options.token ?? config.AGENTFOLD_TOKEN;
-  if (!token) throw new UsageError("--url needs a token: --token <t> or AGENTFOLD_TOKEN");
-  if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
-  return { url, token, slug: options.slug ?? path.basename(path.resolve(options.dir)) };
+  const instance = resolveInstance(options, config, { isNamedOnly: true });
+  return instance && { ...instance, slug: options.slug ?? path.basename(path.resolve(options.dir)) };
 }
 
 /** Everything the in-process stack would print goes to stderr: stdout carries only the answer.
