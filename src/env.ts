@@ -1,6 +1,7 @@
 // The only reader of process.env. Every setting is parsed here, once, with zod; a bad value stops
 // start-up with a message naming the variable.
 import crypto from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseEgressSetting, parsePrivateHosts } from "@/agents/sandbox/egress-policy";
@@ -182,6 +183,10 @@ export type Env = RawEnv & {
   isExternalDatabase: boolean;
   isExternalRestate: boolean;
   /** Where Restate's ingress and admin API answer: external, or the embedded ports. */
+    // Where `agentfold login` keeps credentials: this, else $XDG_CONFIG_HOME/agentfold, else
+    // ~/.config/agentfold (docs/cli.md, "Instances").
+    AGENTFOLD_CONFIG_DIR: optionalString,
+    XDG_CONFIG_HOME: optionalString,
   restateIngressUrl: string;
   restateAdminUrl: string;
   /** How Restate and health checks reach the worker. */
@@ -212,6 +217,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       })),
     );
   }
+  /** The CLI's own settings and saved logins. */
+  configDir: string;
   const raw = result.data;
   // A wildcard bind address is not an address to connect to.
   const connectHost = ["0.0.0.0", "::"].includes(raw.AGENTFOLD_HOST) ? "127.0.0.1" : raw.AGENTFOLD_HOST;
@@ -247,6 +254,9 @@ export function secretKey(config: Env): Buffer {
   return config.AGENTFOLD_SECRET_KEY
     ? parseSecretKey(config.AGENTFOLD_SECRET_KEY)!
     : readOrCreateSecretKey(config.dataDir);
+    configDir: path.resolve(
+      raw.AGENTFOLD_CONFIG_DIR ?? path.join(raw.XDG_CONFIG_HOME ?? path.join(os.homedir(), ".config"), "agentfold"),
+    ),
 }
 
 /** The variables a child process inherits (the supervisor adds its own on top). */

@@ -1,7 +1,6 @@
 // Which Agentfold instance a command talks to, and with what token: --url/--token, else
 // AGENTFOLD_URL/AGENTFOLD_TOKEN, else what `agentfold login` saved (docs/cli.md, "Instances").
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import type { Env } from "@/env";
@@ -15,16 +14,12 @@ const savedSchema = z.object({
 });
 export type SavedCredentials = z.infer<typeof savedSchema>;
 
-/** $AGENTFOLD_CONFIG_DIR, else $XDG_CONFIG_HOME/agentfold, else ~/.config/agentfold. */
-export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.AGENTFOLD_CONFIG_DIR) return env.AGENTFOLD_CONFIG_DIR;
-  return path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config"), "agentfold");
-}
+type CliConfig = Pick<Env, "AGENTFOLD_URL" | "AGENTFOLD_TOKEN" | "configDir">;
 
-export const credentialsFile = (env?: NodeJS.ProcessEnv) => path.join(configDir(env), "credentials.json");
+export const credentialsFile = (config: Pick<Env, "configDir">) => path.join(config.configDir, "credentials.json");
 
-export function readCredentials(env?: NodeJS.ProcessEnv): SavedCredentials {
-  const file = credentialsFile(env);
+export function readCredentials(config: Pick<Env, "configDir">): SavedCredentials {
+  const file = credentialsFile(config);
   if (!fs.existsSync(file)) return { instances: {} };
   const parsed = savedSchema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
   if (!parsed.success) throw new Error(`${file} is not what agentfold login writes; remove it and log in again`);
@@ -32,8 +27,8 @@ export function readCredentials(env?: NodeJS.ProcessEnv): SavedCredentials {
 }
 
 /** Written whole, readable by this user alone (0600, in a 0700 folder). */
-export function writeCredentials(saved: SavedCredentials, env?: NodeJS.ProcessEnv): void {
-  const file = credentialsFile(env);
+export function writeCredentials(saved: SavedCredentials, config: Pick<Env, "configDir">): void {
+  const file = credentialsFile(config);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
@@ -51,11 +46,11 @@ export function normalUrl(url: string): string {
  * instance may come from its login. */
 export function resolveInstance(
   flags: { url?: string; token?: string },
-  config: Pick<Env, "AGENTFOLD_URL" | "AGENTFOLD_TOKEN">,
-  { isNamedOnly = false, env }: { isNamedOnly?: boolean; env?: NodeJS.ProcessEnv } = {},
+  config: CliConfig,
+  { isNamedOnly = false }: { isNamedOnly?: boolean } = {},
 ): Instance | undefined {
   const named = flags.url ?? config.AGENTFOLD_URL;
-  const saved = readCredentials(env);
+  const saved = readCredentials(config);
   const url = named ? normalUrl(named) : isNamedOnly ? undefined : saved.current;
   if (!url) return undefined;
   const token = flags.token ?? config.AGENTFOLD_TOKEN ?? saved.instances[url]?.token;
