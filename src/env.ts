@@ -161,6 +161,10 @@ export const envSchema = z
     // The instance and token `agentfold eval` uses instead of a local stack, as --url and --token.
     AGENTFOLD_URL: optionalUrl,
     AGENTFOLD_TOKEN: optionalString,
+    // Where `agentfold login` keeps credentials: this, else $XDG_CONFIG_HOME/agentfold, else
+    // ~/.config/agentfold (docs/cli.md, "Instances").
+    AGENTFOLD_CONFIG_DIR: optionalString,
+    XDG_CONFIG_HOME: optionalString,
     // OpenTelemetry export: the standard OTEL_* variables (docs/telemetry.md).
     ...otelEnvShape,
   })
@@ -183,10 +187,6 @@ export type Env = RawEnv & {
   isExternalDatabase: boolean;
   isExternalRestate: boolean;
   /** Where Restate's ingress and admin API answer: external, or the embedded ports. */
-    // Where `agentfold login` keeps credentials: this, else $XDG_CONFIG_HOME/agentfold, else
-    // ~/.config/agentfold (docs/cli.md, "Instances").
-    AGENTFOLD_CONFIG_DIR: optionalString,
-    XDG_CONFIG_HOME: optionalString,
   restateIngressUrl: string;
   restateAdminUrl: string;
   /** How Restate and health checks reach the worker. */
@@ -195,6 +195,8 @@ export type Env = RawEnv & {
   webUrl: string;
   /** The address the outside world knows us by: AGENTFOLD_PUBLIC_URL, else NEXTAUTH_URL, else webUrl. */
   publicUrl: string;
+  /** The CLI's own settings and saved logins. */
+  configDir: string;
 };
 
 export class EnvError extends Error {
@@ -217,8 +219,6 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       })),
     );
   }
-  /** The CLI's own settings and saved logins. */
-  configDir: string;
   const raw = result.data;
   // A wildcard bind address is not an address to connect to.
   const connectHost = ["0.0.0.0", "::"].includes(raw.AGENTFOLD_HOST) ? "127.0.0.1" : raw.AGENTFOLD_HOST;
@@ -232,6 +232,9 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     workerUrl: trimSlash(raw.WORKER_URL ?? `http://${connectHost}:${raw.WORKER_PORT}`),
     webUrl: `http://${connectHost}:${raw.PORT}`,
     publicUrl: trimSlash(raw.AGENTFOLD_PUBLIC_URL ?? raw.NEXTAUTH_URL ?? `http://${connectHost}:${raw.PORT}`),
+    configDir: path.resolve(
+      raw.AGENTFOLD_CONFIG_DIR ?? path.join(raw.XDG_CONFIG_HOME ?? path.join(os.homedir(), ".config"), "agentfold"),
+    ),
   };
 }
 
@@ -254,9 +257,6 @@ export function secretKey(config: Env): Buffer {
   return config.AGENTFOLD_SECRET_KEY
     ? parseSecretKey(config.AGENTFOLD_SECRET_KEY)!
     : readOrCreateSecretKey(config.dataDir);
-    configDir: path.resolve(
-      raw.AGENTFOLD_CONFIG_DIR ?? path.join(raw.XDG_CONFIG_HOME ?? path.join(os.homedir(), ".config"), "agentfold"),
-    ),
 }
 
 /** The variables a child process inherits (the supervisor adds its own on top). */

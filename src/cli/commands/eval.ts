@@ -3,24 +3,22 @@
 // Runs an agent's evals (docs/evals.md): on a throwaway stack on this machine (eval-local.ts), or,
 // with --url (or AGENTFOLD_URL), on a running instance (eval-remote.ts). Exit 0 when every case
 // passed, 1 when one failed or could not run, 2 for a command line it cannot act on.
-import { Console } from "node:console";
 import fs from "node:fs";
 import path from "node:path";
-import pino from "pino";
-import { type Env, parseEnv, quietRestateSdk } from "@/env";
+import { type Env, parseEnv } from "@/env";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { stopAllChildren } from "@/cli/start/child";
 import { UsageError } from "@/cli/usage-error";
 import { AppError } from "@/server/errors";
 import { type EvalCaseRef, evalCases, selectCases } from "@/server/evals/eval-cases";
 import type { EvalListing, EvalSelection } from "@/server/evals/schema";
-import { redirectProcessLog } from "@/server/logging/logger";
 import type { EvalBackend } from "./eval-backend";
 import { junitXml } from "./eval-junit";
 import { createProgress, plural, shownPath } from "./eval-report";
 import { remoteBackend, type RemoteTarget } from "./eval-remote";
 import { loadForCli } from "./validate";
 import { defineCommand } from "@/cli/command";
+import { keepStdoutForTheAnswer } from "@/cli/local/quiet-stdout";
 import { resolveInstance } from "@/cli/remote/instance";
 import { agentSlugFlag, dirFlag, jsonFlag, tokenFlag, urlFlag } from "@/cli/flags";
 
@@ -59,15 +57,6 @@ export function selectionOf(options: Pick<EvalOptions, "ids" | "tags" | "iterati
 export function remoteTargetOf(options: EvalOptions, config: Env): RemoteTarget | undefined {
   const instance = resolveInstance(options, config, { isNamedOnly: true });
   return instance && { ...instance, slug: options.slug ?? path.basename(path.resolve(options.dir)) };
-}
-
-/** Everything the in-process stack would print goes to stderr: stdout carries only the answer.
- * Its log starts at warnings: at info, the platform's lines would bury the progress. */
-function keepStdoutForTheAnswer(config: Env): void {
-  quietRestateSdk();
-  globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
-  const level = config.AGENTFOLD_LOG_LEVEL === "info" ? "warn" : config.AGENTFOLD_LOG_LEVEL;
-  redirectProcessLog(pino.destination(2), level);
 }
 
 function caseLine(c: Pick<EvalCaseRef, "id" | "tags" | "iterations">): string {

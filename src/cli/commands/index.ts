@@ -1,6 +1,8 @@
 // Every `agentfold` command, in the order `agentfold help` lists them within their groups.
 import type { Command } from "@/cli/command";
 import { bootstrapCommands, deployCommandSpec } from "./admin";
+import { callCommandSpec } from "./call";
+import { chatCommandSpec } from "./chat";
 import { evalCommandSpec } from "./eval";
 import { evalNewCommandSpec } from "./eval-new";
 import { helpCommand } from "./help";
@@ -10,6 +12,8 @@ import { manifestCommandSpec, versionCommandSpec } from "./manifest";
 import { secretCommands } from "./secret";
 import { slackCommands } from "./slack";
 import { startCommandSpec } from "./start";
+import { runCommandSpec } from "./run";
+import { trajectoryCommandSpec } from "./trajectory";
 import { validateCommandSpec } from "./validate";
 
 export const commands: readonly Command[] = [
@@ -20,6 +24,10 @@ export const commands: readonly Command[] = [
   infoCommandSpec,
   versionCommandSpec,
   helpCommand(() => commands),
+  chatCommandSpec,
+  runCommandSpec,
+  callCommandSpec,
+  trajectoryCommandSpec,
   evalCommandSpec,
   evalNewCommandSpec,
   ...secretCommands,

@@ -7,9 +7,13 @@ import type { Instance } from "./instance";
 
 export type InstanceClient = ReturnType<typeof instanceClient>;
 
-export function instanceClient(instance: Instance, prefix = "") {
+/** An instance without a token is a loopback `agentfold dev` (src/cli/remote/agent-target.ts). */
+export function instanceClient(instance: Omit<Instance, "token"> & { token?: string }, prefix = "") {
   const base = `${instance.url}${prefix}`;
-  const headers = { authorization: `Bearer ${instance.token}`, accept: "application/json" };
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    ...(instance.token ? { authorization: `Bearer ${instance.token}` } : {}),
+  };
 
   async function send(
     method: string,

@@ -51,7 +51,7 @@ const highestPort = 32_767;
 // Not handed out twice by this process, even if the first taker has not bound it yet.
 const handedOut = new Set<number>();
 
-function canListen(port: number, host: string): Promise<boolean> {
+export function canListen(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.once("error", () => resolve(false));

@@ -3,6 +3,7 @@
 // a node:http server that answers API clients' hot calls itself).
 import { spawn } from "node:child_process";
 import readline from "node:readline";
+import { withBuildLock } from "./build-lock";
 import { isBuildCurrent, sourceHash, writeBuildStamp } from "./build-stamp";
 import type { Log } from "./child";
 import { nodeWithTsx, packageBin, projectRoot } from "./project";
@@ -14,6 +15,16 @@ const nextBin = () => packageBin("next", "dist/bin/next");
 export async function buildWebIfNeeded(log: Log, env: NodeJS.ProcessEnv): Promise<"built" | "current"> {
   const hash = sourceHash(projectRoot);
   if (isBuildCurrent(projectRoot, hash)) return "current";
+  return withBuildLock(
+    projectRoot,
+    () => (isBuildCurrent(projectRoot, hash) ? Promise.resolve("current" as const) : build(log, env, hash)),
+    {
+      onWait: (pid) => log(`web: waiting for the build another process (pid ${pid}) is running`),
+    },
+  );
+}
+
+async function build(log: Log, env: NodeJS.ProcessEnv, hash: string): Promise<"built"> {
   log("web: building the app (first start or the source changed; about a minute)");
   const startedAt = Date.now();
   await new Promise<void>((resolve, reject) => {
