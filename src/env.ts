@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseModelAliases } from "@/agents/runtime/models/model-choice";
 import { parseEgressSetting, parsePrivateHosts } from "@/agents/sandbox/egress-policy";
 import { trustedProxyProblem } from "@/server/auth/client-address";
 import { readOrCreateSecret } from "@/server/config/secrets";
@@ -106,6 +107,20 @@ export const envSchema = z
     ANTHROPIC_API_KEY: optionalString,
     ANTHROPIC_BASE_URL: optionalUrl,
     OPENAI_COMPATIBLE_BASE_URL: optionalUrl,
+    XAI_API_KEY: optionalString,
+    XAI_BASE_URL: optionalUrl,
+    // Cursor's bare model ids and what each runs on: grok-4.5=xai:grok-4,… (docs/models.md, "Cursor's model ids").
+    AGENTFOLD_MODEL_ALIASES: z
+      .string()
+      .default("")
+      .transform((value, ctx) => {
+        try {
+          return parseModelAliases(value);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
     AGENTFOLD_DEFAULT_MODEL: z
       .string()
       .regex(/^[a-z0-9-]+:.+$/, "must look like provider:model")
@@ -165,6 +180,11 @@ export const envSchema = z
     // ~/.config/agentfold (docs/cli.md, "Instances").
     AGENTFOLD_CONFIG_DIR: optionalString,
     XDG_CONFIG_HOME: optionalString,
+    // Whether `agentfold login` can open a browser: BROWSER names one (`none`: never), else a
+    // graphical session (DISPLAY, WAYLAND_DISPLAY) lets it use xdg-open.
+    BROWSER: optionalString,
+    DISPLAY: optionalString,
+    WAYLAND_DISPLAY: optionalString,
     // OpenTelemetry export: the standard OTEL_* variables (docs/telemetry.md).
     ...otelEnvShape,
   })

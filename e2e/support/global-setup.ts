@@ -34,7 +34,13 @@ export default async function globalSetup(): Promise<void> {
   try {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 300_000);
     fs.writeFileSync(stackFile, JSON.stringify({ pid: supervisor.child.pid, dataDir, url }));
-    const env = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
+    // The bootstrap reaches this stack's database, whatever a developer's saved logins say.
+    const env = {
+      ...process.env,
+      AGENTFOLD_DATA_DIR: dataDir,
+      POSTGRES_PORT: ports.POSTGRES_PORT,
+      AGENTFOLD_CONFIG_DIR: path.join(dataDir, "cli-config"),
+    };
     const cli = async (...args: string[]) =>
       (await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env })).stdout.trim();
     // A team with no people: the first person to sign up in the browser becomes the instance

@@ -14,6 +14,8 @@ export async function stackCli(...args: string[]): Promise<string> {
     ...process.env,
     AGENTFOLD_DATA_DIR: process.env.AGENTFOLD_E2E_DATA_DIR,
     POSTGRES_PORT: ports.POSTGRES_PORT,
+    // The bootstrap reaches this stack's database, whatever a developer's saved logins say.
+    AGENTFOLD_CONFIG_DIR: path.join(process.env.AGENTFOLD_E2E_DATA_DIR!, "cli-config"),
   };
   const bin = path.join(projectRoot, "bin", "agentfold.mjs");
   return (await promisify(execFile)(process.execPath, [bin, ...args], { env })).stdout.trim();

@@ -13,6 +13,7 @@ test.describe.configure({ mode: "serial" });
 const admin = { email: "ada@example.test", password: "ada-password-123", name: "Ada" };
 const viewer = { email: "vic@example.test", password: "vic-password-123", name: "Vic" };
 const deskFolder = path.join(import.meta.dirname, "..", "..", "examples", "support-desk");
+const invoiceFolder = path.join(import.meta.dirname, "..", "..", "examples", "invoice-pdf");
 let teamSlug = "";
 let inviteLink = "";
 let adminSessionId = "";
@@ -114,6 +115,27 @@ test("uploads the support desk folder, reads its diagnostics, activates it", asy
   await expect(page.getByTestId("version-1")).toContainText("active");
   await expect(page.getByTestId("version-2")).not.toContainText("active");
   expect(errors).toEqual([]);
+});
+
+test("uploads an agent with an npm dependency; the server installs it and its tool writes a PDF", async ({
+  page,
+}, testInfo) => {
+  await signIn(page, admin);
+  await page.goto(`/teams/${teamSlug}/agents`);
+  // package.json names pdf-lib and package-lock.json pins it; the folder has no node_modules.
+  await page.getByTestId("folder-input").setInputFiles(invoiceFolder);
+  await expect(page.getByTestId("upload-slug")).toHaveValue("invoice-pdf");
+  await page.getByTestId("upload-submit").click();
+  // npm ci from the registry on the server, then the bundle.
+  await expect(page.getByTestId("upload-result")).toHaveAttribute("data-status", "ready", { timeout: 240_000 });
+  await page.getByTestId("activate-uploaded").click();
+  await expect(page.getByTestId("activate-uploaded")).toHaveText("Version 1 is active");
+  await page.screenshot({ path: testInfo.outputPath("invoice-uploaded.png"), fullPage: true });
+  const called = await page.request.post("/invoice-pdf/v1/tools/make_invoice", {
+    data: { input: { customer: "Ada" } },
+  });
+  expect(called.status()).toBe(200);
+  expect(await called.json()).toMatchObject({ ok: true, isError: false, output: { header: "%PDF-" } });
 });
 
 test("sets, rotates and removes the agent's secret on its page, never showing the value again", async ({
@@ -329,7 +351,7 @@ test("the viewer cannot upload and cannot read the admin's sessions", async ({ b
   expect(chat.status()).toBe(403);
   // Signed in, the API lists the agents of the viewer's team only (not the other teams' hello, desk …).
   const listed = (await (await page.request.get("/v1/agents")).json()) as { agents: { slug: string }[] };
-  expect(listed.agents.map((agent) => agent.slug)).toEqual(["broken", "support-desk"]);
+  expect(listed.agents.map((agent) => agent.slug)).toEqual(["broken", "invoice-pdf", "support-desk"]);
 
   // Signing out ends it: dashboard pages send the visitor to sign in, the API answers 401.
   await page.getByTestId("sign-out").click();

@@ -103,7 +103,12 @@ async function measureTurns(env: Record<string, string> = {}): Promise<Measureme
   const supervisor = spawnSupervisor({ ...ports, AGENTFOLD_DATA_DIR: dataDir, ...env });
   try {
     const [, url] = await supervisor.waitForOutput(/Agentfold is ready: open (http:\/\/\S+)/, 600_000);
-    const cliEnv = { ...process.env, AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
+    const cliEnv = {
+      ...process.env,
+      AGENTFOLD_DATA_DIR: dataDir,
+      POSTGRES_PORT: ports.POSTGRES_PORT,
+      AGENTFOLD_CONFIG_DIR: path.join(dataDir, "cli-config"),
+    };
     const cli = async (...args: string[]) =>
       (
         await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], { env: cliEnv })

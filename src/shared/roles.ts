@@ -19,6 +19,8 @@ const leastRoleFor: Record<TokenAction, Role> = {
   "artifacts:read": "viewer",
   // Runs real turns (and the agent's tools), as a member's chat does.
   "evals:run": "member",
+  // Anyone may make a token, only ever for what their own role allows (tokens/router.ts).
+  "tokens:write": "viewer",
 };
 
 export function isAtLeast(role: Role, least: Role): boolean {

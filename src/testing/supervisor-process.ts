@@ -60,7 +60,12 @@ function outerEnvironment(): Record<string, string | undefined> {
 
 /** Runs `agentfold <args>` against a running stack's embedded database; resolves with its stdout. */
 export function stackCli(dataDir: string, ports: StackPorts): (...args: string[]) => Promise<string> {
-  const stack: Record<string, string> = { AGENTFOLD_DATA_DIR: dataDir, POSTGRES_PORT: ports.POSTGRES_PORT };
+  // The bootstrap reaches this stack's database, whatever a developer's saved logins say.
+  const stack: Record<string, string> = {
+    AGENTFOLD_DATA_DIR: dataDir,
+    POSTGRES_PORT: ports.POSTGRES_PORT,
+    AGENTFOLD_CONFIG_DIR: path.join(dataDir, "cli-config"),
+  };
   const env = { ...outerEnvironment(), ...stack } as NodeJS.ProcessEnv;
   return async (...args) => {
     const bin = path.join(projectRoot, "bin", "agentfold.mjs");

@@ -148,13 +148,19 @@ export async function startTurnHarness(options: {
   const owner: Principal = { kind: "app", id: `token:${team.id}` };
 
   async function deploy(slug: string, files: Record<string, string>): Promise<AgentRef> {
+    return deployArchive(slug, await zipFiles(files, { wrap: slug }));
+  }
+
+  /** Deploys an archive as `agentfold deploy` uploads it (pack-project.ts), with the worker's model routing. */
+  async function deployArchive(slug: string, archive: Buffer): Promise<AgentRef> {
     const fullSlug = `${slug}-${team.slug.slice(6)}`;
     const version = await createAgentVersion({
       db,
       dataDir,
       teamId: team.id,
       slug: fullSlug,
-      archive: await zipFiles(files, { wrap: slug }),
+      archive,
+      models: { defaultModel: workerConfig.defaultModel, aliases: workerConfig.models.aliases ?? {} },
     });
     if (version.status !== "ready")
       throw new Error(`test agent ${slug} is invalid: ${JSON.stringify(version.diagnostics)}`);
@@ -190,6 +196,7 @@ export async function startTurnHarness(options: {
     runtime,
     owner,
     deploy,
+    deployArchive,
     /** Sets one of the agent's secrets, as `agentfold secret set` does. */
     setSecret: (agent: AgentRef, name: string, value: string) =>
       setSecret({ db, key: secretKey, agentId: agent.id, name, value }),

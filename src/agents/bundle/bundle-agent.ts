@@ -55,14 +55,27 @@ const platformResolver: esbuild.Plugin = {
   },
 };
 
-function toDiagnostic(message: esbuild.Message, folderDir: string): Diagnostic {
+/** `projectDir`: what the upload holds (the folder, or the project above it: pack-project.ts). */
+function toDiagnostic(message: esbuild.Message, folderDir: string, projectDir = folderDir): Diagnostic {
   const file = message.location?.file
     ? path.relative(folderDir, path.resolve(folderDir, message.location.file))
     : undefined;
   const unresolved = message.text.match(/^Could not resolve "([^"]+)"/);
   const missing = missingSdkExport(message, folderDir);
-  const text = unresolved ? `cannot resolve '${unresolved[1]}' from ${file}` : (missing ?? message.text);
-  return { level: "error", file, message: text + (message.location ? ` (line ${message.location.line})` : "") };
+  const text = unresolved ? unresolvedImport(unresolved[1]!, file, folderDir, projectDir) : (missing ?? message.text);
+  return { level: "error", file, ...(message.location ? { line: message.location.line } : {}), message: text };
+}
+
+/** An import esbuild found nothing for; a relative one above the project says why: it is not uploaded. */
+function unresolvedImport(specifier: string, file: string | undefined, folderDir: string, projectDir: string) {
+  const from = file ? path.dirname(path.join(folderDir, file)) : folderDir;
+  const target = path.resolve(from, specifier);
+  const isOutside = specifier.startsWith(".") && !target.startsWith(path.resolve(projectDir) + path.sep);
+  if (!isOutside) return `cannot resolve '${specifier}' from ${file}`;
+  return (
+    `cannot resolve '${specifier}' from ${file}: it is outside the project, and only the project is uploaded ` +
+    '(the agent folder, or the nearest folder above it with a package.json: docs/agent-folders.md, "What is uploaded")'
+  );
 }
 
 /** esbuild names the platform's own file for a name the authoring package lacks; the author
@@ -124,6 +137,8 @@ export async function bundleAgentToolScripts(options: {
 
 export async function bundleAgent(options: {
   folderDir: string;
+  /** The upload's root when it is above the folder (pack-project.ts). */
+  projectDir?: string;
   moduleFiles: string[];
   outDir: string;
   nodePaths?: string[];
@@ -157,11 +172,15 @@ export async function bundleAgent(options: {
       bundlePath,
       bytes,
       sources,
-      diagnostics: result.warnings.map((w) => ({ ...toDiagnostic(w, folderDir), level: "warning" })),
+      diagnostics: result.warnings.map((w) => ({
+        ...toDiagnostic(w, folderDir, options.projectDir),
+        level: "warning",
+      })),
     };
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
     if (!Array.isArray(failure.errors)) throw error;
-    return { ok: false, bundlePath, bytes: 0, diagnostics: failure.errors.map((e) => toDiagnostic(e, folderDir)) };
+    const diagnostics = failure.errors.map((e) => toDiagnostic(e, folderDir, options.projectDir));
+    return { ok: false, bundlePath, bytes: 0, diagnostics };
   }
 }

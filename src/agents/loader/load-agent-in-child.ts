@@ -2,6 +2,7 @@
 // (load-agent-main.ts). Its stderr is kept for the error when it fails.
 import { execFile } from "node:child_process";
 import path from "node:path";
+import type { ModelRouting } from "@/agents/runtime/models/model-choice";
 import type { LoadedAgent } from "./load-agent";
 
 // Inside the Next.js bundle modules have no dirname; `next start` runs in the project root.
@@ -12,8 +13,10 @@ const root = import.meta.dirname
 export function loadAgentInChild(options: {
   folderDir: string;
   folderName?: string;
+  projectDir?: string;
   outDir: string;
   dependencies?: { cacheDir: string };
+  models?: ModelRouting;
 }): Promise<LoadedAgent> {
   const entry = path.join(/*turbopackIgnore: true*/ root, "src", "agents", "loader", "load-agent-main.ts");
   return new Promise((resolve, reject) => {

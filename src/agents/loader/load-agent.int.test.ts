@@ -52,7 +52,23 @@ const grokbotFixture: Record<string, string> = {
 const hostedFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/agent.ts":
-    'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ runtime: "cloud", architecture: "v2" });',
+    'import { defineAgent } from "@cursor/bdk";\nexport default defineAgent({ runtime: "cloud", architecture: "v2",\n  local: { cwd: ".." }, persistent: true, hosting: { image: "node:20" }, cloud: { region: "us" } });',
+};
+// Imported by two tools with a `.js` specifier, as TypeScript projects write it.
+const sharedFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/lib/shared.ts": [
+    'import { defineSchedule } from "@cursor/bdk/schedules";',
+    "",
+    "export const nightly = defineSchedule({",
+    '  markdown: "Summarise the day.",',
+    '  cron: "every day",',
+    "});",
+  ].join("\n"),
+  "bot/tools/a.ts":
+    'import { defineTool } from "@cursor/bdk/tools";\nimport { nightly } from "../lib/shared.js";\nexport default defineTool({ description: String(nightly), execute: () => "a" });',
+  "bot/tools/b.ts":
+    'import { defineTool } from "@cursor/bdk/tools";\nimport { nightly } from "../lib/shared.js";\nexport default defineTool({ description: String(nightly), execute: () => "b" });',
 };
 const missingExportFixture: Record<string, string> = {
   "bot/instructions.md": "x",
@@ -81,7 +97,7 @@ const agentToolFixture: Record<string, string> = {
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
 const loads = {} as Record<
-  "main" | "grokbot" | "hosted" | "missingExport" | "agentTool" | "model" | "modelIds",
+  "main" | "grokbot" | "hosted" | "missingExport" | "agentTool" | "model" | "modelIds" | "shared",
   LoadedAgent
 >;
 let lines: string[] = [];
@@ -99,6 +115,7 @@ beforeAll(async () => {
   loads.agentTool = await load("agent-tool", agentToolFixture);
   loads.model = await load("model", modelFixture);
   loads.modelIds = await load("model-ids", modelIdsFixture);
+  loads.shared = await load("shared", sharedFixture);
   lines = loads.main.diagnostics.map(formatDiagnostic);
 }, 60_000);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -111,30 +128,32 @@ const expectLine = (pattern: RegExp) =>
 
 describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
   it("a hook module's default export is not defineHook(...)", () =>
-    expectLine(/^error: bot\/hooks\/plain.ts: the default export is not defineHook\(\.\.\.\)$/));
+    expectLine(/^error: bot\/hooks\/plain.ts:1: the default export is not defineHook\(\.\.\.\)$/));
   it("a hook with an empty events map is skipped with a warning", () => {
-    expectLine(/^warning: bot\/hooks\/silent.ts: the hook has an empty `events` map and is skipped$/);
+    expectLine(/^warning: bot\/hooks\/silent.ts:2: the hook has an empty `events` map and is skipped$/);
     expect(loads.main.manifest?.hooks).toEqual([]);
   });
   it("a subagent has no description", () =>
-    expectLine(/^error: bot\/subagents\/nameless\/agent.ts: subagent 'nameless' has no description/));
+    expectLine(/^error: bot\/subagents\/nameless\/agent.ts:2: subagent 'nameless' has no description/));
   it("an extension's config is missing or mistyped", () =>
-    expectLine(/^error: bot\/extensions\/ci.ts: extension 'ci': ci extension: missing config `repo`$/));
+    expectLine(/^error: bot\/extensions\/ci.ts:1: extension 'ci': ci extension: missing config `repo`$/));
   it("a peer agent sits in host-connections/, where nothing can use it", () =>
-    expectLine(/^warning: bot\/host-connections\/desk.ts: a peer agent in host-connections\/ is never used/));
+    expectLine(/^warning: bot\/host-connections\/desk.ts:2: a peer agent in host-connections\/ is never used/));
   it("a connection uses an undeclared ${NAME}", () => {
     expectLine(
-      /^warning: bot\/mcp-connections\/templated.ts: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/,
+      /^warning: bot\/mcp-connections\/templated.ts:2: uses \$\{MISSING_TOKEN\}, but MISSING_TOKEN is not a declared secret/,
     );
     expect(lines.some((line) => line.includes("KNOWN_TOKEN"))).toBe(false);
     // Both reach the sandbox once set: the declared one and the one a connection uses.
     expect(loads.main.manifest?.secretNames).toEqual(["KNOWN_TOKEN", "MISSING_TOKEN"]);
   });
   it("defineSchedule given both or neither of markdown / run", () => {
-    expectLine(/^error: bot\/schedules\/both.ts: defineSchedule: .*exactly one of markdown or run \(got both\)/);
-    expectLine(/^error: bot\/schedules\/neither.ts: defineSchedule: .*exactly one of markdown or run \(got neither\)/);
+    expectLine(/^error: bot\/schedules\/both.ts:2: defineSchedule: .*exactly one of markdown or run \(got both\)/);
+    expectLine(
+      /^error: bot\/schedules\/neither.ts:2: defineSchedule: .*exactly one of markdown or run \(got neither\)/,
+    );
   });
-  it("a schedule's cron is checked", () => expectLine(/^error: bot\/schedules\/badcron.ts: defineSchedule: cron/));
+  it("a schedule's cron is checked", () => expectLine(/^error: bot\/schedules\/badcron.ts:2: defineSchedule: cron/));
   it("an impossible cron is one error naming the file and croner's reason, in every schedule form", () => {
     for (const file of ["impossible.ts", "impossible-run.ts", "impossible-md.md"]) {
       const mine = lines.filter((line) => line.includes(`bot/schedules/${file}`));
@@ -142,10 +161,10 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
     }
   });
   it("defineEval given both test and cases", () =>
-    expectLine(/^error: evals\/both.eval.ts: defineEval: .*test or cases, not both/));
+    expectLine(/^error: evals\/both.eval.ts:2: defineEval: .*test or cases, not both/));
   it("duplicate case ids, and case ids that are not one path segment", () => {
-    expectLine(/^error: evals\/dupes.eval.ts: defineEval: .*duplicate case id "a"/);
-    expectLine(/^error: evals\/nested.eval.ts: defineEval: .*single path segment/);
+    expectLine(/^error: evals\/dupes.eval.ts:2: defineEval: .*duplicate case id "a"/);
+    expectLine(/^error: evals\/nested.eval.ts:2: defineEval: .*single path segment/);
   });
   it("array exports are indexed 0000, 0001 …", () => {
     expect(loads.main.manifest?.evals.filter((e) => e.file === "evals/list.eval.ts").map((e) => e.id)).toEqual([
@@ -154,48 +173,57 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
     ]);
   });
   it("artifact kinds with empty descriptions", () =>
-    expectLine(/^error: bot\/artifacts.ts: defineArtifacts: .*description/));
+    expectLine(/^error: bot\/artifacts.ts:2: defineArtifacts: .*description/));
   it("a model id with a suffix is rejected in favour of params", () => {
     expect(loads.model.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
-      /^error: bot\/agent.ts: defineAgent: model.*params/m,
+      /^error: bot\/agent.ts:2: defineAgent: model.*params/m,
     );
   });
   it("a model id no turn could run on is an error; one without a provider says it runs on the default", () => {
     const found = loads.modelIds.diagnostics.map(formatDiagnostic);
     expect(found).toContainEqual(
-      expect.stringMatching(/^error: bot\/agent.ts: model acme:large has an unknown provider "acme"/),
+      expect.stringMatching(/^error: bot\/agent.ts:2: model acme:large has an unknown provider "acme"/),
     );
     expect(found).toContainEqual(
       expect.stringMatching(
-        /^error: bot\/subagents\/local\/agent.ts: model local:other does not exist; the only local model is local:scripted/,
+        /^error: bot\/subagents\/local\/agent.ts:2: model local:other does not exist; the only local model is local:scripted/,
       ),
     );
     expect(found).toContainEqual(
       expect.stringMatching(
-        /^warning: bot\/subagents\/bare\/agent.ts: model "grok-4.5" names no provider: turns here run on the instance's default model/,
+        /^warning: bot\/subagents\/bare\/agent.ts:2: model "grok-4.5" is not a provider:model id and AGENTFOLD_MODEL_ALIASES has no alias for it: turns run on the parent agent's model/,
       ),
     );
   });
   it("runtime: 'grokbot' is rejected", () => {
     expect(loads.grokbot.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
-      /^error: bot\/agent.ts: defineAgent: runtime/m,
+      /^error: bot\/agent.ts:2: defineAgent: runtime/m,
     );
   });
   it("Cursor-hosted options are accepted, each with a warning saying what happens here", () => {
     expect(loads.hosted.ok).toBe(true);
     expect(loads.hosted.diagnostics.map(formatDiagnostic)).toEqual([
-      "warning: bot/agent.ts: defineAgent(): architecture is ignored on Agentfold: it picks Cursor's hosted agent loop; turns here run on the platform's own",
-      'warning: bot/agent.ts: defineAgent(): runtime "cloud" runs on this instance\'s own workers here (there is no Cursor cloud to bind to)',
+      "warning: bot/agent.ts:2: defineAgent(): architecture is ignored on Agentfold: it picks Cursor's hosted agent loop; turns here run on the platform's own",
+      "warning: bot/agent.ts:3: defineAgent(): local is ignored on Agentfold: it sets up Cursor's local harness; each session here has its own workspace",
+      "warning: bot/agent.ts:3: defineAgent(): persistent is ignored on Agentfold: sandboxes here start on demand and stop after 5 idle minutes",
+      "warning: bot/agent.ts:3: defineAgent(): hosting.image is ignored on Agentfold: agent code runs in the platform's sandbox, not in a container image",
+      "warning: bot/agent.ts:3: defineAgent(): cloud is ignored on Agentfold: there is no Cursor cloud to bind to",
+      'warning: bot/agent.ts:2: defineAgent(): runtime "cloud" runs on this instance\'s own workers here (there is no Cursor cloud to bind to)',
     ]);
   });
   it("a name the authoring package lacks is one error naming the public specifier and the author's file", () => {
     expect(loads.missingExport.diagnostics.map(formatDiagnostic)).toEqual([
-      "error: bot/tools/check.ts: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is) (line 2)",
+      "error: bot/tools/check.ts:2: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
+    ]);
+  });
+  it("a shared module's error is one diagnostic, on its own file and the line of the field", () => {
+    expect(loads.shared.diagnostics.map(formatDiagnostic)).toEqual([
+      "error: bot/lib/shared.ts:5: defineSchedule: cron: expected 5 fields (minute hour day-of-month month day-of-week), got 2",
     ]);
   });
   it("agentTool: true with no declared kinds", () => {
     expect(loads.agentTool.diagnostics.map(formatDiagnostic).join("\n")).toMatch(
-      /^error: bot\/artifacts.ts: defineArtifacts: .*agentTool/m,
+      /^error: bot\/artifacts.ts:2: defineArtifacts: .*agentTool/m,
     );
   });
   it("reports them all in one run", () => {

@@ -12,6 +12,8 @@ import { moduleFiles, type AgentLayout } from "./layout";
 import { checkChannelSupport } from "./channel-support";
 import { buildManifest, type AgentManifest } from "./manifest";
 import { diskSource } from "./source";
+import { fieldLines, placeDiagnostics } from "./source-lines";
+import type { ModelRouting } from "@/agents/runtime/models/model-choice";
 
 export type LoadedAgent = {
   ok: boolean;
@@ -24,24 +26,28 @@ export type LoadedAgent = {
 export async function loadAgentFolder(options: {
   folderDir: string;
   folderName?: string;
+  /** The project root holding the folder, when it is above it (pack-project.ts): its package.json
+   * and lockfile are the agent's. */
+  projectDir?: string;
   /** Where the bundle is written (created if missing). */
   outDir: string;
   /** An upload's npm dependencies are installed from its lockfile into this cache (the folder
    * brings no node_modules); absent, a folder on disk resolves its own node_modules. */
   dependencies?: InstallOptions;
+  /** The instance's default model and aliases, which decide what `model` runs on (warnings). */
+  models?: ModelRouting;
 }): Promise<LoadedAgent> {
   const { folderDir, outDir } = options;
+  const projectDir = options.projectDir ?? folderDir;
   const folderName = options.folderName ?? path.basename(path.resolve(folderDir));
   const timings = { discoverMs: 0, bundleMs: 0, describeMs: 0 };
   let started = performance.now();
   const { layout, diagnostics } = await discoverAgent(diskSource(folderDir), folderName);
   timings.discoverMs = performance.now() - started;
-  const finish = (extra: Partial<LoadedAgent> = {}): LoadedAgent => ({
-    ok: !diagnostics.hasErrors,
-    diagnostics: diagnostics.items,
-    timings,
-    ...extra,
-  });
+  const finish = (extra: Partial<LoadedAgent> = {}): LoadedAgent => {
+    placeDiagnostics(diagnostics.items, fieldLines(folderDir));
+    return { ok: !diagnostics.hasErrors, diagnostics: diagnostics.items, timings, ...extra };
+  };
   if (!layout) return finish();
 
   started = performance.now();
@@ -49,38 +55,49 @@ export async function loadAgentFolder(options: {
   // The sandbox's user reads the bundle (a temporary outDir is made private to us).
   fs.chmodSync(outDir, 0o755);
   const nodePaths: string[] = [];
-  if (options.dependencies && !fs.existsSync(path.join(folderDir, "node_modules"))) {
-    const installed = await installDependencies(folderDir, options.dependencies);
-    diagnostics.items.push(...installed.diagnostics);
+  if (options.dependencies && !fs.existsSync(path.join(projectDir, "node_modules"))) {
+    const installed = await installDependencies(projectDir, options.dependencies);
+    for (const diagnostic of installed.diagnostics) diagnostics.add(diagnostic);
     // Missing dependencies would be told again by every import of them: once is enough.
     if (installed.diagnostics.length > 0) return finish();
     if (installed.nodeModules) nodePaths.push(installed.nodeModules);
   }
   const files = moduleFiles(layout);
-  let bundle = await bundleAgent({ folderDir, moduleFiles: files, outDir, nodePaths });
-  diagnostics.items.push(...bundle.diagnostics);
+  let bundle = await bundleAgent({ folderDir, projectDir, moduleFiles: files, outDir, nodePaths });
+  for (const diagnostic of bundle.diagnostics) diagnostics.add(diagnostic);
   const isComplete = bundle.ok;
   if (!bundle.ok) {
     // Bundle the modules that did build, so their own problems are reported in the same run.
     const broken = new Set(bundle.diagnostics.map((d) => d.file));
     const rest = files.filter((file) => !broken.has(file));
     if (rest.length === files.length) return finish();
-    bundle = await bundleAgent({ folderDir, moduleFiles: rest, outDir, nodePaths });
+    bundle = await bundleAgent({ folderDir, projectDir, moduleFiles: rest, outDir, nodePaths });
     if (!bundle.ok) return finish();
   }
   timings.bundleMs = performance.now() - started;
 
   started = performance.now();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-describe-"));
-  const sandbox = createSandbox({ bundlePath: bundle.bundlePath, writableDirs: [scratch], defaultTimeoutMs: 30_000 });
+  // The project is the working directory, as in a turn: a module may read its files as it loads.
+  const sandbox = createSandbox({
+    bundlePath: bundle.bundlePath,
+    projectDir,
+    writableDirs: [scratch],
+    defaultTimeoutMs: 30_000,
+  });
   try {
     const reports = await sandbox.call("describe", {});
-    const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout));
+    const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout), {
+      routing: options.models,
+      folderDir,
+    });
     checkChannelSupport(diagnostics, manifest.channels);
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
     if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir, nodePaths });
     timings.describeMs = performance.now() - started;
     // An incomplete bundle was only for diagnostics: the version has no usable bundle.
+    const folder = path.relative(projectDir, folderDir).split(path.sep).join("/");
+    if (folder) manifest.folder = folder;
     return isComplete ? finish({ manifest, bundlePath: bundle.bundlePath }) : finish();
   } catch (error) {
     diagnostics.error(undefined, `loading the agent's modules failed: ${(error as Error).message}`);

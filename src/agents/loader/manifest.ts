@@ -2,10 +2,12 @@
 // after loading each module, plus the diagnostics only loading can find
 // (docs/agent-folders.md, "Validating").
 import type { Diagnostics } from "./diagnostics";
+import { definitionLocation, fieldLines, stackLocation, type FieldLines } from "./source-lines";
 import type { AgentLayout, ModuleRef } from "./layout";
 import type { ModuleReport } from "@/agents/sandbox/protocol";
 import { templateNames } from "@/agents/sdk/env-template";
-import { modelIdProblem } from "@/agents/runtime/models/resolve-model";
+import { chooseModel, type ModelRouting } from "@/agents/runtime/models/model-choice";
+import { hostedOnlyWarnings, modelProblems } from "./agent-checks";
 
 type Summary = Record<string, unknown>;
 
@@ -29,8 +31,13 @@ export type HookManifest = { name: string; file: string; events: string[] };
 export type AgentManifest = {
   name: string;
   root: "bot" | "agent";
+  /** Where the folder is in its upload when the upload is the project above it (pack-project.ts). */
+  folder?: string;
   description?: string;
   model?: unknown;
+  /** How this instance runs `model` when it is not exactly what the folder wrote (a Cursor id with
+   * no alias, params the provider does not take): validate's warnings, repeated in session.started. */
+  modelNotes?: string[];
   /** agent.ts `tools`: the allowlist of built-in harness tools; absent = all of them. */
   builtinTools?: string[];
   /** agent.ts `concurrency.maxRunningTurns`: turns of this agent running at once. */
@@ -109,7 +116,26 @@ export const emptyManifest: Omit<AgentManifest, "root"> = {
   chips: [],
 };
 
-type Check = { reports: Map<string, ModuleReport>; diagnostics: Diagnostics; texts: Map<string, string> };
+type Check = {
+  reports: Map<string, ModuleReport>;
+  diagnostics: Diagnostics;
+  texts: Map<string, string>;
+  routing: ModelRouting;
+  /** The folder on disk, for the lines diagnostics point at (absent: no lines). */
+  folderDir?: string;
+  lineOf: FieldLines;
+};
+
+/** A module's load error, on the author's file and line that caused it (a shared module's error
+ * once, however many modules import it). */
+function moduleError(check: Check, file: string, report: ModuleReport, prefix = ""): void {
+  const at = check.folderDir ? stackLocation(report.errorStack, check.folderDir) : undefined;
+  const located = at ? definitionLocation(at, report.error ?? "", check.lineOf) : undefined;
+  check.diagnostics.error(located?.file ?? file, prefix + (report.error ?? ""), located?.line);
+}
+
+/** Without the instance's settings (AGENTFOLD_DEFAULT_MODEL, AGENTFOLD_MODEL_ALIASES): their defaults. */
+export const defaultModelRouting: ModelRouting = { defaultModel: "local:scripted", aliases: {} };
 
 /** The text of instructions in any form; module forms come from the sandbox's report. */
 function instructionsText(check: Check, ref: AgentLayout["instructions"], inline?: unknown): string {
@@ -126,7 +152,7 @@ function expectKind(check: Check, file: string, kind: string, helper: string): S
   const report = check.reports.get(file);
   if (!report) return undefined;
   if (report.error) {
-    check.diagnostics.error(file, report.error);
+    moduleError(check, file, report);
     return undefined;
   }
   if (report.kind !== kind) {
@@ -175,7 +201,7 @@ function hooks(check: Check, refs: ModuleRef[]) {
 function evals(check: Check, layout: AgentLayout): AgentManifest["evals"] {
   return layout.evals.flatMap((ref) => {
     const report = check.reports.get(ref.file);
-    if (report?.error) return (check.diagnostics.error(ref.file, report.error), []);
+    if (report?.error) return (moduleError(check, ref.file, report), []);
     if (report?.kind === "array") {
       const items = report.items ?? [];
       if (items.some((item) => item.kind !== "eval"))
@@ -237,26 +263,15 @@ function skills(check: Check, layout: AgentLayout): AgentManifest["skills"] {
   });
 }
 
-/**
- * A model id the turn could not run on: `provider:model` ids must name a provider and model we
- * have; an id without a provider (Cursor's "grok-4.5") runs on the instance's default model, which
- * validation says, since nothing else would (turn-setup.ts modelIdOf).
- */
-function checkModel(check: Check, file: string | undefined, model: unknown): void {
-  const id = typeof model === "string" ? model : (model as { id?: unknown } | undefined)?.id;
-  if (typeof id !== "string") return;
-  if (!id.includes(":")) {
-    check.diagnostics.warning(
-      file,
-      `model "${id}" names no provider: turns here run on the instance's default model (AGENTFOLD_DEFAULT_MODEL); write provider:model, e.g. openai:gpt-5, to choose one (docs/models.md)`,
-    );
-    return;
-  }
-  const problem = modelIdProblem(id);
-  if (problem) check.diagnostics.error(file, problem);
+/** The agent's model: an error when no turn could run on it, else a warning per note (notes returned). */
+function checkModel(check: Check, file: string | undefined, model: unknown, routing = check.routing): string[] {
+  const { error, notes } = modelProblems(model, routing);
+  if (error) check.diagnostics.error(file, error);
+  for (const note of notes) check.diagnostics.warning(file, note);
+  return notes;
 }
 
-function subagents(check: Check, layout: AgentLayout) {
+function subagents(check: Check, layout: AgentLayout, parentModel: string) {
   return layout.subagents.map((sub) => {
     const s = sub.agentFile ? expectKind(check, sub.agentFile, "agent", "defineAgent") : undefined;
     const description = text(s?.description);
@@ -267,7 +282,12 @@ function subagents(check: Check, layout: AgentLayout) {
       );
     if (!sub.instructions && !text(s?.instructions))
       check.diagnostics.error(`${sub.dir}/`, `subagent '${sub.id}' has no instructions`);
-    checkModel(check, sub.agentFile, s?.model);
+    // A subagent's model falls back to its parent's (src/server/turns/subagent.ts).
+    checkModel(check, sub.agentFile, s?.model, {
+      ...check.routing,
+      defaultModel: parentModel,
+      fallbackName: "the parent agent's model",
+    });
     return {
       id: sub.id,
       description,
@@ -293,25 +313,24 @@ export function buildManifest(
   reports: ModuleReport[],
   diagnostics: Diagnostics,
   texts: Map<string, string>,
+  options: { routing?: ModelRouting; folderDir?: string } = {},
 ): AgentManifest {
-  const check: Check = { reports: new Map(reports.map((r) => [r.file, r])), diagnostics, texts };
+  const check: Check = {
+    reports: new Map(reports.map((r) => [r.file, r])),
+    diagnostics,
+    texts,
+    routing: options.routing ?? defaultModelRouting,
+    folderDir: options.folderDir,
+    lineOf: options.folderDir ? fieldLines(options.folderDir) : () => undefined,
+  };
   const agent = layout.agentFile ? expectKind(check, layout.agentFile, "agent", "defineAgent") : undefined;
   if (layout.instructions?.form === "module") {
     const file = layout.instructions.files[0]!;
     const report = check.reports.get(file);
     if (report?.kind !== "string") expectKind(check, file, "instructions", "defineInstructions");
   }
-  checkModel(check, layout.agentFile, agent?.model);
-  if (agent?.architecture !== undefined)
-    diagnostics.warning(
-      layout.agentFile,
-      "defineAgent(): architecture is ignored on Agentfold: it picks Cursor's hosted agent loop; turns here run on the platform's own",
-    );
-  if (agent?.runtime === "cloud")
-    diagnostics.warning(
-      layout.agentFile,
-      'defineAgent(): runtime "cloud" runs on this instance\'s own workers here (there is no Cursor cloud to bind to)',
-    );
+  const modelNotes = checkModel(check, layout.agentFile, agent?.model);
+  for (const warning of hostedOnlyWarnings(agent)) diagnostics.warning(layout.agentFile, warning);
   const declared = new Set(((agent?.hosting as Summary | undefined)?.secretNames as string[] | undefined) ?? []);
   const artifacts = layout.artifactsFile
     ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts")
@@ -319,7 +338,7 @@ export function buildManifest(
   if (layout.resultFile) expectKind(check, layout.resultFile, "result", "defineResult");
   for (const ext of layout.extensions) {
     const report = check.reports.get(ext.file);
-    if (report?.error) diagnostics.error(ext.file, `extension '${ext.name}': ${report.error}`);
+    if (report?.error) moduleError(check, ext.file, report, `extension '${ext.name}': `);
   }
   const connections = layout.connections.flatMap((ref) => {
     const s = expectKind(check, ref.file, "connection", "defineConnection");
@@ -341,6 +360,7 @@ export function buildManifest(
     root: layout.root,
     description: text(agent?.description),
     model: agent?.model,
+    ...(modelNotes.length > 0 ? { modelNotes } : {}),
     ...(Array.isArray(agent?.tools) ? { builtinTools: (agent.tools as unknown[]).map(String) } : {}),
     ...(typeof (agent?.concurrency as Summary | undefined)?.maxRunningTurns === "number"
       ? { maxRunningTurns: (agent!.concurrency as Summary).maxRunningTurns as number }
@@ -349,7 +369,7 @@ export function buildManifest(
     instructionsText: instructionsText(check, layout.instructions),
     tools: tools(check, layout.tools),
     skills: skills(check, layout),
-    subagents: subagents(check, layout),
+    subagents: subagents(check, layout, chooseModel(agent?.model, check.routing).id),
     hooks: hooks(check, layout.hooks),
     channels: layout.channels.flatMap((ref) => {
       const s = expectKind(check, ref.file, "channel", "defineChannel");

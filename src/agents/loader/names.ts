@@ -13,6 +13,7 @@ export const reservedSlugs = new Set([
   "favicon.ico",
   "favicon.svg",
   "login",
+  "cli-login",
   "logout",
   "signin",
   "signup",

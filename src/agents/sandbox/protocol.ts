@@ -30,6 +30,8 @@ export type ModuleReport = {
   /** For modules whose default export is an array of descriptors (evals). */
   items?: { kind?: DescriptorKind; summary?: unknown }[];
   error?: string;
+  /** The error's stack, source-mapped: the loader finds the author's file and line in it. */
+  errorStack?: string;
 };
 
 export type ResultOutcome =

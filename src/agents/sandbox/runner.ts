@@ -103,7 +103,8 @@ async function describeModule(modules: ModuleLoaders, file: string): Promise<Mod
     }
     return { file, kind: descriptorKindOf(value), summary: summarize(value) };
   } catch (error) {
-    return { file, error: errorText(error) };
+    const stack = error instanceof Error ? error.stack?.slice(0, 4000) : undefined;
+    return { file, error: errorText(error), ...(stack ? { errorStack: stack } : {}) };
   }
 }
 

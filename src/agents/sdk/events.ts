@@ -39,13 +39,15 @@ const toolCall = z.strictObject({
 });
 
 export const sessionEventSchema = z.discriminatedUnion("type", [
-  // [inferred] dryRun: whether write tools are stubbed in this session.
+  // [inferred] dryRun: whether write tools are stubbed in this session. notes: how the version's
+  // model runs here when not as written (a Cursor id without an alias, ignored params: docs/models.md).
   event("session.started", {
     channelId: id,
     mode: z.enum(sessionModes),
     purpose: z.enum(sessionPurposes),
     title: z.string().optional(),
     dryRun: z.boolean().optional(),
+    notes: z.array(z.string()).optional(),
   }),
   event("session.waiting", {}), // [inferred] empty
   event("session.completed", { result: z.json().optional() }), // [inferred]

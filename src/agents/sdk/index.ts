@@ -39,3 +39,14 @@ export type {
   SessionPurpose,
   SessionRef,
 } from "./types";
+// Folders written for Cursor's SDK also import the helpers from the package root
+// (`import { defineTool } from "@cursor/bdk"`): the same functions as their subpaths'.
+export { defineTool } from "./tools";
+export { defineHook } from "./hooks";
+export { defineSchedule } from "./schedules";
+export { defineSkill } from "./skills";
+export { defineEval, defineEvalConfig } from "./evals";
+export { defineConnection } from "./connections";
+export { defineArtifacts } from "./artifacts";
+export { defineResult } from "./result";
+export { defineChannel } from "./channels";

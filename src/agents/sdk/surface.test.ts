@@ -9,7 +9,24 @@ const surface: [string, Loader, string[]][] = [
   [
     "index",
     () => import("./index"),
-    ["defineAgent", "defineInstructions", "prompt", "DefinitionError", "descriptorKind", "descriptorKindOf"],
+    [
+      "defineAgent",
+      "defineInstructions",
+      "prompt",
+      "DefinitionError",
+      "descriptorKind",
+      "descriptorKindOf",
+      "defineTool",
+      "defineHook",
+      "defineSchedule",
+      "defineSkill",
+      "defineEval",
+      "defineEvalConfig",
+      "defineConnection",
+      "defineArtifacts",
+      "defineResult",
+      "defineChannel",
+    ],
   ],
   [
     "tools",
@@ -47,6 +64,11 @@ describe("package surface", () => {
   it.each(surface)("%s exports its helpers", async (subpath, load, names) => {
     const module = await load();
     for (const name of names) expect(module[name], `${subpath}.${name}`).toBeDefined();
+  });
+
+  it("exports the same defineTool from the root and from /tools", async () => {
+    const [root, tools] = await Promise.all([import("./index"), import("./tools")]);
+    expect(root.defineTool).toBe(tools.defineTool);
   });
 
   it("exports the same prompt from the root and from /prompt", async () => {

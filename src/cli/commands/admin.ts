@@ -1,19 +1,13 @@
 // Headless bootstrap for scripts and self-hosters, straight against the database:
 //   agentfold admin create --email a@b.c --password … --team acme
 //   agentfold team create --team acme [--name Acme]
-//   agentfold token create --team acme --actions sessions:read,sessions:write [--agents a,b] [--expires-days 30] [--name ci]
-//   agentfold token revoke --token af_…
-//   agentfold deploy --dir ./my-agent --team acme [--slug my-agent]
+//   agentfold token create|revoke … and agentfold deploy … without an instance (token.ts, deploy.ts)
 //   agentfold agent allow-anonymous --team acme --slug my-agent --value on|off
 //   agentfold agent unattended-approvals --team acme --slug my-agent --value deny|park
-import path from "node:path";
-import { createGzip } from "node:zlib";
-import { pack } from "tar-stream";
 import { parseEnv } from "@/env";
-import { diskSource } from "@/agents/loader/source";
+import { packProject } from "@/agents/bundle/pack-project";
 import { embeddedDatabaseUrl } from "@/cli/start/postgres";
 import { createDb } from "@/server/db";
-import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { AppError } from "@/server/errors";
@@ -21,11 +15,10 @@ import { createAdmin } from "@/server/teams/create-admin";
 import { createTeam } from "@/server/teams/create-team";
 import { createToken } from "@/server/tokens/create-token";
 import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
-import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { defineCommand } from "@/cli/command";
 
 /** A new active version replaces its agent's schedules at once, when the platform is running. */
-async function restartSchedules(
+export async function restartSchedules(
   db: ReturnType<typeof createDb>,
   config: ReturnType<typeof parseEnv>,
   agentId: string,
@@ -41,8 +34,7 @@ async function restartSchedules(
 export type AdminOptions = Record<string, string | string[] | boolean | undefined>;
 
 /** The database of this installation: DATABASE_URL, or the embedded one under the data directory. */
-export function database() {
-  const config = parseEnv();
+export function database(config = parseEnv()) {
   if (config.DATABASE_URL) return { db: createDb(config.DATABASE_URL), config };
   const url = embeddedDatabaseUrl(config.dataDir, config.POSTGRES_PORT);
   if (!url) throw new Error(`no DATABASE_URL and no embedded database in ${config.dataDir}; run \`npm start\` first`);
@@ -55,27 +47,19 @@ function required(options: AdminOptions, name: string): string {
   return value;
 }
 
-async function teamId(db: ReturnType<typeof createDb>, slug: string): Promise<string> {
+export async function teamIdOf(db: ReturnType<typeof createDb>, slug: string): Promise<string> {
   const team = await db.team.findUnique({ where: { slug }, select: { id: true } });
   if (!team) throw new AppError("not_found", `no team '${slug}'; create it with agentfold admin create`);
   return team.id;
 }
 
+/** What deploy uploads and validate checks: the folder, or the project above it (pack-project.ts). */
 export async function tarGzOf(dir: string): Promise<Buffer> {
-  const source = diskSource(dir);
-  const tar = pack();
-  const gzip = tar.pipe(createGzip());
-  const chunks: Buffer[] = [];
-  gzip.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise((resolve, reject) => (gzip.on("end", resolve), gzip.on("error", reject)));
-  for (const file of await source.list()) tar.entry({ name: file }, await source.read(file));
-  tar.finalize();
-  await done;
-  return Buffer.concat(chunks);
+  return (await packProject(dir)).archive;
 }
 
 export async function adminCommand(action: string, options: AdminOptions): Promise<number> {
-  const { db, config } = database();
+  const { db } = database();
   try {
     if (action === "admin:create") {
       const result = await createAdmin({
@@ -93,7 +77,7 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
       const days = options["expires-days"] ? Number(options["expires-days"]) : undefined;
       const created = await createToken({
         db,
-        teamId: await teamId(db, required(options, "team")),
+        teamId: await teamIdOf(db, required(options, "team")),
         name: typeof options.name === "string" ? options.name : "cli",
         actions: required(options, "actions").split(","),
         agentSlugs: typeof options.agents === "string" ? options.agents.split(",") : [],
@@ -127,20 +111,6 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
       console.log(
         `${slug}: approvals in sessions with nobody to ask are ${value === "deny" ? "denied at once" : "parked until someone decides"}`,
       );
-    } else if (action === "deploy") {
-      const dir = path.resolve(required(options, "dir"));
-      const slug = typeof options.slug === "string" ? options.slug : path.basename(dir);
-      const version = await createAgentVersion({
-        db,
-        dataDir: config.dataDir,
-        teamId: await teamId(db, required(options, "team")),
-        slug,
-        archive: await tarGzOf(dir),
-      });
-      for (const diagnostic of version.diagnostics) console.log(formatDiagnostic(diagnostic));
-      console.log(`${slug} version ${version.number}: ${version.status}${version.isActive ? " (active)" : ""}`);
-      if (version.isActive) await restartSchedules(db, config, version.agentId);
-      return version.status === "ready" ? 0 : 1;
     }
     return 0;
   } finally {
@@ -172,33 +142,6 @@ export const bootstrapCommands = [
     run: ({ flags }) => adminCommand("team:create", flags),
   }),
   defineCommand({
-    name: "token create",
-    group: "bootstrap",
-    summary: "Create a bearer token; prints it once, on stdout alone",
-    flags: {
-      team: teamFlag,
-      actions: {
-        type: "string",
-        value: "<a,b>",
-        required: true,
-        description: "What it may do: sessions:read,sessions:write,agents:read … (docs/api.md)",
-      },
-      agents: { type: "string", value: "<slug,…>", description: "Only these agents (default: every agent)" },
-      "expires-days": { type: "string", value: "<N>", description: "Expire after N days" },
-      name: { type: "string", value: "<name>", description: "A name to recognise it by (default: cli)" },
-    },
-    examples: ["agentfold token create --team acme --actions sessions:read,sessions:write --agents hello"],
-    run: ({ flags }) => adminCommand("token:create", flags),
-  }),
-  defineCommand({
-    name: "token revoke",
-    group: "bootstrap",
-    summary: "Revoke a token: it answers 401 from then on",
-    flags: { token: { type: "string", value: "<af_…>", required: true, description: "The token itself" } },
-    examples: ['agentfold token revoke --token "$OLD_TOKEN"'],
-    run: ({ flags }) => adminCommand("token:revoke", flags),
-  }),
-  defineCommand({
     name: "agent allow-anonymous",
     group: "bootstrap",
     summary: "Let callers without credentials use an agent (demos only)",
@@ -223,16 +166,3 @@ export const bootstrapCommands = [
     run: ({ flags }) => adminCommand("agent:unattended-approvals", flags),
   }),
 ];
-
-export const deployCommandSpec = defineCommand({
-  name: "deploy",
-  group: "bootstrap",
-  summary: "Upload an agent folder as a new version",
-  flags: {
-    dir: { type: "string", value: "<dir>", required: true, description: "The agent folder" },
-    team: teamFlag,
-    slug: { type: "string", value: "<agent>", description: "The agent's slug (default: the folder's name)" },
-  },
-  examples: ["agentfold deploy --dir examples/hello --team acme --slug hello"],
-  run: ({ flags }) => adminCommand("deploy", flags),
-});

@@ -57,7 +57,7 @@ describe("agentfold init, validate, info", () => {
     const broken = await agentfold("manifest", "--dir", "unmanifested");
     expect(broken.code).toBe(1);
     expect(broken.stdout).toBe("");
-    expect(broken.stderr).toMatch(/^error: bot\/tools\/bad.ts: /m);
+    expect(broken.stderr).toMatch(/^error: bot\/tools\/bad.ts:1: /m);
     const version = await agentfold("version", "--json");
     expect(JSON.parse(version.stdout)).toEqual({
       version: JSON.parse(fs.readFileSync(path.join(projectRoot, "package.json"), "utf8")).version,
@@ -107,7 +107,7 @@ describe("agentfold init, validate, info", () => {
     );
     expect(result.stdout).toContain("cannot resolve 'left-pad' from bot/tools/remote.ts");
     // A module that fails to bundle does not hide the load-time problems of the others.
-    expect(result.stdout).toContain("error: bot/tools/lookup.ts: defineTool: description: must not be empty");
+    expect(result.stdout).toContain("error: bot/tools/lookup.ts:2: defineTool: description: must not be empty");
     expect(result.stdout).toContain("broken: 5 errors, 0 warnings");
   });
 
@@ -120,8 +120,8 @@ describe("agentfold init, validate, info", () => {
     });
     const result = await agentfold("validate", "--dir", dir);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/error: bot\/tools\/lookup.ts: defineTool: description/);
-    expect(result.stdout).toContain("error: bot/tools/plain.ts: the default export is not defineTool(...)");
+    expect(result.stdout).toMatch(/error: bot\/tools\/lookup.ts:2: defineTool: description/);
+    expect(result.stdout).toContain("error: bot/tools/plain.ts:1: the default export is not defineTool(...)");
   });
 
   it("answers a usage error with exit 2", async () => {

@@ -189,9 +189,9 @@ describe("agentfold eval on a local stack", () => {
     });
     const listed = await agentfold(["eval", "--dir", dir, "--list"]);
     expect(listed.code).toBe(1);
-    expect(listed.stderr).toContain("error: evals/bad.eval.ts: defineEval: give test or cases");
+    expect(listed.stderr).toContain("error: evals/bad.eval.ts:2: defineEval: give test or cases");
     const run = await agentfold(["eval", "--dir", dir]);
-    expect(run.stderr).toContain("error: evals/bad.eval.ts: defineEval: give test or cases");
+    expect(run.stderr).toContain("error: evals/bad.eval.ts:2: defineEval: give test or cases");
     expect(run.stderr).toContain("nothing ran");
     expect(run.code).toBe(1);
   });

@@ -1,8 +1,9 @@
 // Every `agentfold` command, in the order `agentfold help` lists them within their groups.
 import type { Command } from "@/cli/command";
-import { bootstrapCommands, deployCommandSpec } from "./admin";
-import { callCommandSpec } from "./call";
-import { chatCommandSpec } from "./chat";
+import { bootstrapCommands } from "./admin";
+import { deployCommandSpec } from "./deploy";
+import { loginCommands } from "./login";
+import { tokenCommands } from "./token";
 import { evalCommandSpec } from "./eval";
 import { evalNewCommandSpec } from "./eval-new";
 import { helpCommand } from "./help";
@@ -12,6 +13,8 @@ import { manifestCommandSpec, versionCommandSpec } from "./manifest";
 import { secretCommands } from "./secret";
 import { slackCommands } from "./slack";
 import { startCommandSpec } from "./start";
+import { callCommandSpec } from "./call";
+import { chatCommandSpec } from "./chat";
 import { runCommandSpec } from "./run";
 import { trajectoryCommandSpec } from "./trajectory";
 import { validateCommandSpec } from "./validate";
@@ -32,6 +35,8 @@ export const commands: readonly Command[] = [
   evalNewCommandSpec,
   ...secretCommands,
   ...slackCommands,
-  ...bootstrapCommands,
+  ...loginCommands,
   deployCommandSpec,
+  ...tokenCommands,
+  ...bootstrapCommands,
 ];

@@ -1,10 +1,15 @@
-// Agent secrets from the command line, straight against this installation's database:
+// Agent secrets from the command line: over HTTP when an instance resolves (--url/--token,
+// AGENTFOLD_URL/AGENTFOLD_TOKEN, the saved login; /<slug>/v1/secrets), else straight against this
+// installation's database:
 //   printf '%s' "$KEY" | agentfold secret set weather API_KEY [--team acme]
 //   agentfold secret rm weather API_KEY
 //   agentfold secret list weather [--json]
 // A value is read from stdin, never from an argument (arguments show in `ps` and shell history),
 // and is never printed.
-import { secretKey } from "@/env";
+import { parseEnv, secretKey } from "@/env";
+import { type Instance, resolveInstance } from "@/cli/remote/instance";
+import { instanceClient } from "@/cli/remote/instance-client";
+import { secretListAnswerSchema, secretRemovedAnswerSchema, secretSetAnswerSchema } from "@/server/secrets/schema";
 import { getAgentId } from "@/server/agents/get-agent-id";
 import { AppError } from "@/server/errors";
 import { listSecrets } from "@/server/secrets/list-secrets";
@@ -12,11 +17,21 @@ import { removeSecret } from "@/server/secrets/remove-secret";
 import { setSecret } from "@/server/secrets/set-secret";
 import { database } from "./admin";
 import { defineCommand } from "@/cli/command";
-import { jsonFlag, teamSlugFlag } from "@/cli/flags";
+import { jsonFlag, teamSlugFlag, tokenFlag, urlFlag } from "@/cli/flags";
 
-export type SecretCommand = { verb: "set" | "rm" | "list"; slug: string; name?: string; team?: string; json?: boolean };
+export type SecretCommand = {
+  verb: "set" | "rm" | "list";
+  slug: string;
+  name?: string;
+  team?: string;
+  json?: boolean;
+  url?: string;
+  token?: string;
+};
 
 export async function secretCommand(command: SecretCommand, stdin: NodeJS.ReadStream = process.stdin): Promise<number> {
+  const instance = resolveInstance(command, parseEnv());
+  if (instance) return remoteSecretCommand(instance, command, () => readValue(stdin, command.name ?? ""));
   const { db, config } = database();
   try {
     const agentId = await getAgentId({ db, slug: command.slug, teamSlug: command.team });
@@ -44,6 +59,30 @@ export async function secretCommand(command: SecretCommand, stdin: NodeJS.ReadSt
   } finally {
     await db.$disconnect();
   }
+}
+
+/** The same verbs through the agent's /v1/secrets routes (docs/api.md, "Secrets"); the token's team. */
+async function remoteSecretCommand(
+  instance: Instance,
+  command: SecretCommand,
+  readSecret: () => Promise<string>,
+): Promise<number> {
+  const client = instanceClient(instance, `/${encodeURIComponent(command.slug)}/v1`);
+  if (command.verb === "list") {
+    const { ok: _, ...listed } = await client.request("GET", "/secrets", secretListAnswerSchema);
+    if (command.json) console.log(JSON.stringify(listed, null, 2));
+    else console.log(describeSecrets(command.slug, listed));
+    return 0;
+  }
+  const path = `/secrets/${encodeURIComponent(command.name ?? "")}`;
+  if (command.verb === "rm") {
+    await client.request("DELETE", path, secretRemovedAnswerSchema);
+    console.log(`${command.name} removed from ${command.slug} on ${instance.url}`);
+    return 0;
+  }
+  const set = await client.request("PUT", path, secretSetAnswerSchema, { value: await readSecret() });
+  console.log(`${command.name} ${set.isNew ? "set" : "rotated"} on ${command.slug} on ${instance.url}`);
+  return 0;
 }
 
 function describeSecrets(slug: string, listed: Awaited<ReturnType<typeof listSecrets>>): string {
@@ -107,26 +146,26 @@ export const secretCommands = [
     group: "integrations",
     summary: "Set or rotate a secret; the value is read from stdin, never from an argument",
     args: [agentArg, nameArg],
-    flags: { team: teamSlugFlag },
+    flags: { team: teamSlugFlag, url: urlFlag, token: tokenFlag },
     examples: ["printf '%s' \"$VALUE\" | agentfold secret set weather API_KEY"],
-    run: ({ flags, args }) => secretCommand({ verb: "set", slug: args[0]!, name: args[1], team: flags.team }),
+    run: ({ flags, args }) => secretCommand({ verb: "set", slug: args[0]!, name: args[1], ...flags }),
   }),
   defineCommand({
     name: "secret rm",
     group: "integrations",
     summary: "Remove a secret",
     args: [agentArg, nameArg],
-    flags: { team: teamSlugFlag },
+    flags: { team: teamSlugFlag, url: urlFlag, token: tokenFlag },
     examples: ["agentfold secret rm weather API_KEY"],
-    run: ({ flags, args }) => secretCommand({ verb: "rm", slug: args[0]!, name: args[1], team: flags.team }),
+    run: ({ flags, args }) => secretCommand({ verb: "rm", slug: args[0]!, name: args[1], ...flags }),
   }),
   defineCommand({
     name: "secret list",
     group: "integrations",
     summary: "Secret names, when each was set, and which are missing",
     args: [agentArg],
-    flags: { team: teamSlugFlag, json: jsonFlag },
+    flags: { team: teamSlugFlag, json: jsonFlag, url: urlFlag, token: tokenFlag },
     examples: ["agentfold secret list weather --json"],
-    run: ({ flags, args }) => secretCommand({ verb: "list", slug: args[0]!, team: flags.team, json: flags.json }),
+    run: ({ flags, args }) => secretCommand({ verb: "list", slug: args[0]!, ...flags }),
   }),
 ];

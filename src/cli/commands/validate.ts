@@ -3,22 +3,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
-import { loadAgentFolder, type LoadedAgent } from "@/agents/loader/load-agent";
+import type { LoadedAgent } from "@/agents/loader/load-agent";
+import { parseEnv } from "@/env";
+import { loadPackedFolder } from "@/server/agents/load-packed-folder";
+import { modelRouting } from "@/server/models";
 import { defineCommand } from "@/cli/command";
 import { dirFlag, folderArg } from "@/cli/flags";
 
 export async function loadForCli(dir: string): Promise<LoadedAgent> {
   const folderDir = path.resolve(dir);
   if (!fs.existsSync(folderDir)) throw new Error(`no such folder: ${folderDir}`);
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-cli-"));
-  try {
-    // A folder without node_modules gets its lockfile's dependencies as an upload does (cached).
-    const cacheDir = path.join(os.homedir(), ".cache", "agentfold", "dependencies");
-    fs.mkdirSync(cacheDir, { recursive: true });
-    return await loadAgentFolder({ folderDir, outDir, dependencies: { cacheDir } });
-  } finally {
-    fs.rmSync(outDir, { recursive: true, force: true });
-  }
+  // What deploy would upload, with its lockfile's dependencies installed as an upload's (cached).
+  const cacheDir = path.join(os.homedir(), ".cache", "agentfold", "dependencies");
+  fs.mkdirSync(cacheDir, { recursive: true });
+  return loadPackedFolder({ dir: folderDir, cacheDir, models: modelRouting(parseEnv()) });
 }
 
 export async function validateCommand(options: { dir: string }): Promise<number> {

@@ -17,6 +17,7 @@ import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { createDb, poolOf } from "@/server/db";
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { createRestateRuntime } from "@/server/durable/restate-runtime";
+import { modelRouting } from "@/server/models";
 import { createTeam } from "@/server/teams/create-team";
 import { startWorkerServer } from "@/server/worker/endpoint";
 import { workerConfigFromEnv } from "@/server/worker/worker-config";
@@ -91,6 +92,7 @@ export async function startLocalAgent(options: {
       teamId: team.id,
       slug,
       archive: await tarGzOf(options.dir),
+      models: modelRouting(config),
     });
     if (version.status !== "ready" || !version.manifest) {
       await close();

@@ -30,7 +30,9 @@ export function instanceClient(instance: Omit<Instance, "token"> & { token?: str
         },
         body: init.body,
         signal: init.signal,
-      });
+        // A streamed body (an upload counted as it goes) must say so to Node's fetch.
+        ...(init.body instanceof ReadableStream ? { duplex: "half" } : {}),
+      } as RequestInit);
     } catch (error) {
       if (init.signal?.aborted) throw error;
       throw new AppError("unavailable", `could not reach ${instance.url}: ${networkProblem(error)}`);

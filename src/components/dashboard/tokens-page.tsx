@@ -21,6 +21,7 @@ const scopes: { action: TokenAction; label: string }[] = [
   { action: "approvals:write", label: "Approve or deny tool calls" },
   { action: "agents:read", label: "Read agents" },
   { action: "agents:deploy", label: "Upload and activate versions" },
+  { action: "tokens:write", label: "Make tokens within its own scopes (the CLI's token create)" },
 ];
 
 function when(value: Date | string | null): string {

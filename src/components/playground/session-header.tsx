@@ -48,6 +48,12 @@ export function SessionHeader({
         ) : null}
         <EvalDraftButton client={client} sessionId={sessionId} />
       </span>
+      {/* How this version's model runs here, when not as written (a Cursor id, ignored params). */}
+      {info?.notes?.map((note) => (
+        <span key={note} data-testid="session-note" className="basis-full text-xs text-amber-700 dark:text-amber-400">
+          {note}
+        </span>
+      ))}
     </div>
   );
 }

@@ -72,8 +72,14 @@ export type TurnStatus = {
   endedAt?: string;
 };
 
-/** From session.started: what kind of session this is. */
-export type SessionInfo = { mode: "chat" | "task"; purpose: "live" | "eval"; dryRun: boolean; title?: string };
+/** From session.started: what kind of session this is; `notes`: how its model runs here (docs/models.md). */
+export type SessionInfo = {
+  mode: "chat" | "task";
+  purpose: "live" | "eval";
+  dryRun: boolean;
+  title?: string;
+  notes?: string[];
+};
 
 export type Transcript = {
   /** The highest event index folded in; -1 before any. */

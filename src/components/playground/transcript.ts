@@ -25,7 +25,13 @@ function fold(t: Transcript, e: SessionEvent): Transcript {
     case "session.started":
       return {
         ...t,
-        session: { mode: e.data.mode, purpose: e.data.purpose, dryRun: e.data.dryRun ?? false, title: e.data.title },
+        session: {
+          mode: e.data.mode,
+          purpose: e.data.purpose,
+          dryRun: e.data.dryRun ?? false,
+          title: e.data.title,
+          ...(e.data.notes?.length ? { notes: e.data.notes } : {}),
+        },
       };
     case "message.received":
       return push(close(t), {

@@ -16,6 +16,8 @@ import type { AgentVersionSummary } from "./schema";
 import { agentDir, versionPaths } from "./storage";
 import { toVersionSummary, versionSelect } from "./version-summary";
 import { forgetCredentials } from "@/server/auth/credential-cache";
+import type { ModelRouting } from "@/agents/runtime/models/model-choice";
+import { agentFolderOf } from "./load-packed-folder";
 
 async function findOrPlanAgent(db: PrismaClient, teamId: string, slug: string) {
   const problem = slugProblem(slug);
@@ -74,23 +76,38 @@ export async function createAgentVersion(options: {
   load?: (options: {
     folderDir: string;
     folderName: string;
+    projectDir?: string;
     outDir: string;
     dependencies?: { cacheDir: string };
+    models?: ModelRouting;
   }) => Promise<LoadedAgent>;
+  /** The instance's default model and aliases (src/server/models.ts modelRouting). */
+  models?: ModelRouting;
+  /** Told as each step starts, for a deploy's progress (docs/api.md, the upload route). */
+  onStep?: (step: "validating" | "bundling" | "activating") => void;
 }): Promise<AgentVersionSummary> {
   const { db, dataDir, teamId, slug, archive, createdById, activate = true, load = loadAgentFolder } = options;
   const agent = await findOrPlanAgent(db, teamId, slug);
   const versionId = crypto.randomUUID();
   const paths = versionPaths(dataDir, agent.id, versionId);
   try {
+    options.onStep?.("validating");
     const extracted = await extractUpload({ archive, destDir: paths.source });
     fs.writeFileSync(paths.archive(extracted.format), archive);
     // npm dependencies from the upload's lockfile, installed once per lockfile for every agent.
     const dependencies = { cacheDir: path.join(dataDir, "dependencies") };
     fs.mkdirSync(dependencies.cacheDir, { recursive: true });
-    const loaded = await load({ folderDir: paths.source, folderName: slug, outDir: paths.bundle, dependencies });
+    options.onStep?.("bundling");
+    const loaded = await load({
+      ...agentFolderOf(paths.source),
+      folderName: slug,
+      outDir: paths.bundle,
+      dependencies,
+      ...(options.models ? { models: options.models } : {}),
+    });
     loaded.diagnostics.push(...(await missingPeers(db, teamId, slug, loaded.manifest)));
     const status = loaded.diagnostics.some((d) => d.level === "error") ? "invalid" : "ready";
+    if (status === "ready" && activate) options.onStep?.("activating");
     const version = await db.$transaction(async (tx) => {
       if (agent.isNew) {
         await tx.agent.create({

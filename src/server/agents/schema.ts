@@ -67,6 +67,7 @@ export type MyAgent = z.infer<typeof myAgentSchema>;
 export const diagnosticSchema = z.object({
   level: z.enum(["error", "warning"]),
   file: z.string().optional(),
+  line: z.number().int().positive().optional(),
   message: z.string(),
 });
 

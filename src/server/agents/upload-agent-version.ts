@@ -7,6 +7,7 @@ import type { DurableRuntime } from "@/server/durable/runtime";
 import { AppError } from "@/server/errors";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { loadAgentInChild } from "@/agents/loader/load-agent-in-child";
+import type { ModelRouting } from "@/agents/runtime/models/model-choice";
 import { createAgentVersion } from "./create-agent-version";
 import { processUploadSlots, type UploadSlots } from "./upload-slots";
 
@@ -24,6 +25,10 @@ export async function uploadAgentVersion(options: {
   /** Bounds the uploads this process takes in at once (./upload-slots.ts). */
   slots?: UploadSlots;
   load?: typeof loadAgentInChild;
+  /** The instance's default model and aliases (src/server/models.ts modelRouting). */
+  models?: ModelRouting;
+  /** Told as each step starts (`received`: the whole body is in), for a deploy's progress. */
+  onStep?: (step: "received" | "validating" | "bundling" | "activating") => void;
 }) {
   const {
     db,
@@ -45,8 +50,20 @@ export async function uploadAgentVersion(options: {
     const archive = await options.readArchive();
     if (archive.byteLength === 0)
       throw new AppError("invalid_upload", "the upload is empty; send a .zip or .tar.gz of the agent folder");
+    options.onStep?.("received");
     const createdById = caller.principal.kind === "user" ? caller.principal.id : undefined;
-    const version = await createAgentVersion({ db, dataDir, teamId, slug, archive, createdById, activate, load });
+    const version = await createAgentVersion({
+      db,
+      dataDir,
+      teamId,
+      slug,
+      archive,
+      createdById,
+      activate,
+      load,
+      models: options.models,
+      onStep: options.onStep,
+    });
     if (version.isActive) await startSchedulers({ db, runtime, agentIds: [version.agentId] });
     return version;
   } finally {

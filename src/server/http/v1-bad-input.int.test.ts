@@ -311,6 +311,14 @@ const plausible: Record<string, () => fc.Arbitrary<unknown>> = {
   ids: () => fc.constantFrom(["refunds"], ["nope"], []),
   tags: () => fc.constantFrom(["smoke"], []),
   iterations: () => fc.constantFrom(1, 2),
+  name: () => fc.constantFrom("ci", "cli on laptop"),
+  actions: () => fc.constantFrom(["sessions:read"], ["*"], ["tokens:write", "agents:read"]),
+  agents: () => fc.constantFrom([], ["echo"]),
+  expiresInDays: () => fc.constantFrom(1, 30),
+  // Never the run's own token: revoking it would end the run.
+  token: () => fc.constantFrom("af_not_a_token", "af_"),
+  hostname: () => fc.constantFrom("laptop", "build-box.local"),
+  requestId: () => fc.stringMatching(/^clr_[A-Za-z0-9_-]{43}$/),
 };
 
 /** The fields of a route's JSON body, from its schema in the route table. */

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { openApiDocument } from "./openapi";
 import { json } from "./respond";
 import { agentRoutes } from "./routes/agent-routes";
+import { cliRoutes } from "./routes/cli-routes";
 import { evalDraftRoutes } from "./routes/eval-drafts";
 import { evalRoutes } from "./routes/eval-routes";
 import { hostRoutes } from "./routes/host-routes";
@@ -35,6 +36,7 @@ export const v1Routes = [
   ...mcpRoutes,
   ...mcpOAuthRoutes,
   ...hostRoutes,
+  ...cliRoutes,
   openApiRoute,
 ];
 

@@ -106,8 +106,9 @@ export async function recordSessionStart(
 
 // $1…$11 the session row, $12 the events' time (ISO), $13/$14 their data (JSON text), $15 the
 // events' channel, $16 the first turn to announce on channel $17 (src/server/worker/eager-turns.ts)
-// or NULL, $18 the session's purpose. An announced turn goes to a live worker, one of
-// those whose liveness lock shows in pg_locks (taken only once the worker LISTENs, so it hears the
+// or NULL, $18 the session's purpose. session.started also gets its version's manifest.modelNotes
+// as `notes`, read here rather than before: this statement is the whole hot path. An announced
+// turn goes to a live worker, one of those whose liveness lock shows in pg_locks (taken only once the worker LISTENs, so it hears the
 // notice): the session records its key and starts at turn epoch 1, the eager run's, and the notice
 // names it. With no live worker it records 0, "heard by nobody", and epoch 0 (the sweep sends the
 // turn to Restate). Timestamps are UTC in "timestamp without time zone" columns (Prisma's convention).
@@ -122,10 +123,14 @@ const recordSessionStartSql = `
     SELECT $1, $2, $3, $4, $5, $6, $7::"SessionMode", $18::"SessionPurpose", $8, $9, $10, 'running', $11, 2, worker.key, CASE WHEN worker.key > 0 THEN 1 ELSE 0 END, now() AT TIME ZONE 'UTC'
     FROM worker
     RETURNING id, "eagerWorker"
+  ), notes AS (
+    SELECT coalesce((SELECT jsonb_build_object('notes', v.manifest->'modelNotes') FROM "AgentVersion" v
+      WHERE v.id = $3 AND jsonb_typeof(v.manifest->'modelNotes') = 'array'), '{}'::jsonb) AS data
   ), events AS (
     INSERT INTO session_events ("sessionId", index, type, "turnId", at, data)
-      SELECT session.id, e.index, e.type, e.turn_id, $12::timestamptz AT TIME ZONE 'UTC', e.data::jsonb
-      FROM session, (VALUES (0, 'session.started', NULL::text, $13::text), (1, 'message.received', $11::text, $14::text)) AS e(index, type, turn_id, data)
+      SELECT session.id, e.index, e.type, e.turn_id, $12::timestamptz AT TIME ZONE 'UTC',
+             CASE WHEN e.index = 0 THEN e.data::jsonb || notes.data ELSE e.data::jsonb END
+      FROM session, notes, (VALUES (0, 'session.started', NULL::text, $13::text), (1, 'message.received', $11::text, $14::text)) AS e(index, type, turn_id, data)
       RETURNING index
   )
   SELECT pg_notify($15, session.id || ':1'),

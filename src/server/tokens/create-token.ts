@@ -5,7 +5,8 @@ import { isTokenAction } from "./scopes";
 import { newTokenSecret } from "./token-secret";
 
 export async function createToken(options: {
-  db: PrismaClient;
+  /** A transaction's client will do: only apiToken is used. */
+  db: Pick<PrismaClient, "apiToken">;
   teamId: string;
   name: string;
   actions: string[];

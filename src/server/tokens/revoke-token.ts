@@ -29,12 +29,23 @@ export async function revokeToken({
   throw new AppError("not_found", "no such active token in this team");
 }
 
-/** Revokes a token given its secret (what scripts hold): `agentfold token revoke --token af_…`. */
-export async function revokeTokenBySecret({ db, token }: { db: PrismaClient; token: string }): Promise<void> {
+/** Revokes a token given its secret (what scripts hold): `agentfold token revoke --token af_…`.
+ * With `teamIds` (over HTTP), only a token of the caller's teams: holding a secret already lets one act as
+ * it, so revoking it needs nothing more than that. */
+export async function revokeTokenBySecret({
+  db,
+  token,
+  teamIds,
+}: {
+  db: PrismaClient;
+  token: string;
+  teamIds?: string[];
+}): Promise<void> {
   const { count } = await db.apiToken.updateMany({
-    where: { tokenHash: hashToken(token), revokedAt: null },
+    where: { tokenHash: hashToken(token), revokedAt: null, ...(teamIds ? { teamId: { in: teamIds } } : {}) },
     data: { revokedAt: new Date() },
   });
   forgetCredentials();
-  if (count === 0) throw new AppError("not_found", "no such active token");
+  if (count === 0)
+    throw new AppError("not_found", teamIds ? "no such active token in this team" : "no such active token");
 }

@@ -9,6 +9,7 @@ export const tokenActions = [
   "channels:invoke", // call the agent's channel routes (/<slug>/v1/channels/<id>/…)
   "artifacts:read", // list, read and download the agent's artifacts
   "evals:run", // run the agent's evals and read their runs
+  "tokens:write", // create tokens within its own scopes (POST /v1/tokens; `agentfold token create`)
 ] as const;
 
 export type TokenAction = (typeof tokenActions)[number];

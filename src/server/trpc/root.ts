@@ -2,6 +2,7 @@
 import { agentsRouter } from "@/server/agents/router";
 import { approvalsRouter } from "@/server/approvals/router";
 import { authRouter } from "@/server/auth/router";
+import { cliLoginRouter } from "@/server/cli-login/router";
 import { hostStateRouter } from "@/server/host-state/router";
 import { secretsRouter } from "@/server/secrets/router";
 import { sessionsRouter } from "@/server/sessions/router";
@@ -21,6 +22,7 @@ export const appRouter = router({
   slack: slackRouter,
   // Keyed by its folder: procedures.test.ts finds each domain's schema.ts by the key.
   "host-state": hostStateRouter,
+  "cli-login": cliLoginRouter,
 });
 
 export type AppRouter = typeof appRouter;

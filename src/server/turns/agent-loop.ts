@@ -2,6 +2,7 @@
 // asked for (each its own journaled step; `task` calls run a subagent), then the next model step
 // with the results, until the model answers without tools. A worker that dies anywhere in here
 // resumes from the journal: completed steps return their recorded outcome and never run again.
+import type { SharedV3ProviderOptions } from "@ai-sdk/provider";
 import type { ModelMessage, ToolResultPart } from "ai";
 import { modelCost } from "@/agents/runtime/models/prices";
 import { resolveModel } from "@/agents/runtime/models/resolve-model";
@@ -19,6 +20,8 @@ export type LoopOptions = {
   keyPrefix: string;
   parentCallId?: string;
   modelId: string;
+  /** The agent's model params as provider options (model-choice.ts). */
+  modelOptions?: SharedV3ProviderOptions;
   system: string;
   messages: ModelMessage[];
   tools: ToolSpec[];
@@ -61,7 +64,7 @@ export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<Loo
             turnId,
             keyPrefix: options.keyPrefix,
             step: n,
-            model: resolveModel(options.modelId, env.models),
+            model: resolveModel(options.modelId, env.models, options.modelOptions),
             system: options.system,
             messages,
             tools: options.tools,

@@ -3,6 +3,7 @@
 // setup (turn-setup.ts) and the approval gate (approvals/gate-approvals.ts) hand each other. The
 // implementation files import these instead of each other, so no import circle runs between them;
 // this file imports only leaves (src/server/import-cycles.test.ts checks it).
+import type { SharedV3ProviderOptions } from "@ai-sdk/provider";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
 import type { AgentManifest } from "@/agents/loader/manifest";
@@ -88,6 +89,8 @@ export type TurnSetup = {
   /** The pinned version's manifest; `root` is absent for a version with no folder. */
   manifest: Omit<AgentManifest, "root"> & { root?: AgentManifest["root"] };
   modelId: string;
+  /** The agent's params as its provider's options (model-choice.ts); absent when none apply. */
+  modelOptions?: SharedV3ProviderOptions;
   system: string;
   messages: ModelMessage[];
   /** Absolute path of the version's sandbox bundle; null for a folder with no modules. */

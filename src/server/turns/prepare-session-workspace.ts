@@ -1,6 +1,7 @@
 // The session workspace, laid out on the session's first turn (a copy from the worker's stock when
 // there is one) and given this send's workspaceFiles. Idempotent: the layout is done once, then
 // marked (docs/turns.md "Journaled steps and crash recovery").
+import path from "node:path";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { isPrepared, prepareWorkspace, writeWorkspaceFiles } from "@/agents/runtime/prepare-workspace";
 import { ensureWorkspaceDir } from "@/agents/runtime/workspace-owner";
@@ -28,7 +29,8 @@ export function prepareSessionWorkspace(
   const layOut = (dir: string, workspaceFiles?: Record<string, string>) =>
     prepareWorkspace({
       workspaceDir: dir,
-      sourceDir: paths.source,
+      // A project uploaded from above the agent folder has it below the root (pack-project.ts).
+      sourceDir: path.join(paths.source, manifest.folder ?? ""),
       bundleDir: paths.bundle,
       manifest: manifest as AgentManifest,
       workspaceFiles,

@@ -51,6 +51,7 @@ export async function runTurn(deps: TurnDeps, turn: TurnRequest): Promise<TurnFi
       sessionId,
       turnId,
       defaultModel: deps.defaultModel,
+      aliases: deps.models.aliases,
       conversation,
       row: deps.setupRow,
     }).then((loaded) => ({
@@ -143,7 +144,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
   };
   const connections = await openConnections(deps, setup, turnId);
   if (!Array.isArray(connections)) return connections;
-  env.delegate = (call, trace) => runSubagent(env, call, setup.modelId, trace, connections);
+  env.delegate = (call, trace) => runSubagent(env, call, setup, trace, connections);
   let messages: ModelMessage[] = setup.messages;
   let firstStep = 0;
   let repair: string | undefined;
@@ -152,6 +153,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
     const outcome = await agentLoop(env, {
       keyPrefix: turnId,
       modelId: setup.modelId,
+      modelOptions: setup.modelOptions,
       system: setup.system,
       messages,
       tools: turnTools(setup, {

@@ -4,22 +4,22 @@
 import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { noSpan, type SpanScope } from "@/server/telemetry/span-scope";
 import { agentLoop } from "./agent-loop";
-import type { LoopEnv, Spend, ToolCallRequest, ToolCallResult } from "./engine";
+import type { LoopEnv, Spend, ToolCallRequest, ToolCallResult, TurnSetup } from "./engine";
 import { failed } from "./tool-output";
-import { modelIdOf } from "./turn-setup";
+import { chooseModel } from "@/agents/runtime/models/model-choice";
 import { turnTools, type ToolSpec } from "./turn-tools";
 
 export async function runSubagent(
   env: LoopEnv,
   call: ToolCallRequest,
-  parentModelId: string,
+  parent: Pick<TurnSetup, "modelId" | "modelOptions">,
   /** The `task` call's span (started by the subagent's first work that runs). */
   trace: SpanScope = noSpan,
   /** The parent turn's MCP connection tools. */
   connections: ToolSpec[] = [],
 ): Promise<ToolCallResult & Spend> {
   try {
-    const result = await delegate(env, call, parentModelId, trace, connections);
+    const result = await delegate(env, call, parent, trace, connections);
     trace.end(result.isError && typeof result.output === "string" ? result.output : undefined);
     return result;
   } catch (error) {
@@ -31,7 +31,7 @@ export async function runSubagent(
 async function delegate(
   env: LoopEnv,
   call: ToolCallRequest,
-  parentModelId: string,
+  parent: Pick<TurnSetup, "modelId" | "modelOptions">,
   trace: SpanScope,
   connections: ToolSpec[],
 ): Promise<ToolCallResult & Spend> {
@@ -73,6 +73,9 @@ async function delegate(
     return finish(failed(`there is no subagent named ${String(input.subagent)}; subagents: ${known}`), none);
   }
   trace.set({ "agentfold.subagent": subagent.id });
+  // A subagent naming no model, or one this instance cannot map, runs on its parent's.
+  const inherited = { id: parent.modelId, providerOptions: parent.modelOptions, notes: [] };
+  const model = chooseModel(subagent.model, { defaultModel: parent.modelId, aliases: env.models.aliases }, inherited);
   await step(`${turnId}:${call.callId}:called`, () =>
     appendEvents({
       db,
@@ -92,7 +95,8 @@ async function delegate(
     {
       keyPrefix: `${turnId}:${call.callId}`,
       parentCallId: call.callId,
-      modelId: modelIdOf(subagent.model, parentModelId),
+      modelId: model.id,
+      modelOptions: model.providerOptions,
       system: subagent.instructionsText,
       messages: [{ role: "user", content: prompt }],
       // Subagents share the parent's tools, MCP connections included.

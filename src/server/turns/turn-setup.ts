@@ -7,6 +7,7 @@ import path from "node:path";
 import type { PrismaClient } from "@prisma/client";
 import type { ModelMessage } from "ai";
 import { emptyManifest, type AgentManifest } from "@/agents/loader/manifest";
+import { chooseModel } from "@/agents/runtime/models/model-choice";
 import type { SessionInfo } from "@/agents/sandbox/protocol";
 import type { Principal } from "@/agents/sdk/types";
 import { agentDir, stateRoot, workspaceDir } from "@/server/agents/storage";
@@ -18,12 +19,6 @@ import { eagerEpoch, eagerStartColumns, type EagerStart } from "./step-journal";
 export function sessionInfo(setup: TurnSetup): SessionInfo {
   const { id, channel, mode, auth, purpose, title, dryRun } = setup.session;
   return { id, channel, mode, auth, purpose, dryRun, ...(title ? { title } : {}) };
-}
-
-/** Agent folders name Cursor's models ("grok-4.5"); only `provider:model` ids are ours. */
-export function modelIdOf(configured: unknown, fallback: string): string {
-  const id = typeof configured === "string" ? configured : (configured as { id?: unknown } | undefined)?.id;
-  return typeof id === "string" && id.includes(":") ? id : fallback;
 }
 
 const setupSql = (
@@ -55,6 +50,8 @@ export async function loadTurnSetup(options: {
   sessionId: string;
   turnId: string;
   defaultModel: string;
+  /** AGENTFOLD_MODEL_ALIASES: what Cursor's bare model ids run on. */
+  aliases?: Record<string, string>;
   /** The conversation when the caller knows it (a new session's first turn: its message). */
   conversation?: ModelMessage[];
   /** The session row when the caller reads it already (readEagerTurnStart). */
@@ -70,6 +67,7 @@ export async function loadTurnSetup(options: {
   ]);
   if (!session) throw new Error(`no session ${sessionId}`);
   const manifest = session.manifest ?? {};
+  const model = chooseModel(manifest.model, { defaultModel, aliases: options.aliases });
   const auth: Principal = { kind: session.ownerKind as Principal["kind"], id: session.ownerId };
   return {
     session: {
@@ -85,7 +83,8 @@ export async function loadTurnSetup(options: {
       unattendedApprovals: session.unattendedApprovals === "park" ? "park" : "deny",
     },
     manifest: { ...emptyManifest, ...manifest },
-    modelId: modelIdOf(manifest.model, defaultModel),
+    modelId: model.id,
+    ...(model.providerOptions ? { modelOptions: model.providerOptions } : {}),
     system: systemPrompt(manifest),
     messages,
     bundlePath: session.bundlePath ? path.join(dataDir, session.bundlePath) : null,

@@ -6,9 +6,10 @@ import type { AddressInfo } from "node:net";
 import { anthropicMessagesWire } from "./anthropic-messages";
 import { openaiChatWire } from "./openai-chat";
 import { openaiResponsesWire } from "./openai-responses";
+import { xaiChatWire } from "./xai-chat";
 import { isErrorReply, type FakeScript, type JsonBody, type ProviderWire } from "./reply";
 
-export type FakeProvider = "openai" | "anthropic" | "openai-compatible";
+export type FakeProvider = "openai" | "anthropic" | "openai-compatible" | "xai";
 
 export type RecordedRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: JsonBody };
 
@@ -24,6 +25,7 @@ const wires: Record<FakeProvider, ProviderWire> = {
   openai: openaiResponsesWire,
   anthropic: anthropicMessagesWire,
   "openai-compatible": openaiChatWire,
+  xai: xaiChatWire,
 };
 
 export async function startProviderFake(options: {

@@ -5,6 +5,7 @@ const all = {
   openaiApiKey: "sk-test",
   anthropicApiKey: "sk-ant-test",
   openaiCompatibleBaseUrl: "http://127.0.0.1:11434/v1",
+  xaiApiKey: "xai-test",
 };
 
 describe("resolveModel", () => {
@@ -14,12 +15,14 @@ describe("resolveModel", () => {
       "openai:gpt-5",
       "anthropic:claude-sonnet-4-5",
       "openai-compatible:qwen2.5:7b",
+      "xai:grok-4",
     ].map((id) => resolveModel(id, all));
     expect(resolved.map((model) => [model.specificationVersion, model.provider, model.modelId])).toEqual([
       ["v3", "local", "scripted"],
       ["v3", "openai.responses", "gpt-5"],
       ["v3", "anthropic.messages", "claude-sonnet-4-5"],
       ["v3", "openai-compatible.chat", "qwen2.5:7b"],
+      ["v3", "xai.chat", "grok-4"],
     ]);
   });
 
@@ -35,6 +38,7 @@ describe("resolveModel", () => {
     expect(() => resolveModel("openai-compatible:llama3", {})).toThrow(
       "model openai-compatible:llama3 needs OPENAI_COMPATIBLE_BASE_URL",
     );
+    expect(() => resolveModel("xai:grok-4", {})).toThrow("model xai:grok-4 needs XAI_API_KEY");
   });
 
   it("rejects malformed ids, unknown providers and unknown local models", () => {
@@ -42,7 +46,7 @@ describe("resolveModel", () => {
       expect(() => resolveModel(id, all)).toThrow(`model id "${id}" must look like provider:model`);
     }
     expect(() => resolveModel("gemini:pro", all)).toThrow(
-      'model gemini:pro has an unknown provider "gemini"; use one of: local, openai, anthropic, openai-compatible',
+      'model gemini:pro has an unknown provider "gemini"; use one of: local, openai, anthropic, openai-compatible, xai',
     );
     expect(() => resolveModel("local:smart", all)).toThrow("the only local model is local:scripted");
   });

@@ -3,7 +3,9 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, SharedV3ProviderOptions } from "@ai-sdk/provider";
+import { createXai } from "@ai-sdk/xai";
+import { defaultSettingsMiddleware, wrapLanguageModel } from "ai";
 import { createLocalScriptedModel, localScriptedModelId } from "./local-scripted";
 
 export type ModelProviderSettings = {
@@ -12,6 +14,10 @@ export type ModelProviderSettings = {
   anthropicApiKey?: string;
   anthropicBaseUrl?: string;
   openaiCompatibleBaseUrl?: string;
+  xaiApiKey?: string;
+  xaiBaseUrl?: string;
+  /** AGENTFOLD_MODEL_ALIASES: Cursor's bare model ids and the `provider:model` each runs on. */
+  aliases?: Record<string, string>;
   /** Tests: `local:scripted` paces its stream parts this far apart, as a real model's arrive. */
   scriptedChunkDelayMs?: number;
 };
@@ -20,6 +26,7 @@ export type ModelProviderSettings = {
 // process.env themselves, and a stray variable could send the API key somewhere src/env.ts never saw.
 const openaiDefaultBaseUrl = "https://api.openai.com/v1";
 const anthropicDefaultBaseUrl = "https://api.anthropic.com/v1";
+const xaiDefaultBaseUrl = "https://api.x.ai/v1";
 
 /** A model id that names no model this platform can call as configured: the same on every try. */
 export class ModelResolutionError extends Error {
@@ -29,9 +36,20 @@ export class ModelResolutionError extends Error {
   }
 }
 
-export const modelProviders = ["local", "openai", "anthropic", "openai-compatible"] as const;
+export const modelProviders = ["local", "openai", "anthropic", "openai-compatible", "xai"] as const;
 
-export function resolveModel(id: string, providers: ModelProviderSettings): LanguageModelV3 {
+/** `providerOptions`: the agent's model params as its provider takes them (model-choice.ts). */
+export function resolveModel(
+  id: string,
+  providers: ModelProviderSettings,
+  providerOptions?: SharedV3ProviderOptions,
+): LanguageModelV3 {
+  const model = providerModel(id, providers);
+  if (!providerOptions) return model;
+  return wrapLanguageModel({ model, middleware: defaultSettingsMiddleware({ settings: { providerOptions } }) });
+}
+
+function providerModel(id: string, providers: ModelProviderSettings): LanguageModelV3 {
   const problem = modelIdProblem(id);
   if (problem) throw new ModelResolutionError(problem);
   const { provider, model } = parseModelId(id);
@@ -62,6 +80,9 @@ export function resolveModel(id: string, providers: ModelProviderSettings): Lang
         baseURL: providers.openaiCompatibleBaseUrl,
         includeUsage: true,
       })(model);
+    case "xai":
+      if (!providers.xaiApiKey) throw new ModelResolutionError(`model ${id} needs XAI_API_KEY`);
+      return createXai({ apiKey: providers.xaiApiKey, baseURL: providers.xaiBaseUrl ?? xaiDefaultBaseUrl })(model);
     default:
       throw new ModelResolutionError(`model ${id} has an unknown provider "${provider}"`);
   }

@@ -5,12 +5,14 @@ import { defaultUploadLimits } from "@/server/agents/intake/upload-limits";
 import { agentSlugSchema, uploadedVersionSchema, visibleAgentsSchema } from "@/server/agents/schema";
 import { uploadAgentVersion } from "@/server/agents/upload-agent-version";
 import { getHealth } from "@/server/health/get-health";
+import { modelRouting } from "@/server/models";
 import { platformChecks } from "@/server/health/platform-checks";
 import { healthSchema } from "@/server/health/schema";
 import { storableString } from "@/server/validation/schema";
 import { db, durableRuntime } from "../platform";
 import { readBodyBytes } from "../read-json";
 import { json } from "../respond";
+import { type UploadStep, uploadProgressResponse, wantsUploadProgress } from "../upload-progress";
 import { hostRoute } from "../v1-route";
 
 export const hostRoutes = [
@@ -72,17 +74,22 @@ export const hostRoutes = [
     rawBody: ["application/zip", "application/gzip"],
     response: { json: uploadedVersionSchema },
     handler: async ({ request, caller, params, query }) => {
-      const version = await uploadAgentVersion({
-        db: db(),
-        runtime: durableRuntime(),
-        dataDir: env().dataDir,
-        caller: caller!,
-        slug: params.slug,
-        teamSlug: query.team,
-        readArchive: () => readBodyBytes(request, defaultUploadLimits.maxArchiveBytes),
-        activate: query.activate === "true",
-      });
-      return { ok: true, version };
+      const upload = (onStep?: (step: UploadStep) => void) =>
+        uploadAgentVersion({
+          db: db(),
+          runtime: durableRuntime(),
+          dataDir: env().dataDir,
+          caller: caller!,
+          slug: params.slug,
+          teamSlug: query.team,
+          readArchive: () => readBodyBytes(request, defaultUploadLimits.maxArchiveBytes),
+          activate: query.activate === "true",
+          models: modelRouting(env()),
+          onStep,
+        });
+      // `agentfold deploy` asks for its steps as NDJSON; every other client gets the JSON answer.
+      if (wantsUploadProgress(request)) return uploadProgressResponse(upload);
+      return { ok: true, version: await upload() };
     },
   }),
 ];
