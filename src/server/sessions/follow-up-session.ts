@@ -67,10 +67,17 @@ export async function followUpSession(options: {
       });
       return { queued: true as const };
     }
+    // The web queues this turn itself. Should this process die between this commit and the send,
+    // the workers' sweep sends it from the log 2 s on ("named for nobody", eagerWorker 0: see
+    // src/server/worker/eager-turns.ts); the send is idempotent per turn, so a sweep racing the
+    // web's own send costs nothing. Not for a preempting send (the old turn must get its
+    // invocation first, or the two would run side by side) nor one with workspace files (the log
+    // does not hold them): those are the web's alone, as before.
+    const isSweepable = !row.runningTurnId && !body.workspaceFiles;
     await client.query(
-      // The web queues this turn itself: no eager run's sweep covers the session any more.
-      `UPDATE sessions SET "continuationTokenHash" = $2, status = 'running', "runningTurnId" = $3, "eagerWorker" = NULL WHERE id = $1`,
-      [sessionId, next.hash, turnId],
+      `UPDATE sessions SET "continuationTokenHash" = $2, status = 'running', "runningTurnId" = $3,
+         "eagerWorker" = CASE WHEN $4::boolean THEN 0 ELSE NULL END WHERE id = $1`,
+      [sessionId, next.hash, turnId, isSweepable],
     );
     await appendEventsInTransaction({
       client,

@@ -6,6 +6,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { decideApproval } from "@/server/approvals/decide-approval";
 import { poolOf } from "@/server/db";
 import { appendEvents } from "@/server/events/append-events";
+import { followUpSession } from "@/server/sessions/follow-up-session";
 import { recordSessionStart } from "@/server/sessions/record-session-start";
 import { newDeliveryId, newSessionId, newTurnId } from "@/server/sessions/session-urls";
 import { newContinuationToken } from "@/server/sessions/continuation-token";
@@ -47,8 +48,28 @@ describe("a new session's first turn", () => {
     const second = ofType(after, "turn.started")[1]!.turnId;
     expect(await h.invocations(started.sessionId)).toEqual([second]);
     expect(next.admission).toBe("started");
-    // The web's send took the session over: no sweep covers it any more.
-    expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker).toBeNull();
+    // The web sent it; had it died first, the sweep would have (named for nobody: 0).
+    expect((await h.db.session.findUniqueOrThrow({ where: { id: started.sessionId } })).eagerWorker).toBe(0);
+  });
+
+  it("sends a follow-up whose web recorded it and died before sending it", async () => {
+    const started = await h.start(agent, { message: "hello" });
+    await h.eventsUntil(started.sessionId, waits(1));
+    // The send never happens: this web process is gone after the follow-up's statement committed.
+    const deadWeb = { ...h.runtime, sendTurn: () => new Promise<never>(() => undefined) };
+    void followUpSession({
+      db: h.db,
+      runtime: deadWeb,
+      agentId: agent.id,
+      sessionId: started.sessionId,
+      principal: h.owner,
+      body: { message: '[call lookup {"orderId":"F1"}]', continuationToken: started.continuationToken },
+    });
+    const log = await h.eventsUntil(started.sessionId, waits(2), 15_000);
+    gapless(log);
+    const second = ofType(log, "turn.started")[1]!.turnId;
+    expect(ofType(log, "action.result")[0]!.data).toMatchObject({ output: { orderId: "F1" } });
+    expect(await h.invocations(started.sessionId)).toEqual([second]);
   });
 
   it("goes to one live worker, named by the session's start: of two workers, exactly one runs each", async () => {

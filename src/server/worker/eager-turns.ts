@@ -22,8 +22,10 @@
 //   under the old key, and is swept once that backend is gone (the worker ends it if it lingers);
 // - nobody was there to hear the notice (eagerWorker 0): the sweep sends it 2 s after its start.
 // A send is idempotent per turn, so two workers sweeping, or a sweep racing a send, cost nothing.
-// Only those are swept: other turns are queued on Restate by whoever recorded them (a send
-// through the web clears eagerWorker as it takes the session).
+// - a follow-up the web recorded and then died before sending (follow-up-session.ts names it for
+//   nobody, eagerWorker 0): the sweep sends it 2 s after it was recorded.
+// Only those are swept: other turns are queued on Restate by whoever recorded them (a preempting
+// follow-up, or one with workspace files, clears eagerWorker as it takes the session).
 // Stop needs no invocation (the NOTIFY reaches the eager run); a preempting send first gives the
 // running turn one (follow-up-session.ts), so Restate still runs the session's turns one at a time.
 //
