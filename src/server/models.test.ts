@@ -9,6 +9,9 @@ it("passes every provider variable to the model layer", () => {
     ANTHROPIC_API_KEY: "sk-ant",
     ANTHROPIC_BASE_URL: "https://gateway.internal/anthropic/v1",
     OPENAI_COMPATIBLE_BASE_URL: "http://127.0.0.1:11434/v1",
+    XAI_API_KEY: "xai-key",
+    XAI_BASE_URL: "https://gateway.internal/xai/v1",
+    AGENTFOLD_MODEL_ALIASES: "grok-4.5=xai:grok-4",
   });
   expect(modelSettings(config)).toEqual({
     openaiApiKey: "sk-openai",
@@ -16,5 +19,8 @@ it("passes every provider variable to the model layer", () => {
     anthropicApiKey: "sk-ant",
     anthropicBaseUrl: "https://gateway.internal/anthropic/v1",
     openaiCompatibleBaseUrl: "http://127.0.0.1:11434/v1",
+    xaiApiKey: "xai-key",
+    xaiBaseUrl: "https://gateway.internal/xai/v1",
+    aliases: { "grok-4.5": "xai:grok-4" },
   });
 });
