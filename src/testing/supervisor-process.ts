@@ -119,7 +119,8 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-type Component = "postgres" | "restate" | "worker" | "web";
+// Cluster mode's processes are numbered: restate-1, worker-2, web-1 …
+type Component = "postgres" | "restate" | "worker" | "web" | `${"restate" | "worker" | "web"}-${number}`;
 
 /** The pid the supervisor printed for a component in its ready lines. */
 export function printedPid(output: string, component: Component): number {

@@ -10,6 +10,8 @@ import { superviseChild, type SupervisedChild, type Supervision } from "./superv
 import { isHttpOk, waitFor } from "./wait";
 
 export type RestatePorts = { ingress: number; admin: number; node: number };
+/** One node of a cluster (restate-cluster.ts): its name, and the cluster's settings for it. */
+export type ClusterNode = { name: string; env: Record<string, string> };
 export type EmbeddedRestate = {
   ingressUrl: string;
   adminUrl: string;
@@ -34,10 +36,11 @@ export async function startEmbeddedRestate(options: {
   ports: RestatePorts;
   log: Log;
   supervision?: Supervision;
+  node?: ClusterNode;
 }): Promise<EmbeddedRestate> {
-  const { dataDir, ports, log, supervision } = options;
-  const baseDir = path.join(dataDir, "restate");
-  const logFile = path.join(dataDir, "logs", "restate.log");
+  const { dataDir, ports, log, supervision, node } = options;
+  const baseDir = node ? path.join(dataDir, "restate", node.name) : path.join(dataDir, "restate");
+  const logFile = path.join(dataDir, "logs", `${node?.name ?? "restate"}.log`);
   fs.mkdirSync(baseDir, { recursive: true });
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const identity = readOrCreateIdentityKey(dataDir);
@@ -49,10 +52,10 @@ export async function startEmbeddedRestate(options: {
   // worker's registration: in-flight invocations resume where they were.
   const restate = superviseChild(
     {
-      name: "restate",
+      name: node?.name ?? "restate",
       command: restateBinary(),
       // A fixed node name keeps the data directory stable when the host name changes.
-      args: ["--base-dir", baseDir, "--node-name", "agentfold", "--no-logo"],
+      args: ["--base-dir", baseDir, "--node-name", node?.name ?? "agentfold", "--no-logo"],
       env: {
         PATH: inheritedEnvironment().PATH,
         RESTATE_BIND_IP: "127.0.0.1",
@@ -68,6 +71,7 @@ export async function startEmbeddedRestate(options: {
         RESTATE_SHUTDOWN_TIMEOUT: "10s",
         // Every request to the worker is signed; the worker refuses the unsigned (request-identity.ts).
         RESTATE_WORKER__INVOKER__REQUEST_IDENTITY_PRIVATE_KEY_PEM_FILE: identity.privateKeyFile,
+        ...node?.env,
       },
       logFile,
     },

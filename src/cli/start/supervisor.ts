@@ -8,6 +8,7 @@ import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-id
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { stopAllChildren, type Log } from "./child";
+import { clusterPortChecks, startClusterRestate, startClusterWebs, startClusterWorkers } from "./cluster";
 import { applyMigrations } from "./migrate";
 import { assertPortFree } from "./ports";
 import { startEmbeddedPostgres } from "./postgres";
@@ -44,8 +45,19 @@ async function assertPortsFree(config: Env): Promise<void> {
         component: "Restate admin",
         variable: "RESTATE_ADMIN_PORT",
       },
-      { port: config.RESTATE_NODE_PORT, host: "127.0.0.1", component: "Restate node", variable: "RESTATE_NODE_PORT" },
     );
+    // A cluster's nodes talk on ports of their own (cluster-ports.ts).
+    if (!config.AGENTFOLD_CLUSTER)
+      checks.push({
+        port: config.RESTATE_NODE_PORT,
+        host: "127.0.0.1",
+        component: "Restate node",
+        variable: "RESTATE_NODE_PORT",
+      });
+  }
+  if (config.AGENTFOLD_CLUSTER) {
+    const own = clusterPortChecks(config);
+    checks.push(...(config.isExternalRestate ? own.filter((c) => !c.component.startsWith("restate")) : own));
   }
   for (const check of checks) await assertPortFree(check);
 }
@@ -55,7 +67,15 @@ export type Supervisor = { shutdown: () => Promise<void> };
 export async function startSupervisor(
   config: Env,
   log: Log,
-  { exit = (code: number) => process.exit(code) }: { exit?: (code: number) => void } = {},
+  {
+    exit = (code: number) => process.exit(code),
+    environment = inheritedEnvironment(),
+  }: {
+    exit?: (code: number) => void;
+    /** What the children start from: the variables `config` was parsed from (`agentfold dev`
+     * parses its own), else this process's. */
+    environment?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<Supervisor> {
   const started: Stoppable[] = [];
   let stopping: Promise<void> | undefined;
@@ -102,6 +122,11 @@ export async function startSupervisor(
     if (config.isExternalRestate) {
       lines.push(`restate   external  ingress ${config.restateIngressUrl}  admin ${config.restateAdminUrl}`);
       if (!identityKeys) log(unsignedWarning);
+    } else if (config.AGENTFOLD_CLUSTER) {
+      const cluster = await startClusterRestate({ config, log, supervision });
+      started.push({ name: "restate", stop: cluster.stop });
+      identityKeys = [cluster.identityKey];
+      lines.push(...cluster.lines);
     } else {
       const restate = await startEmbeddedRestate({
         dataDir: config.dataDir,
@@ -120,7 +145,7 @@ export async function startSupervisor(
     }
 
     const childEnv: NodeJS.ProcessEnv = {
-      ...inheritedEnvironment(),
+      ...environment,
       AGENTFOLD_DATA_DIR: config.dataDir,
       DATABASE_URL: databaseUrl,
       RESTATE_INGRESS_URL: config.restateIngressUrl,
@@ -132,15 +157,27 @@ export async function startSupervisor(
       NEXTAUTH_URL: config.webUrl,
     };
     const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
-    const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log, supervision });
-    started.push({ name: "worker", stop: worker.stop });
-    lines.push(`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`);
+    if (config.AGENTFOLD_CLUSTER) {
+      const workers = await startClusterWorkers({ config, env: childEnv, runtime, log, supervision });
+      started.push({ name: "workers", stop: workers.stop });
+      lines.push(...workers.lines);
+    } else {
+      const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log, supervision });
+      started.push({ name: "worker", stop: worker.stop });
+      lines.push(`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`);
+    }
     await startAgentSchedulers(databaseUrl, runtime, log);
 
     await buildWebIfNeeded(log, childEnv);
-    const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log, supervision });
-    started.push({ name: "web", stop: web.stop });
-    lines.push(`web       ${config.webUrl}  (pid ${web.current().pid})`);
+    if (config.AGENTFOLD_CLUSTER) {
+      const webs = await startClusterWebs({ config, env: childEnv, log, supervision });
+      started.push({ name: "webs", stop: webs.stop });
+      lines.push(...webs.lines);
+    } else {
+      const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log, supervision });
+      started.push({ name: "web", stop: web.stop });
+      lines.push(`web       ${config.webUrl}  (pid ${web.current().pid})`);
+    }
   } catch (error) {
     await shutdown();
     throw error;

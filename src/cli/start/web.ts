@@ -52,12 +52,13 @@ export async function startWeb(options: {
   env: NodeJS.ProcessEnv;
   log: Log;
   supervision?: Supervision;
+  name?: string;
 }): Promise<SupervisedChild> {
-  const { host, port, env, log, supervision } = options;
+  const { host, port, env, log, supervision, name = "web" } = options;
   const healthUrl = `http://${host}:${port}/v1/health`;
   const web = superviseChild(
     {
-      name: "web",
+      name,
       // The built app behind our own node:http server (src/server/web/main.ts).
       ...nodeWithTsx("src/server/web/main.ts"),
       cwd: projectRoot,

@@ -10,23 +10,21 @@ import { waitFor } from "./wait";
 export async function startWorker(options: {
   workerUrl: string;
   env: NodeJS.ProcessEnv;
-  runtime: DurableRuntime;
+  /** Absent: not registered here (cluster mode registers the workers' one address instead). */
+  runtime?: DurableRuntime;
   log: Log;
   supervision?: Supervision;
+  name?: string;
 }): Promise<SupervisedChild> {
-  const { workerUrl, env, runtime, log, supervision } = options;
+  const { workerUrl, env, runtime, log, supervision, name = "worker" } = options;
   // A restarted worker serves the same services at the same URL: Restate's registration of it
   // still holds, so it is registered once.
-  const worker = superviseChild(
-    { name: "worker", ...nodeWithTsx("src/server/worker/main.ts"), cwd: projectRoot, env },
-    log,
-    {
-      ...supervision,
-      waitUntilReady: () =>
-        waitFor("the worker to answer its health check", () => isWorkerHealthy(workerUrl), { timeoutMs: 30_000 }),
-    },
-  );
+  const worker = superviseChild({ name, ...nodeWithTsx("src/server/worker/main.ts"), cwd: projectRoot, env }, log, {
+    ...supervision,
+    waitUntilReady: () =>
+      waitFor("the worker to answer its health check", () => isWorkerHealthy(workerUrl), { timeoutMs: 30_000 }),
+  });
   await worker.ready;
-  await runtime.registerWorker(workerUrl);
+  await runtime?.registerWorker(workerUrl);
   return worker;
 }
