@@ -1,5 +1,5 @@
 // npm run bench: measures what docs/benchmarks.md reports, on this machine, and rewrites it.
-// `npm run bench -- turns` (or uploads, streams, sandbox, upload-memory, hooks, logs) runs only those sections and prints them
+// `npm run bench -- turns` (or cluster, uploads, streams, sandbox, upload-memory, hooks, logs, dev) runs only those sections and prints them
 // without touching the file. Numbers are from the last full run.
 import fs from "node:fs";
 import os from "node:os";
@@ -8,6 +8,8 @@ import { applyMigrations } from "@/cli/start/migrate";
 import { projectRoot } from "@/cli/start/project";
 import { startThrowawayStack } from "@/cli/start/throwaway";
 import { createDb } from "@/server/db";
+import { benchCluster } from "./cluster";
+import { benchDev } from "./dev";
 import { benchHooks } from "./hooks";
 import { benchLogs } from "./logs";
 import { benchSandbox } from "./sandbox";
@@ -17,7 +19,7 @@ import { benchUploadMemory } from "./upload-memory";
 import { benchUploads } from "./uploads";
 
 const comparisonsMarker = "<!-- comparisons: kept by npm run bench -->";
-const all = ["uploads", "streams", "turns", "sandbox", "upload-memory", "hooks", "logs"] as const;
+const all = ["uploads", "streams", "turns", "cluster", "sandbox", "upload-memory", "hooks", "logs", "dev"] as const;
 const chosen = process.argv
   .slice(2)
   .filter((name): name is (typeof all)[number] => (all as readonly string[]).includes(name));
@@ -27,6 +29,8 @@ const sections: string[] = [];
 // Turns first: the in-process sections leave this process with a large heap and 1,000 streams'
 // worth of garbage, and the turn clients share its two cores with the stack they measure.
 const turns = selected.includes("turns") ? await benchTurns() : undefined;
+// Whole stacks as well, each started and stopped before the next section.
+const cluster = selected.includes("cluster") ? await benchCluster() : undefined;
 if (["uploads", "streams", "hooks", "logs"].some((name) => selected.includes(name as (typeof all)[number]))) {
   // The event log and upload sections need only a database.
   const stack = await startThrowawayStack({ withRestate: false });
@@ -43,8 +47,10 @@ if (["uploads", "streams", "hooks", "logs"].some((name) => selected.includes(nam
   }
 }
 if (turns) sections.push(turns);
+if (cluster) sections.push(cluster);
 if (selected.includes("upload-memory")) sections.push(await benchUploadMemory());
 if (selected.includes("sandbox")) sections.push(await benchSandbox());
+if (selected.includes("dev")) sections.push(await benchDev());
 
 if (selected.length < all.length) {
   console.log(sections.join("\n"));

@@ -4,6 +4,7 @@ import { bootstrapCommands } from "./admin";
 import { deployCommandSpec } from "./deploy";
 import { loginCommands } from "./login";
 import { tokenCommands } from "./token";
+import { devCommandSpec } from "./dev";
 import { evalCommandSpec } from "./eval";
 import { evalNewCommandSpec } from "./eval-new";
 import { helpCommand } from "./help";
@@ -21,6 +22,7 @@ import { validateCommandSpec } from "./validate";
 
 export const commands: readonly Command[] = [
   startCommandSpec,
+  devCommandSpec,
   initCommandSpec,
   validateCommandSpec,
   manifestCommandSpec,

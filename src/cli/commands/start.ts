@@ -1,5 +1,5 @@
 // agentfold start: the whole platform on this machine, supervised until Ctrl-C or SIGTERM.
-import { parseEnv } from "@/env";
+import { inheritedEnvironment, parseEnv } from "@/env";
 import { defineCommand } from "@/cli/command";
 import { startSupervisor } from "@/cli/start/supervisor";
 
@@ -7,8 +7,10 @@ function log(line: string): void {
   process.stdout.write(`agentfold: ${line}\n`);
 }
 
-async function start(): Promise<number> {
-  const config = parseEnv();
+async function start(options: { isCluster: boolean }): Promise<number> {
+  // --cluster is AGENTFOLD_CLUSTER=1, for this process and the parts it starts.
+  const environment = { ...inheritedEnvironment(), ...(options.isCluster ? { AGENTFOLD_CLUSTER: "1" } : {}) };
+  const config = parseEnv(environment);
   let isShuttingDown = false;
   let supervisor: Awaited<ReturnType<typeof startSupervisor>> | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -25,7 +27,7 @@ async function start(): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  supervisor = await startSupervisor(config, log);
+  supervisor = await startSupervisor(config, log, { environment });
   return -1;
 }
 
@@ -34,7 +36,12 @@ export const startCommandSpec = defineCommand({
   group: "develop",
   summary: "Start Postgres, Restate, the worker and the web app (embedded unless configured)",
   details: "Every setting is an environment variable: docs/configuration.md.",
-  flags: {},
-  examples: ["agentfold start", "DATABASE_URL=postgresql://… agentfold start"],
-  run: start,
+  flags: {
+    cluster: {
+      type: "boolean",
+      description: "A 3-node Restate cluster, 2 workers and 2 web processes on this machine (docs/deploy.md)",
+    },
+  },
+  examples: ["agentfold start", "DATABASE_URL=postgresql://… agentfold start", "agentfold start --cluster"],
+  run: ({ flags }) => start({ isCluster: flags.cluster }),
 });
