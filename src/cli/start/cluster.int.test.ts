@@ -5,7 +5,7 @@
 // follow changes made through another web.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEvent } from "@/agents/sdk/events";
-import { liveWorkersSql } from "@/server/worker/eager-turns";
+import { liveWorkersSql } from "@/server/worker/live-workers";
 import {
   type ClusterStack,
   isTurnEnd,

@@ -62,7 +62,12 @@ export function sessionObject(deps: WorkerDeps) {
         let turn: TurnRequest | undefined = first;
         while (turn) {
           if (turn !== first) ran.push(turn.turnId);
-          turn = await runSessionTurn(deps, turn, turnJournal(deps.db, turn, [...ran]), durable);
+          turn = await runSessionTurn(
+            deps,
+            turn,
+            turnJournal(deps.db, turn, [...ran], { workerKey: deps.eager?.workerKey }),
+            durable,
+          );
         }
       },
     },
@@ -112,7 +117,7 @@ export async function runEagerly(deps: WorkerDeps, hints: EagerRunHints, turn: T
   const start = readEagerTurnStart(deps.db, turn);
   // Its readers (the journal, the setup) each see a failure; it is never left unhandled.
   start.catch(() => undefined);
-  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerStart: start });
+  const journal = turnJournal(deps.db, turn, [turn.turnId], { eagerStart: start, workerKey: deps.eager?.workerKey });
   const eagerJournal: TurnJournal = {
     ...journal,
     stopRequested: async () => {

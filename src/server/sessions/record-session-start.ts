@@ -7,7 +7,7 @@
 import type pg from "pg";
 import type { SessionEvent } from "@/agents/sdk/events";
 import { ownerOf, type Principal } from "@/server/auth/principal";
-import { liveWorkersSql } from "@/server/worker/eager-turns";
+import { liveWorkersSql } from "@/server/worker/live-workers";
 import type { TurnRequest } from "@/server/durable/runtime";
 import { sessionEventsChannel, turnStartChannel } from "@/server/channels";
 import { toValidEnvelope } from "@/server/events/envelope";

@@ -157,6 +157,16 @@ export type EarlierRun = {
   recorded: (idempotencyKey: string) => Promise<unknown>;
   /** Texts of nudges recorded under keys starting with this prefix, in log order. */
   nudges: (keyPrefix: string) => Promise<string[]>;
+  /** Marks a write call as started by this run, before it runs (a journal row under the call's
+   * claim key, naming this run's worker). `earlier: false` when no run of the turn started it
+   * before. Otherwise an earlier run did, and the call must not run again: `result` is that run's,
+   * awaited while its worker lives, for up to `waitMs` (undefined when its worker is gone, the
+   * wait ran out or `signal` aborted). Throws SupersededRun when a newer run took the turn. */
+  claimWrite: (
+    keys: { claim: string; result: string },
+    waitMs: number,
+    signal: AbortSignal,
+  ) => Promise<{ earlier: false } | { earlier: true; result?: unknown }>;
 };
 
 /** What the model ⇄ tools loop (agent-loop.ts) and the steps it runs share, for a turn or a subagent. */

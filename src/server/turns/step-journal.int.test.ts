@@ -3,6 +3,7 @@
 // replay; a step that threw left nothing behind and runs again.
 import crypto from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import pg from "pg";
 import { createDb } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { appendEvents } from "@/server/events/append-events";
@@ -11,6 +12,7 @@ import { finishTurn } from "./finish-turn";
 import { zeroUsage } from "./model-step";
 import { eagerEpoch, SupersededRun, turnJournal } from "./step-journal";
 import { readEagerTurnStart } from "./turn-setup";
+import { livenessLockSpace } from "@/server/worker/live-workers";
 
 const stepJournal = (...args: Parameters<typeof turnJournal>) => turnJournal(...args).step;
 
@@ -371,5 +373,62 @@ describe("turnJournal", () => {
     }
     // A chat turn's one-statement end queues behind them in group commit instead.
     expect(waits).toEqual(["task"]);
+  });
+
+  describe("claimWrite: a write runs at most once across runs of its turn", () => {
+    const keys = { claim: "t:c1:claim", result: "t:c1:result" };
+    const never = new AbortController().signal;
+    const resultEvent = (turn: { sessionId: string; turnId: string }) => ({
+      type: "action.result" as const,
+      turnId: turn.turnId,
+      data: { callId: "c1", toolName: "bump", output: "bumped", isError: false },
+      idempotencyKey: keys.result,
+    });
+
+    it("the first run claims it; a later run learns an earlier one started it, at once when its worker is unknown", async () => {
+      const turn = await newTurn();
+      expect(await turnJournal(db, turn).earlier.claimWrite(keys, 60_000, never)).toEqual({ earlier: false });
+      const startedAt = Date.now();
+      expect(await turnJournal(db, turn).earlier.claimWrite(keys, 60_000, never)).toEqual({
+        earlier: true,
+        result: undefined,
+      });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+    });
+
+    it("an older run still going cannot claim a write once a newer run took the turn", async () => {
+      const turn = await newTurn();
+      const old = turnJournal(db, turn);
+      await old.stopRequested(); // reads the journal, taking an epoch
+      await turnJournal(db, turn).stopRequested(); // a newer run takes the next
+      await expect(old.earlier.claimWrite(keys, 1_000, never)).rejects.toBeInstanceOf(SupersededRun);
+    });
+
+    it("waits for the result of a run whose worker lives, and no longer once that worker is gone", async () => {
+      const worker = new pg.Client({ connectionString: inject("databaseUrl") });
+      await worker.connect();
+      const key = crypto.randomInt(1, 2 ** 31 - 1);
+      await worker.query("SELECT pg_advisory_lock($1, $2)", [livenessLockSpace, key]);
+      try {
+        const turn = await newTurn();
+        await turnJournal(db, turn, [turn.turnId], { workerKey: () => key }).earlier.claimWrite(keys, 60_000, never);
+        // The old run's write ends 300 ms into the new run's wait, and its result is the new run's.
+        const waiting = turnJournal(db, turn).earlier.claimWrite(keys, 60_000, never);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await appendEvents({ db, sessionId: turn.sessionId, events: [resultEvent(turn)] });
+        expect(await waiting).toEqual({ earlier: true, result: resultEvent(turn).data });
+
+        const other = await newTurn();
+        await turnJournal(db, other, [other.turnId], { workerKey: () => key }).earlier.claimWrite(keys, 60_000, never);
+        const startedAt = Date.now();
+        const abandoned = turnJournal(db, other).earlier.claimWrite(keys, 60_000, never);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await worker.end(); // the worker died: its liveness lock goes with its connection
+        expect(await abandoned).toEqual({ earlier: true, result: undefined });
+        expect(Date.now() - startedAt).toBeLessThan(10_000);
+      } finally {
+        await worker.end().catch(() => undefined);
+      }
+    });
   });
 });

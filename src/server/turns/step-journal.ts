@@ -12,10 +12,12 @@
 // off before its record was written runs again. The steps are built for that: every append
 // carries an idempotency key, a tool call first looks for its recorded `action.result`, and a
 // model step run again announces itself as a new attempt.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
 import type { StepRecord } from "@/server/events/append-events";
 import { hurryAppends } from "@/server/events/group-commit";
+import { liveWorkersSql } from "@/server/worker/live-workers";
 import type { EarlierRun, Seal, Step } from "./engine";
 
 export type TurnJournal = {
@@ -63,7 +65,11 @@ export function turnJournal(
   /** An eager run's start (src/server/worker/eager-turns.ts; read with its setup,
    * turn-setup.ts readEagerTurnStart): the session's start gave it the first epoch, so it takes
    * nothing and finds nothing recorded; it is current while no other run has taken the epoch since. */
-  options: { eagerStart?: Promise<EagerStart | undefined> } = {},
+  options: {
+    eagerStart?: Promise<EagerStart | undefined>;
+    /** This worker's liveness key, recorded with the writes this run claims. */
+    workerKey?: () => number | undefined;
+  } = {},
 ): TurnJournal {
   let reading: Promise<Recorded> | undefined;
   const read = () =>
@@ -132,6 +138,22 @@ export function turnJournal(
       (await read()).events
         .filter((event) => event.type === "nudge.delivered" && event.key.startsWith(keyPrefix))
         .map((event) => (JSON.parse(event.data) as { text: string }).text),
+    claimWrite: async (keys, waitMs, signal) => {
+      const { steps, epoch } = await read();
+      if (steps.has(keys.claim)) {
+        const claimant = decode(steps.get(keys.claim)!) as number | undefined;
+        return {
+          earlier: true,
+          result: await awaitEarlierResult(db, turn.sessionId, keys.result, claimant, waitMs, signal),
+        };
+      }
+      // Not found by this run's read, which took the epoch: no older run can claim it since, so a
+      // claim that fails means a newer run took the turn.
+      const claim = encode(options.workerKey?.() ?? null);
+      if (!(await recordStep(db, turn, keys.claim, claim, epoch))) throw superseded(keys.claim);
+      steps.set(keys.claim, claim);
+      return { earlier: false };
+    },
   };
   const epoch = async () => {
     const taken = (await read()).epoch;
@@ -164,6 +186,36 @@ async function recordStep(
     values: [turn.turnId, name, turn.sessionId, encoded, epoch],
   });
   return rowCount === 1;
+}
+
+const earlierResultPollMs = 100;
+
+/** The result an earlier run's write records, polled while the worker that claimed it holds its
+ * liveness lock (a worker that died, or an unknown one, records nothing more). */
+async function awaitEarlierResult(
+  db: PrismaClient,
+  sessionId: string,
+  resultKey: string,
+  claimant: number | undefined,
+  waitMs: number,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const { rows } = await poolOf(db).query<{ data: unknown; isAlive: boolean }>({
+      name: "agentfold-earlier-write",
+      text: `SELECT (SELECT data FROM session_events WHERE "sessionId" = $1 AND "idempotencyKey" = $2) AS data,
+                    EXISTS (SELECT 1 FROM ${liveWorkersSql} w WHERE w.key = $3) AS "isAlive"`,
+      values: [sessionId, resultKey, claimant ?? null],
+    });
+    const { data, isAlive } = rows[0]!;
+    if (data !== null || !isAlive || Date.now() >= until || signal.aborted) return data ?? undefined;
+    try {
+      await sleep(Math.min(earlierResultPollMs, until - Date.now()), undefined, { signal });
+    } catch {
+      return undefined;
+    }
+  }
 }
 
 /** No epoch taken: the session is gone, or another run took an eager run's turn before it began. */

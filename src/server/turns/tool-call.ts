@@ -1,7 +1,8 @@
 // One tool call, run inside one journaled step. The call's `action.result` is the proof that it
 // ran: a step replayed after a crash finds it and returns it, so a completed call never runs
 // twice. Reads are retried on failure (bounded, with backoff, each retry recorded); writes never
-// are. Dry-run sessions answer writes with a stub. Aborting (stop, preempt) ends the call at once.
+// are, and run at most once even across crashes (claimed before they run). Dry-run sessions answer
+// writes with a stub. Aborting (stop, preempt) ends the call at once.
 import type { PrismaClient } from "@prisma/client";
 import type { Context } from "@opentelemetry/api";
 import { runTool } from "@/agents/runtime/run-tool";
@@ -38,11 +39,15 @@ export type ToolCallEnv = {
 
 export const maxReadAttempts = 3;
 const defaultRetryDelay = (attempt: number) => 250 * 2 ** (attempt - 2);
+// A write an earlier run started is awaited for the tool's timeout (the sandbox's default, 60 s,
+// for tools without their own) and a margin for its result's append.
+const defaultToolTimeoutMs = 60_000;
+const resultMarginMs = 5_000;
 
 // Outcomes of calls that ran but whose result could not be appended yet (the database went away
 // meanwhile): a run of the turn again in this process — the engine's retry — returns them instead
-// of running the call again. Bounded; a retry that lands on another worker finds nothing here and
-// runs the call again (at least once, docs/turns.md "Failures").
+// of running the call again. Bounded; a retry that lands on another worker finds nothing here: it
+// runs a read again (at least once, docs/turns.md "Failures"), and finds a write claimed.
 const unwritten = new Map<string, ToolCallResult>();
 const maxUnwritten = 1_000;
 
@@ -151,6 +156,16 @@ async function execute(
       stubbed: true,
     };
   }
+  // A write runs at most once: it is claimed in the journal before it runs, and a run of the turn
+  // that finds an earlier run's claim does not run it again (docs/turns.md, "Journaled steps").
+  if (spec.effect !== "read") {
+    const claim = await env.earlier.claimWrite(
+      { claim: `${env.keyPrefix}:${call.callId}:claim`, result: `${env.keyPrefix}:${call.callId}:result` },
+      (spec.kind === "agent" ? (spec.tool.timeoutMs ?? defaultToolTimeoutMs) : defaultToolTimeoutMs) + resultMarginMs,
+      env.signal,
+    );
+    if (claim.earlier) return earlierWrite(env, call, claim.result as ToolOutcome | undefined);
+  }
   const attempts = spec.effect === "read" ? maxReadAttempts : 1;
   const delay = env.retryDelayMs ?? defaultRetryDelay;
   for (let attempt = 1; ; attempt++) {
@@ -171,6 +186,18 @@ async function execute(
       return { ...failed("cancelled: the turn was stopped"), cancelled: true };
     }
   }
+}
+
+/** A write an earlier run of the turn started and did not record before this run began: its
+ * result once that run appended it (a Restate node that died handed the invocation to a new
+ * attempt while the old one went on), else a failure that says so. */
+function earlierWrite(env: ToolCallEnv, call: ToolCallRequest, result: ToolOutcome | undefined): ToolCallResult {
+  if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
+  if (result) return { output: result.output ?? null, isError: result.isError };
+  return failed(
+    `interrupted: ${call.toolName} was started by an earlier run of this turn that was cut off ` +
+      "(its worker stopped); it may or may not have taken effect, so it was not run again",
+  );
 }
 
 async function attemptOnce(

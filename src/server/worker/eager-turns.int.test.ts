@@ -13,7 +13,7 @@ import { newContinuationToken } from "@/server/sessions/continuation-token";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { eagerEpoch } from "@/server/turns/step-journal";
 import { approvalAgent, engineAgent } from "@/testing/engine-agents";
-import { liveWorkersSql } from "./eager-turns";
+import { liveWorkersSql } from "./live-workers";
 import { ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 let h: Harness;

@@ -39,6 +39,7 @@ import { listen, type PgListener } from "@/server/events/pg-listener";
 import { sendRecordedTurn } from "@/server/sessions/queue-turn";
 import type { DurableRuntime, TurnRequest } from "@/server/durable/runtime";
 import { logWarning } from "@/server/logging/logger";
+import { livenessLockSpace, liveWorkersSql } from "./live-workers";
 
 export type EagerTurns = {
   /**
@@ -53,19 +54,13 @@ export type EagerTurns = {
    * order, so every send queued after the start was heard. Otherwise true (ask the database).
    */
   mayHavePending: (sessionId: string) => boolean;
+  /** The key of this worker's liveness lock (src/server/worker/live-workers.ts); undefined while
+   * it holds none (between connections). */
+  workerKey: () => number | undefined;
   /** Sends running turns that no invocation and no live eager run carry (see above); answers how many. */
   sweep: () => Promise<number>;
   close: () => Promise<void>;
 };
-
-// pg_advisory_lock(int, int): this namespace, then the worker's key.
-const livenessLockSpace = 0x61660001;
-
-/** The live workers, as a subquery: one row per liveness lock held in this database, with the
- * worker's key and the backend of the connection holding it. */
-export const liveWorkersSql = `(SELECT l.objid::bigint::int AS key, l.pid FROM pg_locks l
-  WHERE l.locktype = 'advisory' AND l.granted AND l.classid = ${livenessLockSpace}::oid AND l.objsubid = 2
-    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
 
 /** What an eager run may ask of the listener that started it. */
 export type EagerRunHints = { mayHavePending: () => boolean };
@@ -212,6 +207,7 @@ export async function createEagerTurns(options: {
       return Promise.resolve(false);
     },
     mayHavePending,
+    workerKey: () => held?.key,
     sweep,
     async close() {
       clearInterval(sweeper);
