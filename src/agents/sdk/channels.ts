@@ -15,6 +15,12 @@ import { define, functionSchema, zodSchemaSchema } from "./validation";
 
 export { allowAll, bearerAuth, localDevStrict, type AuthPolicy } from "./channel-auth";
 export {
+  buildToolApprovalEvents,
+  type ToolApprovalHandlers,
+  type ToolApprovalRequest,
+  type ToolApprovalResolution,
+} from "./tool-approvals";
+export {
   DELETE,
   GET,
   PATCH,

@@ -1,6 +1,7 @@
 // The import surface agent folders rely on (`agentfold/<subpath>`, also under @cursor/july and
 // @cursor/bdk): each subpath is a module here that exports these runtime values.
 import { describe, expect, it } from "vitest";
+import { sdkSubpaths } from "@/agents/bundle/aliases";
 
 type Loader = () => Promise<Record<string, unknown>>;
 
@@ -37,9 +38,24 @@ const surface: [string, Loader, string[]][] = [
   [
     "channels",
     () => import("./channels"),
-    ["defineChannel", "GET", "POST", "PUT", "PATCH", "DELETE", "localDevStrict", "bearerAuth", "allowAll"],
+    [
+      "defineChannel",
+      "GET",
+      "POST",
+      "PUT",
+      "PATCH",
+      "DELETE",
+      "localDevStrict",
+      "bearerAuth",
+      "allowAll",
+      "buildToolApprovalEvents",
+    ],
   ],
-  ["channels/slack", () => import("./channels/slack"), ["defaultSlackAuth", "slackChannel", "slackEnvNames"]],
+  [
+    "channels/slack",
+    () => import("./channels/slack"),
+    ["defaultSlackAuth", "slackChannel", "slackEnvNames", "buildToolApprovalEvents"],
+  ],
   [
     "channels/github",
     () => import("./channels/github"),
@@ -57,10 +73,15 @@ const surface: [string, Loader, string[]][] = [
   ["result", () => import("./result"), ["defineResult", "checkResultText", "ResultRejection"]],
   ["memory", () => import("./memory"), ["memoryHook", "memoryJournalEntry"]],
   ["prompt", () => import("./prompt"), ["prompt"]],
-  ["events", () => import("./events"), ["sessionEventSchema", "sessionEventTypes", "isSessionEventType"]],
 ];
 
 describe("package surface", () => {
+  // The platform's own modules (events.ts, host.ts …) are not subpaths: Cursor's packages have none
+  // of those names, and the event types are exported from the root.
+  it("lists exactly the subpaths a folder can import", () => {
+    expect(surface.map(([subpath]) => subpath).filter((subpath) => subpath !== "index")).toEqual([...sdkSubpaths]);
+  });
+
   it.each(surface)("%s exports its helpers", async (subpath, load, names) => {
     const module = await load();
     for (const name of names) expect(module[name], `${subpath}.${name}`).toBeDefined();

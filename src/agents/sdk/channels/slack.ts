@@ -6,6 +6,9 @@ import type { Descriptor } from "../descriptor";
 import type { Principal } from "../types";
 import { define, nonEmptyString } from "../validation";
 
+// Also here: Cursor projects reach it from the Slack pack's module as well as from /channels.
+export { buildToolApprovalEvents } from "../tool-approvals";
+
 /** "agent": the model decides when to post updates. [inferred name] */
 export type SlackReplyMode = "post" | "stream" | "agent";
 
