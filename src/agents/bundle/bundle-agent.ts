@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
-import { sdkImport, sdkModulePath } from "./aliases";
+import { cursorHostedExport, cursorHostedImport, sdkImport, sdkModulePath } from "./aliases";
 
 // Bundled into the web app (uploads are loaded there), a module has no dirname of its own; `next
 // start` always runs in the project root.
@@ -46,7 +46,9 @@ const platformResolver: esbuild.Plugin = {
     build.onResolve({ filter: sdkImport }, (args) => {
       const resolved = sdkModulePath(sdkDir, args.path);
       if (resolved) return { path: resolved };
-      return { errors: [{ text: `cannot resolve '${args.path}': no such module in the authoring package` }] };
+      const text =
+        cursorHostedImport(args.path) ?? `cannot resolve '${args.path}': no such module in the authoring package`;
+      return { errors: [{ text }] };
     });
     build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => ({ path: platformRequire.resolve(args.path) }));
     build.onResolve({ filter: /^@opentelemetry\/api$/ }, (args) => ({
@@ -86,11 +88,31 @@ function missingSdkExport(message: esbuild.Message, folderDir: string): string |
   // esbuild's paths are relative to the build's working directory, the folder.
   const module = path.resolve(folderDir, match[1]!);
   if (!module.startsWith(sdkDir + path.sep)) return undefined;
-  const written = /from\s*["']([^"']+)["']/.exec(message.location?.lineText ?? "")?.[1];
+  const written =
+    message.location && writtenSpecifier(path.resolve(folderDir, message.location.file), message.location);
   const subpath = path.relative(sdkDir, module).replace(/\.ts$/, "");
   const specifier =
     written && sdkImport.test(written) ? written : `agentfold${subpath === "index" ? "" : `/${subpath}`}`;
-  return `'${match[2]}' is not exported by ${specifier} on this platform (docs/compatibility.md lists what is)`;
+  return (
+    cursorHostedExport(match[2]!, specifier) ??
+    `'${match[2]}' is not exported by ${specifier} on this platform (docs/compatibility.md lists what is)`
+  );
+}
+
+/** The specifier of the import statement a name at `at` belongs to: the first `from "…"` after
+ * it, however many lines the statement spans (`import {\n  x,\n} from "@cursor/bdk/evals"`). */
+function writtenSpecifier(file: string, at: esbuild.Location): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const lines = text.split("\n");
+  const line = lines[at.line - 1] ?? "";
+  const start = Math.max(0, at.column - (at.lineText.length - line.length));
+  const rest = [line.slice(start), ...lines.slice(at.line)].join("\n");
+  return /^[^;]*?\bfrom\s*["']([^"']+)["']/.exec(rest)?.[1];
 }
 
 /** `nodePaths`: where packages the folder has no node_modules for are found (its installed

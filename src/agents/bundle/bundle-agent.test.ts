@@ -1,0 +1,79 @@
+// What bundling says of imports the authoring package cannot satisfy: each is one error on the
+// author's file and line, naming the specifier as the author wrote it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { formatDiagnostic } from "@/agents/loader/diagnostics";
+import { writeFiles } from "@/testing/folders";
+import { bundleAgent } from "./bundle-agent";
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-bundle-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+async function bundleErrors(name: string, files: Record<string, string>): Promise<string[]> {
+  const folderDir = writeFiles(path.join(scratch, name), files);
+  const moduleFiles = Object.keys(files).filter((file) => file.endsWith(".ts"));
+  const result = await bundleAgent({ folderDir, moduleFiles, outDir: path.join(scratch, `${name}-out`) });
+  return result.diagnostics.map(formatDiagnostic);
+}
+
+describe("imports the authoring package cannot satisfy", () => {
+  it("names the specifier of a multi-line import, not the platform's module", async () => {
+    const errors = await bundleErrors("multi-line", {
+      "bot/lib/checks.ts": [
+        "// the checks every eval shares",
+        "import {",
+        "  includes,",
+        "  notAThing,",
+        '} from "@cursor/bdk/evals";',
+        "",
+        "export const checks = [includes, notAThing];",
+      ].join("\n"),
+    });
+    expect(errors).toEqual([
+      "error: bot/lib/checks.ts:4: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
+    ]);
+  });
+
+  it("says a Cursor-hosted subpath is Cursor-hosted only, and what to do instead", async () => {
+    const errors = await bundleErrors("hosted-subpaths", {
+      "bot/tools/gate.ts": 'import { decide } from "@cursor/bdk/extensions/jev";\nexport default decide;\n',
+      "bot/extensions/cloud.ts": [
+        "// Cursor Cloud Agents, mounted as `cloud`",
+        'import cursorCloudAgents from "@cursor/bdk/extensions/cursor-cloud-agents";',
+        "export default cursorCloudAgents({});",
+      ].join("\n"),
+      "bot/extensions/other.ts": 'import x from "@cursor/july/extensions/linear";\nexport default x;\n',
+    });
+    // esbuild reports them in the order its resolves finish.
+    expect(errors.sort()).toEqual([
+      "error: bot/extensions/cloud.ts:2: '@cursor/bdk/extensions/cursor-cloud-agents' is Cursor-hosted only: it launches Cursor Cloud Agents on Cursor's backend; start work on this instance with ctx.send(...) instead, or call Cursor's Cloud Agents API from a tool with your own key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
+      "error: bot/extensions/other.ts:1: '@cursor/july/extensions/linear' is Cursor-hosted only: extensions are mounted by Cursor's hosting; copy the tools, skills and connections the agent needs into bot/ (docs/compatibility.md, \"Cursor-hosted only\")",
+      "error: bot/tools/gate.ts:1: '@cursor/bdk/extensions/jev' is Cursor-hosted only: decide() asks Cursor's hosted Jev model, which a self-hosted instance cannot reach; let the agent's model choose (a z.enum() field in the tool's input), or call a model provider from the tool with its key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
+    ]);
+  });
+
+  it("says what Cursor-hosted names are, wherever they are imported from", async () => {
+    const errors = await bundleErrors("hosted-names", {
+      "bot/extensions/notion.ts":
+        'import { cursorPlugin } from "@cursor/bdk";\nexport default cursorPlugin("notion");\n',
+      "bot/tools/serve.ts": 'import {\n  serve,\n} from "@cursor/bdk";\nexport default serve;\n',
+    });
+    expect(errors).toEqual([
+      "error: bot/extensions/notion.ts:1: 'cursorPlugin' from @cursor/bdk is Cursor-hosted only: it mounts a plugin from Cursor's marketplace, which Cursor's hosting fetches; copy the plugin's skills into bot/skills/ and its MCP servers into bot/mcp-connections/ (docs/compatibility.md, \"Cursor-hosted only\")",
+      "error: bot/tools/serve.ts:2: 'serve' from @cursor/bdk is not available on Agentfold: the platform serves the agent: `agentfold dev` on your machine, `agentfold deploy` to an instance, whose scoped tokens replace authToken (docs/cli.md)",
+    ]);
+  });
+
+  it("still names the specifier when the module also reads its own path (its first line is longer once loaded)", async () => {
+    const errors = await bundleErrors("first-line", {
+      "bot/tools/a.ts":
+        'import { notAThing } from "@cursor/july/tools"; import { x } from "./x.js";\nexport default [notAThing, x, import.meta.url];\n',
+      "bot/tools/x.ts": 'export const x = "from ./x.js";\n',
+    });
+    expect(errors).toEqual([
+      "error: bot/tools/a.ts:1: 'notAThing' is not exported by @cursor/july/tools on this platform (docs/compatibility.md lists what is)",
+    ]);
+  });
+});
