@@ -9,7 +9,7 @@ import { createSandbox } from "@/agents/sandbox/sandbox";
 import type { Diagnostic } from "./diagnostics";
 import { discoverAgent } from "./discover";
 import { moduleFiles, type AgentLayout } from "./layout";
-import { checkChannelSupport } from "./channel-support";
+import { checkChannelSupport, checkExtensionMounts } from "./channel-support";
 import { buildManifest, type AgentManifest } from "./manifest";
 import { diskSource } from "./source";
 import { fieldLines, placeDiagnostics } from "./source-lines";
@@ -91,7 +91,9 @@ export async function loadAgentFolder(options: {
       routing: options.models,
       folderDir,
     });
-    checkChannelSupport(diagnostics, manifest.channels);
+    const lineOf = fieldLines(folderDir);
+    checkChannelSupport(diagnostics, manifest.channels, lineOf);
+    checkExtensionMounts(diagnostics, layout, lineOf);
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
     if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir, nodePaths });
     timings.describeMs = performance.now() - started;
