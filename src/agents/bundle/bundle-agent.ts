@@ -9,6 +9,7 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { cursorHostedExport, cursorHostedImport, sdkImport, sdkModulePath } from "./aliases";
+import { modulePathDefines, modulePathsBanner, modulePathsPlugin } from "./module-paths";
 
 // Bundled into the web app (uploads are loaded there), a module has no dirname of its own; `next
 // start` always runs in the project root.
@@ -110,6 +111,7 @@ function writtenSpecifier(file: string, at: esbuild.Location): string | undefine
   }
   const lines = text.split("\n");
   const line = lines[at.line - 1] ?? "";
+  // The loaded text may have more in front on the first line than the file (module-paths.ts).
   const start = Math.max(0, at.column - (at.lineText.length - line.length));
   const rest = [line.slice(start), ...lines.slice(at.line)].join("\n");
   return /^[^;]*?\bfrom\s*["']([^"']+)["']/.exec(rest)?.[1];
@@ -168,8 +170,12 @@ export async function bundleAgent(options: {
   const { folderDir, moduleFiles, outDir } = options;
   const bundlePath = path.join(outDir, "agent.mjs");
   try {
+    const base = buildOptions(folderDir, options.nodePaths);
     const result = await esbuild.build({
-      ...buildOptions(folderDir, options.nodePaths),
+      ...base,
+      banner: { js: `${base.banner!.js}\n${modulePathsBanner}` },
+      define: modulePathDefines,
+      plugins: [...base.plugins!, modulePathsPlugin(options.projectDir ?? folderDir)],
       stdin: {
         contents: entrySource(moduleFiles),
         resolveDir: folderDir,
