@@ -75,6 +75,30 @@ const missingExportFixture: Record<string, string> = {
   "bot/tools/check.ts":
     'import { defineTool } from "@cursor/bdk/tools";\nimport { notAThing } from "@cursor/bdk/evals";\nexport default defineTool({ description: "d", execute: () => notAThing });',
 };
+// What Cursor-hosted or unsupported parts of a Cursor project get: one diagnostic each, on its line.
+const cursorOnlyFixture: Record<string, string> = {
+  "bot/instructions.md": "x",
+  "bot/tools/gate.ts": [
+    'import { defineTool } from "@cursor/bdk/tools";',
+    'import { decide } from "@cursor/bdk/extensions/jev";',
+    'export default defineTool({ description: "d", execute: () => String(decide) });',
+  ].join("\n"),
+  "bot/tools/check.ts": [
+    'import { defineTool } from "@cursor/bdk/tools";',
+    "import {",
+    "  notAThing,",
+    '} from "@cursor/bdk/evals";',
+    'export default defineTool({ description: "d", execute: () => String(notAThing) });',
+  ].join("\n"),
+  "bot/channels/hooks.ts": [
+    'import { defineChannel } from "@cursor/bdk/channels";',
+    "export default defineChannel({",
+    "  routes: [],",
+    "  async onStart() {},",
+    "});",
+  ].join("\n"),
+  "bot/extensions/ci.ts": '// a third-party extension\'s mount\nexport default { namespace: "ci" };',
+};
 const modelFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/agent.ts": 'import { defineAgent } from "agentfold";\nexport default defineAgent({ model: "grok-4.5-fast" });',
@@ -97,7 +121,7 @@ const agentToolFixture: Record<string, string> = {
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-load-"));
 const loads = {} as Record<
-  "main" | "grokbot" | "hosted" | "missingExport" | "agentTool" | "model" | "modelIds" | "shared",
+  "main" | "grokbot" | "hosted" | "missingExport" | "cursorOnly" | "agentTool" | "model" | "modelIds" | "shared",
   LoadedAgent
 >;
 let lines: string[] = [];
@@ -112,6 +136,7 @@ beforeAll(async () => {
   loads.grokbot = await load("grokbot", grokbotFixture);
   loads.hosted = await load("hosted", hostedFixture);
   loads.missingExport = await load("missing-export", missingExportFixture);
+  loads.cursorOnly = await load("cursor-only", cursorOnlyFixture);
   loads.agentTool = await load("agent-tool", agentToolFixture);
   loads.model = await load("model", modelFixture);
   loads.modelIds = await load("model-ids", modelIdsFixture);
@@ -214,6 +239,14 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
   it("a name the authoring package lacks is one error naming the public specifier and the author's file", () => {
     expect(loads.missingExport.diagnostics.map(formatDiagnostic)).toEqual([
       "error: bot/tools/check.ts:2: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
+    ]);
+  });
+  it("Cursor-hosted imports, a multi-line import, onStart and an extension mount: one diagnostic each, on its line", () => {
+    expect(loads.cursorOnly.diagnostics.map(formatDiagnostic).sort()).toEqual([
+      "error: bot/tools/check.ts:3: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
+      "error: bot/tools/gate.ts:2: '@cursor/bdk/extensions/jev' is Cursor-hosted only: decide() asks Cursor's hosted Jev model, which a self-hosted instance cannot reach; let the agent's model choose (a z.enum() field in the tool's input), or call a model provider from the tool with its key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
+      "warning: bot/channels/hooks.ts:4: defineChannel(): onStart is ignored on Agentfold: a channel here is never started — its routes and events run in sandboxes started on demand; do start-up work in a schedule, or on a handler's first call",
+      "warning: bot/extensions/ci.ts:2: extension mounts are ignored on Agentfold: nothing this file contributes (tools, skills, connections, hooks …) is mounted; copy what the agent needs into bot/ (docs/compatibility.md)",
     ]);
   });
   it("a shared module's error is one diagnostic, on its own file and the line of the field", () => {

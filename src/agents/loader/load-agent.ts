@@ -64,16 +64,19 @@ export async function loadAgentFolder(options: {
   }
   const files = moduleFiles(layout);
   let bundle = await bundleAgent({ folderDir, projectDir, moduleFiles: files, outDir, nodePaths });
-  for (const diagnostic of bundle.diagnostics) diagnostics.add(diagnostic);
   const isComplete = bundle.ok;
-  if (!bundle.ok) {
-    // Bundle the modules that did build, so their own problems are reported in the same run.
+  let rest = files;
+  // Bundle the modules that did build, so their own problems are reported in the same run; again
+  // while that finds more, since esbuild reports a missing export only once every import resolved.
+  while (!bundle.ok) {
+    for (const diagnostic of bundle.diagnostics) diagnostics.add(diagnostic);
     const broken = new Set(bundle.diagnostics.map((d) => d.file));
-    const rest = files.filter((file) => !broken.has(file));
-    if (rest.length === files.length) return finish();
+    const built = rest.filter((file) => !broken.has(file));
+    if (built.length === rest.length) return finish();
+    rest = built;
     bundle = await bundleAgent({ folderDir, projectDir, moduleFiles: rest, outDir, nodePaths });
-    if (!bundle.ok) return finish();
   }
+  for (const diagnostic of bundle.diagnostics) diagnostics.add(diagnostic);
   timings.bundleMs = performance.now() - started;
 
   started = performance.now();
