@@ -72,6 +72,8 @@ describe("a July project (agent/ root, no agent.ts)", () => {
 });
 
 describe("a BDK project (bot/ root, package.json in the folder above)", () => {
+  // Its knowledge file is read three ways: by the project path, and from the lib module's own
+  // import.meta.url and __dirname (the output's policy, byUrl, byDirname).
   it("validates, deploys, and runs a turn whose tool uses its lib, npm dependency, shared code and knowledge", async () => {
     const { validated, log, agent } = await runTurn("bdk", bdkProject);
     expect(ofType(log, "action.result").map((e) => e.data)).toEqual([
@@ -145,7 +147,7 @@ describe("one file set for validate and deploy", () => {
   it("reports a name the package lacks once, on the author's file, naming the public specifier", async () => {
     const dir = writeProject("missing-export", missingExportProject);
     const expected = [
-      "error: bot/lib/checks.ts:1: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
+      "error: bot/lib/checks.ts:3: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
     ];
     const validated = await loadPackedFolder({ dir, cacheDir, models: routing });
     expect(validated.diagnostics.map(formatDiagnostic)).toEqual(expected);

@@ -88,7 +88,8 @@ const helpdeskLock = {
 /** BDK: a `bot/` root in `agents/helpdesk/`, its package.json (with an npm dependency and its
  * lockfile) in the project folder above, code shared from above the agent folder, a `lib/` with
  * `.js` specifiers for `.ts` files and tests beside them, a schedule in `.ts`, `dryRunResult`,
- * a Cursor model id with params, and a knowledge file the tool reads by its project path. */
+ * a Cursor model id with params, and a knowledge file the tool reads by its project path, by its
+ * lib's `import.meta.url` and by its lib's `__dirname`. */
 export const bdkProject: CompatProject = {
   agentDir: "agents/helpdesk",
   tool: "open_ticket",
@@ -98,6 +99,8 @@ export const bdkProject: CompatProject = {
     dueInMs: 7_200_000,
     greeting: "Hello from the helpdesk",
     policy: "Answer within one working day.",
+    byUrl: "Answer within one working day.",
+    byDirname: "Answer within one working day.",
   },
   files: {
     "package.json": JSON.stringify({
@@ -133,6 +136,16 @@ export const bdkProject: CompatProject = {
       '  return `T-${subject.toUpperCase().replace(/[^A-Z0-9]+/g, "-")}`;',
       "}",
     ),
+    // Files found from the module's own path, as on the author's machine (the lib's own, not its importer's).
+    "agents/helpdesk/bot/lib/knowledge.ts": lines(
+      'import fs from "node:fs";',
+      'import path from "node:path";',
+      "",
+      "export const byUrl = () =>",
+      '  fs.readFileSync(new URL("../../../../knowledge/policy.md", import.meta.url), "utf8").trim();',
+      "export const byDirname = () =>",
+      '  fs.readFileSync(path.join(__dirname, "../../../../knowledge/policy.md"), "utf8").trim();',
+    ),
     "agents/helpdesk/bot/lib/ticket-id.test.ts": lines(
       'import { expect, it } from "vitest";',
       'import { ticketId } from "./ticket-id.js";',
@@ -147,6 +160,7 @@ export const bdkProject: CompatProject = {
       'import { defineTool } from "@cursor/bdk/tools";',
       'import { z } from "zod";',
       'import { greeting } from "../../../../shared/greeting.js";',
+      'import { byDirname, byUrl } from "../lib/knowledge.js";',
       'import { ticketId } from "../lib/ticket-id.js";',
       "",
       "// Read as the module loads: the project is the working directory then too.",
@@ -162,6 +176,8 @@ export const bdkProject: CompatProject = {
       "    dueInMs: ms(within),",
       '    greeting: greeting("helpdesk"),',
       "    policy,",
+      "    byUrl: byUrl(),",
+      "    byDirname: byDirname(),",
       "  }),",
       "});",
     ),
@@ -176,11 +192,19 @@ export const bdkProject: CompatProject = {
   },
 };
 
-/** A name the package does not export: one diagnostic, on the author's file, naming the specifier. */
+/** A name the package does not export: one diagnostic, on the author's file, naming the specifier
+ * (from an import written over several lines). */
 export const missingExportProject: Record<string, string> = {
   "package.json": JSON.stringify({ name: "missing-export", private: true, type: "module" }),
   "bot/instructions.md": "x\n",
-  "bot/lib/checks.ts": lines('import { notAThing } from "@cursor/bdk/evals";', "", "export const check = notAThing;"),
+  "bot/lib/checks.ts": lines(
+    "import {",
+    "  includes,",
+    "  notAThing,",
+    '} from "@cursor/bdk/evals";',
+    "",
+    "export const check = [includes, notAThing];",
+  ),
   "bot/tools/check.ts": lines(
     'import { defineTool } from "@cursor/bdk/tools";',
     'import { check } from "../lib/checks.js";',
