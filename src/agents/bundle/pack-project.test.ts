@@ -75,6 +75,8 @@ describe("packProject", () => {
       "agents/a/bot/tools/a.ts",
       "knowledge/faq.md",
       "package.json",
+      // node_modules is there, so what the agent imports from it is bundled: here nothing (a type-only use).
+      "agentfold-dependencies/manifest.json",
     ]);
     const extracted = writeFiles(path.join(scratch, "extracted"), {
       [projectMarkerFile]: JSON.stringify({ agentFolder: "agents/a" }),

@@ -3,13 +3,16 @@
 // project is the folder itself, unless the folder has no package.json and its code needs what is
 // above it (a relative import reaching out, or an npm package): then it is the nearest folder
 // above with a package.json, whole. Outside the project nothing is packed, so an import reaching
-// above it fails in both, by name.
+// above it fails in both, by name. When the project's dependencies are installed (node_modules
+// beside its package.json), the packages the agent imports are bundled from there into the
+// archive (bundle-dependencies.ts), so the platform installs nothing.
 import fs from "node:fs";
-import { builtinModules } from "node:module";
 import path from "node:path";
 import { createGzip } from "node:zlib";
 import { pack } from "tar-stream";
 import { diskSource } from "@/agents/loader/source";
+import { type BundledDependencies, bundleDependencies } from "./bundle-dependencies";
+import { dependencyBundleFolder, isProvided } from "./dependency-bundle";
 
 /** At the archive's root when the agent folder is below the project root: where it is. */
 export const projectMarkerFile = "agentfold-project.json";
@@ -21,7 +24,12 @@ export type PackedProject = {
   /** The agent folder inside the archive, POSIX; "" when it is the root. */
   agentFolder: string;
   files: string[];
+  /** The npm packages bundled on this machine, when node_modules was there to bundle them from. */
+  dependencies?: BundledDependencies["manifest"];
 };
+
+/** A command's steps as they happen (src/cli/step-progress.ts). */
+export type PackProgress = { start(step: string): void; done(detail?: string): void; fail(detail?: string): void };
 
 export async function projectRootOf(agentDir: string): Promise<string> {
   const start = path.resolve(agentDir);
@@ -32,11 +40,6 @@ export async function projectRootOf(agentDir: string): Promise<string> {
   return start;
 }
 
-// Resolved by the platform (bundle-agent.ts), so no package.json is needed for them.
-const isProvided = (specifier: string) =>
-  /^(agentfold|@cursor\/[^/]+|zod|@opentelemetry\/api)(\/.*)?$/.test(specifier) ||
-  specifier.startsWith("node:") ||
-  builtinModules.includes(specifier.split("/")[0]!);
 const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
 const codeFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
@@ -55,16 +58,43 @@ async function needsAbove(folderDir: string): Promise<boolean> {
   return false;
 }
 
-export async function packProject(agentDir: string): Promise<PackedProject> {
+export async function packProject(agentDir: string, options: { progress?: PackProgress } = {}): Promise<PackedProject> {
+  const { progress } = options;
   const root = await projectRootOf(agentDir);
   const agentFolder = path.relative(root, path.resolve(agentDir)).split(path.sep).join("/");
+  const bundled = hasInstalledDependencies(root) ? await bundleInstalled(root, agentDir, progress) : undefined;
+  progress?.start("packing");
   const source = diskSource(root);
-  const files = (await source.list()).filter((file) => file !== projectMarkerFile);
+  // Ours alone: a folder of the author's by these names would be mistaken for what deploy made.
+  const isReserved = (file: string) => file === projectMarkerFile || file.startsWith(`${dependencyBundleFolder}/`);
+  const files = (await source.list()).filter((file) => !isReserved(file));
   const entries: { name: string; content: Buffer }[] = [];
   if (agentFolder) entries.push({ name: projectMarkerFile, content: Buffer.from(JSON.stringify({ agentFolder })) });
   for (const file of files) entries.push({ name: file, content: await source.read(file) });
-  return { archive: await tarGz(entries), root, agentFolder, files };
+  entries.push(...(bundled?.entries ?? []));
+  return { archive: await tarGz(entries), root, agentFolder, files, dependencies: bundled?.manifest };
 }
+
+function hasInstalledDependencies(root: string): boolean {
+  return fs.existsSync(path.join(root, "package.json")) && fs.existsSync(path.join(root, "node_modules"));
+}
+
+async function bundleInstalled(root: string, agentDir: string, progress?: PackProgress) {
+  progress?.start("bundling dependencies");
+  const bundled = await bundleDependencies({ root, folderDir: path.resolve(agentDir) });
+  const { packages, bytes, diagnostics } = bundled.manifest;
+  const errors = diagnostics.filter((d) => d.level === "error").length;
+  if (errors > 0) progress?.fail(`${errors} error${errors === 1 ? "" : "s"}`);
+  else if (packages.length === 0) progress?.done("none imported");
+  else
+    progress?.done(
+      `${packages.length > 3 ? `${packages.length} packages` : packages.join(", ")}, ${formatSize(bytes)}`,
+    );
+  return bundled;
+}
+
+const formatSize = (bytes: number) =>
+  bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1048576).toFixed(1)} MiB`;
 
 async function tarGz(entries: { name: string; content: Buffer }[]): Promise<Buffer> {
   const tar = pack();

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { bundleAgent, bundleAgentToolScripts } from "@/agents/bundle/bundle-agent";
+import { readDependencyBundle } from "@/agents/bundle/dependency-bundle";
 import { installDependencies, type InstallOptions } from "@/agents/bundle/install-dependencies";
 import { createSandbox } from "@/agents/sandbox/sandbox";
 import type { Diagnostic } from "./diagnostics";
@@ -55,7 +56,13 @@ export async function loadAgentFolder(options: {
   // The sandbox's user reads the bundle (a temporary outDir is made private to us).
   fs.chmodSync(outDir, 0o755);
   const nodePaths: string[] = [];
-  if (options.dependencies && !fs.existsSync(path.join(projectDir, "node_modules"))) {
+  // Packages `deploy` bundled on the author's machine: resolved from the upload, nothing installed.
+  const bundled = readDependencyBundle(projectDir);
+  if (bundled) {
+    for (const diagnostic of bundled.diagnostics) diagnostics.add(diagnostic);
+    if (bundled.diagnostics.some((d) => d.level === "error")) return finish();
+    nodePaths.push(bundled.nodePath);
+  } else if (options.dependencies && !fs.existsSync(path.join(projectDir, "node_modules"))) {
     const installed = await installDependencies(projectDir, options.dependencies);
     for (const diagnostic of installed.diagnostics) diagnostics.add(diagnostic);
     // Missing dependencies would be told again by every import of them: once is enough.

@@ -54,8 +54,8 @@ export async function deployCommand(options: DeployOptions, config: Env = parseE
       "deploy needs --team <slug> on this installation's database, or an instance (agentfold login)",
     );
   const progress = createStepProgress({ write: (t) => process.stderr.write(t), isTTY: Boolean(process.stderr.isTTY) });
-  progress.start("packing");
-  const { archive, files } = await packProject(dir);
+  // With node_modules beside the package.json, its packages are bundled here first (pack-project.ts).
+  const { archive, files } = await packProject(dir, { progress });
   progress.done(`${files.length} file${files.length === 1 ? "" : "s"}, ${formatBytes(archive.byteLength)}`);
   let version: Deployed;
   try {
