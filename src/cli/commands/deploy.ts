@@ -13,6 +13,7 @@ import { type Instance, resolveInstance } from "@/cli/remote/instance";
 import { type ServerStep, uploadVersion } from "@/cli/remote/upload-version";
 import { createStepProgress, formatBytes, type StepProgress } from "@/cli/step-progress";
 import { UsageError } from "@/cli/usage-error";
+import { slugOf } from "@/cli/local/local-agent";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { modelRouting } from "@/server/models";
 import { packProject } from "@/agents/bundle/pack-project";
@@ -47,7 +48,7 @@ const serverSteps: Record<ServerStep, string> = {
 export async function deployCommand(options: DeployOptions, config: Env = parseEnv()): Promise<number> {
   const dir = path.resolve(options.dir);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
-  const slug = options.slug ?? path.basename(dir);
+  const slug = options.slug ?? slugOf(dir);
   const instance = resolveInstance(options, config);
   if (!instance && !options.team)
     throw new UsageError(
@@ -133,7 +134,11 @@ export const deployCommandSpec = defineCommand({
   details: "Exit 0 for a ready version, 1 for an invalid one (its diagnostics listed) or a failure. docs/cli.md#deploy",
   flags: {
     dir: dirFlag,
-    slug: { type: "string", value: "<agent>", description: "The agent's slug (default: the folder's name)" },
+    slug: {
+      type: "string",
+      value: "<agent>",
+      description: "The agent's slug (default: the folder's name as a slug, `My Agent` → `my-agent`)",
+    },
     team: {
       type: "string",
       value: "<slug>",
