@@ -36,13 +36,15 @@ export const envSchema = z
     // death more stops the stack (docs/configuration.md, "Supervision").
     AGENTFOLD_RESTART_LIMIT: z.coerce.number().int().min(0).default(5),
     AGENTFOLD_RESTART_WINDOW_SECONDS: z.coerce.number().positive().default(60),
-    // `agentfold start` in cluster mode: 3 Restate nodes, 2 workers and 2 webs on this machine, each on
+    // `agentfold start` in cluster mode: 3 Restate nodes, 2 workers (by default) and 2 webs on this machine, each on
     // a port derived from the base (docs/configuration.md, "Cluster mode").
     AGENTFOLD_CLUSTER: z
       .enum(["0", "1"])
       .default("0")
       .transform((value) => value === "1"),
     AGENTFOLD_CLUSTER_PORT_BASE: z.coerce.number().int().min(1024).max(64_000).default(17_000),
+    // How many workers cluster mode runs behind its one registered address.
+    AGENTFOLD_CLUSTER_WORKERS: z.coerce.number().int().min(1).max(9).default(2),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     RESTATE_INGRESS_URL: optionalUrl,
     RESTATE_ADMIN_URL: optionalUrl,
@@ -180,6 +182,11 @@ export const envSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]*$/, "must be an agent slug")
       .optional(),
+    // `agentfold dev` on a root of several agents: localDevStrict for every agent, not one.
+    AGENTFOLD_LOCAL_DEV: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((value) => value === "1"),
     // The instance and token `agentfold eval` uses instead of a local stack, as --url and --token.
     AGENTFOLD_URL: optionalUrl,
     AGENTFOLD_TOKEN: optionalString,

@@ -1,5 +1,5 @@
-// Cluster mode against single-node, in one run (issue: turns/s at 20 clients with 2 workers versus
-// 1, and the turn p50 on the 3-node Restate cluster versus single-node). Each stack is a real
+// Cluster mode against single-node, in one run: turns/s at 20 clients with 2 workers versus 1 (the
+// same cluster otherwise), and the turn p50 on the 3-node Restate cluster versus single-node. Each stack is a real
 // `agentfold start` (src/testing/cluster-stack.ts), one after the other on the same machine, with
 // the same agent and turn as the turn benchmark (one read tool call, the offline model).
 //
@@ -109,9 +109,16 @@ async function measure(stack: ClusterStack): Promise<Measurement> {
   };
 }
 
-async function measureStack(isCluster: boolean): Promise<Measurement> {
+/** The stacks compared: single-node, and cluster mode with 1 and with 2 workers. */
+const stacks: { label: string; env: Record<string, string> }[] = [
+  { label: "single-node: 1 worker, 1 Restate node", env: { AGENTFOLD_CLUSTER: "0" } },
+  { label: "cluster: 1 worker, 3 Restate nodes", env: { AGENTFOLD_CLUSTER: "1", AGENTFOLD_CLUSTER_WORKERS: "1" } },
+  { label: "cluster: 2 workers, 3 Restate nodes", env: { AGENTFOLD_CLUSTER: "1", AGENTFOLD_CLUSTER_WORKERS: "2" } },
+];
+
+async function measureStack(env: Record<string, string>): Promise<Measurement> {
   // The workers' per-invocation INFO lines would cost the supervisor CPU the stack is measured on.
-  const stack = await startClusterStack({ AGENTFOLD_CLUSTER: isCluster ? "1" : "0", RESTATE_LOGGING: "WARN" }, 600_000);
+  const stack = await startClusterStack({ ...env, RESTATE_LOGGING: "WARN" }, 600_000);
   try {
     return await measure(stack);
   } finally {
@@ -120,35 +127,35 @@ async function measureStack(isCluster: boolean): Promise<Measurement> {
 }
 
 export async function benchCluster(): Promise<string> {
-  const single = await measureStack(false);
-  const cluster = await measureStack(true);
-  const row = (label: string, value: (m: Measurement) => string) =>
-    `| ${label} | ${value(single)} | ${value(cluster)} |`;
+  const measured: Measurement[] = [];
+  for (const { env } of stacks) measured.push(await measureStack(env));
+  const row = (label: string, value: (m: Measurement) => string) => `| ${label} | ${measured.map(value).join(" | ")} |`;
   return `## Cluster mode against single-node
 
-Method: two stacks, one after the other on this machine, each a real \`agentfold start\`: single-node
-(1 web, 1 worker, 1 Restate node) and cluster mode (\`AGENTFOLD_CLUSTER=1\`: 2 webs and 2 workers
-behind round-robin TCP proxies, a 3-node Restate cluster with each log and partition on 2 nodes;
-docs/configuration.md, "Cluster mode"), on one embedded Postgres each. The turn is the turn
+Method: three stacks, one after the other on this machine, each a real \`agentfold start\`: single-node
+(1 web, 1 worker, 1 Restate node), and cluster mode (\`AGENTFOLD_CLUSTER=1\`: 2 webs behind a
+round-robin TCP proxy, a 3-node Restate cluster with each log and partition on 2 nodes;
+docs/configuration.md, "Cluster mode") with 1 and with 2 workers behind the workers' proxy
+(\`AGENTFOLD_CLUSTER_WORKERS\`), on one embedded Postgres each. The turn is the turn
 benchmark's (one read tool call, \`local:scripted\`), sent through \`PORT\` (the proxy, in cluster
 mode). A **first turn** starts a session and runs eagerly on a worker, without Restate; a
 **follow-up** is a Restate invocation of the session's virtual object. ${warmUpTurns} of each to warm up,
 then ${sequentialTurns} of each in turn for the p50, then ${clients} concurrent clients for ${seconds} s each.
 
-| Measure | single-node: 1 worker, 1 Restate node | cluster: 2 workers, 3 Restate nodes |
-|---|---|---|
+| Measure | ${stacks.map((s) => s.label).join(" | ")} |
+|---|${stacks.map(() => "---").join("|")}|
 ${row("First turn, p50 (sequential)", (m) => ms(m.firstP50))}
 ${row("Follow-up turn, p50 (sequential)", (m) => ms(m.followUpP50))}
 ${row(`First turns, ${clients} clients`, (m) => `${m.firstPerSecond.toFixed(0)} turns/s`)}
 ${row(`Follow-up turns, ${clients} clients`, (m) => `${m.followUpPerSecond.toFixed(0)} turns/s`)}
 ${row("Load average (1 min) at the end, its own processes included (2 cores)", (m) => m.load.toFixed(1))}
 
-This machine has two cores, and every process of both stacks, and the benchmark's clients, share
-them: a second worker adds no CPU here, only more processes to schedule (nine instead of four), so
-more turns per second are not expected from it on this machine, and the concurrent rows show what
-cluster mode costs on one machine (a proxy hop each way, each Restate log written to two nodes,
-more processes on two cores). The sequential p50s move with the machine's load from one minute to
-the next (the last row) by more than the proxy hops and the replication cost: compare them over
-several runs. On separate machines the workers' CPU adds up.
+The two cluster columns differ only in the number of workers; single-node against the first
+cluster column is the 3-node Restate cluster (and the webs' proxy) against one node. This machine
+has two cores, and every process of each stack, and the benchmark's clients, share them: a second
+worker adds no CPU here, only one more process to schedule, so more turns per second are not
+expected from it on this machine. The sequential p50s move with the machine's load from one
+minute to the next (the last row) by more than the proxy hops and the replication cost: compare
+them over several runs. On separate machines the workers' CPU adds up.
 `;
 }

@@ -70,7 +70,8 @@ export async function freeClusterPorts(): Promise<{ base: number; ports: StackPo
       ...names.map((name, i) => [name, String(base + 500 + i)]),
       ["RESTATE_NODE_PORT", String(base + 510)],
     ]) as StackPorts;
-    const all = [...clusterPortList(base).map((p) => p.port), ...Object.values(ports).map(Number)];
+    // Room for the most workers cluster mode runs (AGENTFOLD_CLUSTER_WORKERS).
+    const all = [...clusterPortList(base, 9).map((p) => p.port), ...Object.values(ports).map(Number)];
     if ((await Promise.all(all.map(canListen))).every(Boolean)) return { base, ports };
   }
   throw new Error("found no free block of cluster ports");

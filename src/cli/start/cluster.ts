@@ -22,13 +22,15 @@ type Parts = { config: Env; env: NodeJS.ProcessEnv; log: Log; supervision: Super
 
 /** The ports cluster mode's own processes take, besides the single-node ones its proxies take. */
 export function clusterPortChecks(config: Env): PortCheck[] {
-  return clusterPortList(config.AGENTFOLD_CLUSTER_PORT_BASE).map(({ port, component }) => ({
-    port,
-    // Webs and workers listen where single-node ones would; Restate nodes on loopback only.
-    host: component.startsWith("restate") ? "127.0.0.1" : config.AGENTFOLD_HOST,
-    component,
-    variable: "AGENTFOLD_CLUSTER_PORT_BASE",
-  }));
+  return clusterPortList(config.AGENTFOLD_CLUSTER_PORT_BASE, config.AGENTFOLD_CLUSTER_WORKERS).map(
+    ({ port, component }) => ({
+      port,
+      // Webs and workers listen where single-node ones would; Restate nodes on loopback only.
+      host: component.startsWith("restate") ? "127.0.0.1" : config.AGENTFOLD_HOST,
+      component,
+      variable: "AGENTFOLD_CLUSTER_PORT_BASE",
+    }),
+  );
 }
 
 export async function startClusterRestate(
@@ -37,7 +39,7 @@ export async function startClusterRestate(
   const { config, log, supervision } = options;
   const cluster = await startRestateCluster({
     dataDir: config.dataDir,
-    nodes: clusterPorts(config.AGENTFOLD_CLUSTER_PORT_BASE).restateNodes,
+    nodes: clusterPorts(config.AGENTFOLD_CLUSTER_PORT_BASE, config.AGENTFOLD_CLUSTER_WORKERS).restateNodes,
     ports: { ingress: config.RESTATE_INGRESS_PORT, admin: config.RESTATE_ADMIN_PORT },
     log,
     supervision,
@@ -53,7 +55,7 @@ export async function startClusterRestate(
 /** The workers, then the proxy in front of them, registered with Restate once as the one address. */
 export async function startClusterWorkers(options: Parts & { runtime: DurableRuntime }): Promise<Started> {
   const { config, env, runtime, log, supervision } = options;
-  const ports = clusterPorts(config.AGENTFOLD_CLUSTER_PORT_BASE).workers;
+  const ports = clusterPorts(config.AGENTFOLD_CLUSTER_PORT_BASE, config.AGENTFOLD_CLUSTER_WORKERS).workers;
   const workers = await startAll(ports, (port, name) =>
     startWorker({
       workerUrl: `http://${connectHost(config)}:${port}`,
@@ -88,7 +90,7 @@ export async function startClusterWorkers(options: Parts & { runtime: DurableRun
 /** The webs (the app is built already), then the proxy on PORT in front of them. */
 export async function startClusterWebs(options: Parts): Promise<Started> {
   const { config, env, log, supervision } = options;
-  const ports = clusterPorts(config.AGENTFOLD_CLUSTER_PORT_BASE).webs;
+  const ports = clusterPorts(config.AGENTFOLD_CLUSTER_PORT_BASE, config.AGENTFOLD_CLUSTER_WORKERS).webs;
   // One at a time: two Next.js apps loading at once on two cores take longer than in turn.
   const webs: SupervisedChild[] = [];
   const stopWebs = () => Promise.all(webs.map((web) => web.stop())).then(() => undefined);
