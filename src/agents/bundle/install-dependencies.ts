@@ -1,8 +1,9 @@
 // An uploaded agent's npm dependencies (docs/agent-folders.md, "npm dependencies"): uploads leave
-// out node_modules, so a project whose package.json lists dependencies brings its lockfile and the
-// platform installs exactly that — `npm ci --ignore-scripts` (no package's code runs), from the
-// registry this instance reaches, into a cache keyed by what is installed, so the next version
-// with the same lockfile installs nothing. The authoring packages (`@cursor/*`, `agentfold`) and
+// out node_modules, so unless `deploy` bundled them on the author's machine (dependency-bundle.ts),
+// a project whose package.json lists dependencies brings its lockfile and the platform installs
+// exactly that — `npm ci --ignore-scripts` (no package's code runs), from the registry this
+// instance reaches, into a cache keyed by what is installed, so the next version with the same
+// lockfile installs nothing. The authoring packages (`@cursor/*`, `agentfold`) and
 // what the platform provides itself (zod, @opentelemetry/api) are never installed.
 import { execFile } from "node:child_process";
 import crypto from "node:crypto";
@@ -10,10 +11,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
+import { isPlatformPackage } from "./dependency-bundle";
 
 /** Provided by the platform: installing them would shadow (or, for @cursor/*, not find) them. */
-const provided = (name: string) =>
-  name.startsWith("@cursor/") || name === "agentfold" || name === "zod" || name === "@opentelemetry/api";
+const provided = isPlatformPackage;
 
 export type InstallOptions = {
   /** Installed trees, one per lockfile: `<cacheDir>/<hash>/node_modules`. */

@@ -13,7 +13,8 @@ import { dirFlag, folderArg } from "@/cli/flags";
 export async function loadForCli(dir: string): Promise<LoadedAgent> {
   const folderDir = path.resolve(dir);
   if (!fs.existsSync(folderDir)) throw new Error(`no such folder: ${folderDir}`);
-  // What deploy would upload, with its lockfile's dependencies installed as an upload's (cached).
+  // What deploy would upload: its packages bundled from node_modules as deploy bundles them, or,
+  // without node_modules, its lockfile's dependencies installed as an upload's (cached).
   const cacheDir = path.join(os.homedir(), ".cache", "agentfold", "dependencies");
   fs.mkdirSync(cacheDir, { recursive: true });
   return loadPackedFolder({ dir: folderDir, cacheDir, models: modelRouting(parseEnv()) });
