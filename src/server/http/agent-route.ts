@@ -62,8 +62,9 @@ type AgentCaller = { caller: Caller; agent?: { slug: string; row: AgentBySlug | 
 
 /**
  * The auth chain for agent routes (docs/api.md, "Authentication"): a bearer token; then the
- * dashboard sign-in cookie; then, in single-agent local mode, a direct loopback caller as the local
- * principal (localDevStrict); then the anonymous caller where the agent opted in (allowAll).
+ * dashboard sign-in cookie; then, in single-agent local mode (or for every agent under
+ * AGENTFOLD_LOCAL_DEV), a direct loopback caller as the local principal (localDevStrict); then the
+ * anonymous caller where the agent opted in (allowAll).
  * Nothing else gets in.
  */
 async function authenticateForAgent(request: Request): Promise<AgentCaller> {
@@ -99,7 +100,7 @@ async function authenticateWithoutBearer(request: Request): Promise<AgentCaller>
   }
   if (credentials) return { caller: credentials, agent: looked };
   const config = env();
-  if (config.AGENTFOLD_SINGLE_AGENT && slug === config.AGENTFOLD_SINGLE_AGENT) {
+  if (config.AGENTFOLD_LOCAL_DEV || (config.AGENTFOLD_SINGLE_AGENT && slug === config.AGENTFOLD_SINGLE_AGENT)) {
     const evidence = proxyEvidence(request.headers, config.AGENTFOLD_HOST);
     if (!evidence) return { caller: localCaller(slug) };
     const agent = await lookUp();
