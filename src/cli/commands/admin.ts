@@ -4,6 +4,7 @@
 //   agentfold token create|revoke … and agentfold deploy … without an instance (token.ts, deploy.ts)
 //   agentfold agent allow-anonymous --team acme --slug my-agent --value on|off
 //   agentfold agent unattended-approvals --team acme --slug my-agent --value deny|park
+// Each takes --json: one JSON document on stdout instead of the sentence (docs/cli.md).
 import { parseEnv } from "@/env";
 import { packProject } from "@/agents/bundle/pack-project";
 import { embeddedDatabaseUrl } from "@/cli/start/postgres";
@@ -16,6 +17,7 @@ import { createTeam } from "@/server/teams/create-team";
 import { createToken } from "@/server/tokens/create-token";
 import { revokeTokenBySecret } from "@/server/tokens/revoke-token";
 import { defineCommand } from "@/cli/command";
+import { jsonFlag } from "@/cli/flags";
 
 /** A new active version replaces its agent's schedules at once, when the platform is running. */
 export async function restartSchedules(
@@ -58,6 +60,11 @@ export async function tarGzOf(dir: string): Promise<Buffer> {
   return (await packProject(dir)).archive;
 }
 
+/** What a command did: the sentence a person reads, or with --json the document a script parses. */
+function answer(options: AdminOptions, text: string, json: Record<string, unknown>): void {
+  process.stdout.write(options.json === true ? `${JSON.stringify({ ok: true, ...json }, null, 2)}\n` : `${text}\n`);
+}
+
 export async function adminCommand(action: string, options: AdminOptions): Promise<number> {
   const { db } = database();
   try {
@@ -68,26 +75,41 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
         password: required(options, "password"),
         teamSlug: required(options, "team"),
       });
-      console.log(`admin ${options.email} owns team ${options.team} (user ${result.userId})`);
+      answer(options, `admin ${options.email} owns team ${options.team} (user ${result.userId})`, {
+        userId: result.userId,
+        email: options.email,
+        team: options.team,
+      });
     } else if (action === "team:create") {
       const slug = required(options, "team");
-      const team = await createTeam({ db, slug, name: typeof options.name === "string" ? options.name : slug });
-      console.log(`team ${team.slug} created`);
+      const name = typeof options.name === "string" ? options.name : slug;
+      const team = await createTeam({ db, slug, name });
+      answer(options, `team ${team.slug} created`, { team: { slug: team.slug, name } });
     } else if (action === "token:create") {
       const days = options["expires-days"] ? Number(options["expires-days"]) : undefined;
+      const token = {
+        name: typeof options.name === "string" ? options.name : "cli",
+        actions: required(options, "actions").split(","),
+        agents: typeof options.agents === "string" ? options.agents.split(",") : [],
+        expiresAt: days ? new Date(Date.now() + days * 86_400_000) : undefined,
+      };
       const created = await createToken({
         db,
         teamId: await teamIdOf(db, required(options, "team")),
-        name: typeof options.name === "string" ? options.name : "cli",
-        actions: required(options, "actions").split(","),
-        agentSlugs: typeof options.agents === "string" ? options.agents.split(",") : [],
-        expiresAt: days ? new Date(Date.now() + days * 86_400_000) : undefined,
+        ...token,
+        agentSlugs: token.agents,
       });
-      // The only time the token is shown: on stdout alone, so scripts can capture it.
-      console.log(created.token);
+      // The only time the token is shown: on stdout alone, so scripts can capture it. The JSON is
+      // the shape of `token create --json` on an instance.
+      const shown = { token: created.token, id: created.id, prefix: created.prefix, ...token };
+      if (options.json === true)
+        process.stdout.write(
+          `${JSON.stringify({ ...shown, expiresAt: token.expiresAt?.toISOString() ?? null }, null, 2)}\n`,
+        );
+      else console.log(created.token);
     } else if (action === "token:revoke") {
       await revokeTokenBySecret({ db, token: required(options, "token") });
-      console.log("revoked");
+      answer(options, "revoked", { revoked: true, instance: null });
     } else if (action === "agent:allow-anonymous") {
       const slug = required(options, "slug");
       const allowAnonymous = required(options, "value") === "on";
@@ -96,8 +118,10 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
         data: { allowAnonymous },
       });
       if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
-      console.log(
+      answer(
+        options,
         `${slug}: anonymous access ${allowAnonymous ? "on (demo: every caller without credentials shares one principal)" : "off"}`,
+        { team: options.team, slug, allowAnonymous },
       );
     } else if (action === "agent:unattended-approvals") {
       const slug = required(options, "slug");
@@ -108,8 +132,10 @@ export async function adminCommand(action: string, options: AdminOptions): Promi
         data: { unattendedApprovals: value },
       });
       if (count === 0) throw new AppError("not_found", `no agent '${slug}' in team '${options.team}'`);
-      console.log(
+      answer(
+        options,
         `${slug}: approvals in sessions with nobody to ask are ${value === "deny" ? "denied at once" : "parked until someone decides"}`,
+        { team: options.team, slug, unattendedApprovals: value },
       );
     }
     return 0;
@@ -129,6 +155,7 @@ export const bootstrapCommands = [
       email: { type: "string", value: "<email>", required: true, description: "The admin's email address" },
       password: { type: "string", value: "<password>", required: true, description: "The admin's password" },
       team: teamFlag,
+      json: jsonFlag,
     },
     examples: ["agentfold admin create --email you@example.com --password '…' --team acme"],
     run: ({ flags }) => adminCommand("admin:create", flags),
@@ -137,7 +164,11 @@ export const bootstrapCommands = [
     name: "team create",
     group: "bootstrap",
     summary: "Create a team with no members yet (for scripts; people join by invite)",
-    flags: { team: teamFlag, name: { type: "string", value: "<name>", description: "Its display name" } },
+    flags: {
+      team: teamFlag,
+      name: { type: "string", value: "<name>", description: "Its display name" },
+      json: jsonFlag,
+    },
     examples: ["agentfold team create --team ops --name Operations"],
     run: ({ flags }) => adminCommand("team:create", flags),
   }),
@@ -149,6 +180,7 @@ export const bootstrapCommands = [
       team: teamFlag,
       slug: { type: "string", value: "<agent>", required: true, description: "The agent" },
       value: { type: "string", value: "on|off", required: true, description: "on or off" },
+      json: jsonFlag,
     },
     examples: ["agentfold agent allow-anonymous --team acme --slug hello --value on"],
     run: ({ flags }) => adminCommand("agent:allow-anonymous", flags),
@@ -161,6 +193,7 @@ export const bootstrapCommands = [
       team: teamFlag,
       slug: { type: "string", value: "<agent>", required: true, description: "The agent" },
       value: { type: "string", value: "deny|park", required: true, description: "deny or park" },
+      json: jsonFlag,
     },
     examples: ["agentfold agent unattended-approvals --team acme --slug hello --value park"],
     run: ({ flags }) => adminCommand("agent:unattended-approvals", flags),

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/cli/start/project";
 import { writeFiles } from "@/testing/folders";
 
@@ -12,10 +12,22 @@ const run = promisify(execFile);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-cli-test-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
+// No instance, no database, no saved login unless a test names one.
+const cliEnv: NodeJS.ProcessEnv = { ...process.env, AGENTFOLD_CONFIG_DIR: path.join(scratch, "config") };
+for (const name of ["AGENTFOLD_URL", "AGENTFOLD_TOKEN", "DATABASE_URL"]) delete cliEnv[name];
+
 async function agentfold(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return agentfoldWith({}, ...args);
+}
+
+async function agentfoldWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [path.join(projectRoot, "bin", "agentfold.mjs"), ...args], {
       cwd: scratch,
+      env: { ...cliEnv, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -128,5 +140,88 @@ describe("agentfold init, validate, info", () => {
     const result = await agentfold("frobnicate");
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("unknown command: frobnicate");
+  });
+});
+
+describe("agentfold --json for scripts", () => {
+  it("validates as one JSON document, with the same exit codes", { timeout: 60_000 }, async () => {
+    const created = await agentfold("init", "json-agent", "--json");
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      ok: true,
+      name: "json-agent",
+      dir: path.join(fs.realpathSync(scratch), "json-agent"),
+      files: expect.arrayContaining(["bot/instructions.md", "bot/tools/greet.ts"]),
+    });
+    const valid = await agentfold("validate", "--dir", "json-agent", "--json");
+    expect(valid.code).toBe(0);
+    expect(JSON.parse(valid.stdout)).toEqual({
+      ok: true,
+      name: "json-agent",
+      errors: 0,
+      warnings: 0,
+      diagnostics: [],
+      secretNames: [],
+    });
+    writeFiles(path.join(scratch, "json-broken"), {
+      "bot/instructions.md": "x",
+      "bot/tools/plain.ts": "export default { description: 'not defined with defineTool' };\n",
+      "bot/extra.txt": "not a capability",
+    });
+    const broken = await agentfold("validate", "--dir", "json-broken", "--json");
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout)).toMatchObject({
+      ok: false,
+      name: "json-broken",
+      errors: 1,
+      warnings: 1,
+      diagnostics: expect.arrayContaining([
+        { level: "error", file: "bot/tools/plain.ts", line: 1, message: "the default export is not defineTool(...)" },
+        expect.objectContaining({ level: "warning", file: "bot/extra.txt" }),
+      ]),
+    });
+  });
+
+  it("describes one command as JSON: help <command> --json", async () => {
+    const described = await agentfold("help", "token", "revoke", "--json");
+    expect(described.code).toBe(0);
+    const command = JSON.parse(described.stdout);
+    expect(command).toMatchObject({ name: "token revoke", group: "remote" });
+    expect(command.flags).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "--token", type: "string", required: true }),
+        expect.objectContaining({ name: "--json", type: "boolean" }),
+      ]),
+    );
+    const group = JSON.parse((await agentfold("help", "token", "--json")).stdout);
+    expect(group.commands.map((c: { name: string }) => c.name)).toEqual(["token create", "token revoke"]);
+    const unknown = await agentfold("help", "frobnicate", "--json");
+    expect(unknown).toMatchObject({ code: 2, stdout: "" });
+    expect(unknown.stderr).toContain("no command 'frobnicate'");
+  });
+
+  it("bootstraps and revokes against the database with --json", { timeout: 60_000 }, async () => {
+    const onDatabase = { DATABASE_URL: inject("databaseUrl") };
+    const team = `json-${Date.now().toString(36)}`;
+    const created = await agentfoldWith(onDatabase, "team", "create", "--team", team, "--json");
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toEqual({ ok: true, team: { slug: team, name: team } });
+    const minted = await agentfoldWith(
+      onDatabase,
+      ...["token", "create", "--team", team, "--actions", "sessions:read", "--name", "ci", "--json"],
+    );
+    expect(minted.code, minted.stderr).toBe(0);
+    const token = JSON.parse(minted.stdout);
+    expect(token).toMatchObject({ name: "ci", actions: ["sessions:read"], agents: [], expiresAt: null });
+    expect(token.token).toMatch(/^af_/);
+    expect(token.token.startsWith(token.prefix)).toBe(true);
+
+    const revoked = await agentfoldWith(onDatabase, "token", "revoke", "--token", token.token, "--json");
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ ok: true, revoked: true, instance: null });
+    // Revoked already: exit 1, the reason on stderr, nothing on stdout.
+    const again = await agentfoldWith(onDatabase, "token", "revoke", "--token", token.token, "--json");
+    expect(again).toMatchObject({ code: 1, stdout: "" });
+    expect(again.stderr).toContain("no such active token");
   });
 });

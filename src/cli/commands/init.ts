@@ -1,8 +1,9 @@
-// agentfold init <dir>: scaffolds an agent folder that validates: instructions with a `## Memory`
+// agentfold init <dir> [--json]: scaffolds an agent folder that validates: instructions with a `## Memory`
 // section, a tool, a skill and the memory hook (docs/agent-folders.md, "Memory").
 import fs from "node:fs";
 import path from "node:path";
 import { defineCommand } from "@/cli/command";
+import { jsonFlag } from "@/cli/flags";
 
 const files = (name: string): Record<string, string> => ({
   "package.json": JSON.stringify({ name, private: true, type: "module" }, null, 2) + "\n",
@@ -38,7 +39,7 @@ const files = (name: string): Record<string, string> => ({
   "bot/skills/tone.md": "---\ndescription: How to phrase answers\n---\nBe warm and concise. Prefer short paragraphs.\n",
 });
 
-export async function initCommand(options: { dir: string }): Promise<number> {
+export async function initCommand(options: { dir: string; isJson?: boolean }): Promise<number> {
   const target = path.resolve(options.dir);
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0) {
     console.error(`agentfold: ${target} is not empty; choose a new folder`);
@@ -49,11 +50,14 @@ export async function initCommand(options: { dir: string }): Promise<number> {
       .basename(target)
       .toLowerCase()
       .replace(/[^a-z0-9_-]+/g, "-") || "my-agent";
-  for (const [file, content] of Object.entries(files(name))) {
+  const scaffold = files(name);
+  for (const [file, content] of Object.entries(scaffold)) {
     fs.mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
     fs.writeFileSync(path.join(target, file), content);
   }
-  console.log(`Created ${name} in ${target}. Next: agentfold validate --dir ${options.dir}`);
+  if (options.isJson)
+    process.stdout.write(`${JSON.stringify({ ok: true, name, dir: target, files: Object.keys(scaffold) }, null, 2)}\n`);
+  else console.log(`Created ${name} in ${target}. Next: agentfold validate --dir ${options.dir}`);
   return 0;
 }
 
@@ -62,7 +66,7 @@ export const initCommandSpec = defineCommand({
   group: "develop",
   summary: "Scaffold an agent folder: instructions, a tool, a skill and the memory hook",
   args: [{ name: "dir", required: true, description: "The folder to create" }],
-  flags: {},
-  examples: ["agentfold init my-agent"],
-  run: ({ args }) => initCommand({ dir: args[0]! }),
+  flags: { json: jsonFlag },
+  examples: ["agentfold init my-agent", "agentfold init my-agent --json"],
+  run: ({ args, flags }) => initCommand({ dir: args[0]!, isJson: flags.json }),
 });

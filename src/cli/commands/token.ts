@@ -1,5 +1,5 @@
 // agentfold token create --actions a,b [--agents x,y] [--expires-days N] [--name n] [--team t] [--json]
-// agentfold token revoke --token af_…
+// agentfold token revoke --token af_… [--json]
 // Over HTTP when an instance resolves (POST /v1/tokens, /v1/tokens/revoke: a token makes tokens
 // only within itself), else straight against this installation's database (--team needed).
 import { type Env, parseEnv } from "@/env";
@@ -51,6 +51,7 @@ export async function tokenCreateCommand(options: CreateOptions, config: Env = p
       agents: options.agents,
       "expires-days": options.expiresDays,
       name: options.name,
+      json: options.isJson,
     });
   }
   if (options.team)
@@ -75,7 +76,7 @@ export async function tokenCreateCommand(options: CreateOptions, config: Env = p
 }
 
 export async function tokenRevokeCommand(
-  options: { token: string; url?: string },
+  options: { token: string; url?: string; isJson: boolean },
   config: Env = parseEnv(),
 ): Promise<number> {
   let instance: Instance | undefined;
@@ -86,11 +87,15 @@ export async function tokenRevokeCommand(
     // No token saved for the instance named: the one being revoked will do, holding it is enough.
     instance = { url: normalUrl((options.url ?? config.AGENTFOLD_URL)!), token: options.token };
   }
-  if (!instance) return adminCommand("token:revoke", { token: options.token });
+  if (!instance) return adminCommand("token:revoke", { token: options.token, json: options.isJson });
   await instanceClient(instance).request("POST", "/v1/tokens/revoke", revokedTokenAnswerSchema, {
     token: options.token,
   });
-  process.stdout.write(`revoked on ${instance.url}\n`);
+  process.stdout.write(
+    options.isJson
+      ? `${JSON.stringify({ ok: true, revoked: true, instance: instance.url }, null, 2)}\n`
+      : `revoked on ${instance.url}\n`,
+  );
   return 0;
 }
 
@@ -137,9 +142,10 @@ export const tokenCommands = [
     summary: "Revoke a token: it answers 401 from then on",
     flags: {
       token: { type: "string", value: "<af_…>", required: true, description: "The token itself" },
+      json: jsonFlag,
       url: urlFlag,
     },
-    examples: ['agentfold token revoke --token "$OLD_TOKEN"'],
-    run: ({ flags }) => tokenRevokeCommand({ token: flags.token, url: flags.url }),
+    examples: ['agentfold token revoke --token "$OLD_TOKEN"', 'agentfold token revoke --token "$OLD_TOKEN" --json'],
+    run: ({ flags }) => tokenRevokeCommand({ token: flags.token, url: flags.url, isJson: flags.json }),
   }),
 ];

@@ -1,4 +1,4 @@
-// agentfold validate [--dir <folder>]: every problem at once; exit 1 when any is an error.
+// agentfold validate [--dir <folder>] [--json]: every problem at once; exit 1 when any is an error.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,7 +8,7 @@ import { parseEnv } from "@/env";
 import { loadPackedFolder } from "@/server/agents/load-packed-folder";
 import { modelRouting } from "@/server/models";
 import { defineCommand } from "@/cli/command";
-import { dirFlag, folderArg } from "@/cli/flags";
+import { dirFlag, folderArg, jsonFlag } from "@/cli/flags";
 
 export async function loadForCli(dir: string): Promise<LoadedAgent> {
   const folderDir = path.resolve(dir);
@@ -20,13 +20,18 @@ export async function loadForCli(dir: string): Promise<LoadedAgent> {
   return loadPackedFolder({ dir: folderDir, cacheDir, models: modelRouting(parseEnv()) });
 }
 
-export async function validateCommand(options: { dir: string }): Promise<number> {
+export async function validateCommand(options: { dir: string; isJson?: boolean }): Promise<number> {
   const loaded = await loadForCli(options.dir);
-  for (const diagnostic of loaded.diagnostics) console.log(formatDiagnostic(diagnostic));
   const errors = loaded.diagnostics.filter((d) => d.level === "error").length;
   const warnings = loaded.diagnostics.length - errors;
   const name = loaded.manifest?.name ?? path.basename(path.resolve(options.dir));
   const secrets = loaded.manifest?.secretNames ?? [];
+  if (options.isJson) {
+    const answer = { ok: errors === 0, name, errors, warnings, diagnostics: loaded.diagnostics, secretNames: secrets };
+    process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+    return errors > 0 ? 1 : 0;
+  }
+  for (const diagnostic of loaded.diagnostics) console.log(formatDiagnostic(diagnostic));
   if (secrets.length > 0)
     console.log(
       `secrets expected: ${secrets.join(", ")} (set them with agentfold secret set, the dashboard or the API)`,
@@ -40,7 +45,7 @@ export const validateCommandSpec = defineCommand({
   group: "develop",
   summary: "Check an agent folder; every problem is listed; exit 1 on errors",
   args: [folderArg],
-  flags: { dir: dirFlag },
-  examples: ["agentfold validate --dir examples/hello"],
-  run: ({ flags, args }) => validateCommand({ dir: flags.dir ?? args[0] ?? "." }),
+  flags: { dir: dirFlag, json: jsonFlag },
+  examples: ["agentfold validate --dir examples/hello", "agentfold validate --dir examples/hello --json"],
+  run: ({ flags, args }) => validateCommand({ dir: flags.dir ?? args[0] ?? ".", isJson: flags.json }),
 });
