@@ -1,5 +1,6 @@
 // agentfold call <tool> --input '<json>' [--dir <folder> | --url <agent url>]: one tool call with
-// no model turn, on a throwaway local stack or on a running agent; printed in the shape of `run`
+// no model turn, on a throwaway local stack or on a running agent (the instance resolves as for
+// chat and deploy: --url, AGENTFOLD_URL, or the saved login); printed in the shape of `run`
 // (docs/cli.md, "call"). Exit 0 when the tool succeeded, 1 when it failed.
 import { z } from "zod";
 
@@ -7,8 +8,10 @@ type JsonValue = z.infer<ReturnType<typeof z.json>>;
 import { type Env, parseEnv } from "@/env";
 import { defineCommand } from "@/cli/command";
 import { agentSlugFlag, dirFlag, tokenFlag } from "@/cli/flags";
+import { slugOf } from "@/cli/local/local-agent";
 import { say, withLocalAgent } from "@/cli/local/with-local-agent";
 import { agentClient, agentTargetOf } from "@/cli/remote/agent-target";
+import { readCredentials } from "@/cli/remote/instance";
 import type { Trajectory } from "@/cli/session/trajectory";
 import { UsageError } from "@/cli/usage-error";
 import { localCaller } from "@/server/auth/local-caller";
@@ -59,10 +62,21 @@ function print(trajectory: Trajectory): number {
   return trajectory.status === "completed" ? 0 : 1;
 }
 
+/** The running agent to call, when one is named: --url; else, unless --dir asks for a local stack,
+ * AGENTFOLD_URL or the instance of the last login. A login names an instance, not an agent: the
+ * agent is --slug, else the current folder's name, as deploy names it. */
+function remoteTarget(options: CallOptions, config: Env) {
+  if (options.url) return agentTargetOf(options, config);
+  if (options.dir) return undefined;
+  if (config.AGENTFOLD_URL) return agentTargetOf(options, config);
+  if (!readCredentials(config).current) return undefined;
+  return agentTargetOf({ ...options, slug: options.slug ?? slugOf(process.cwd()) }, config);
+}
+
 export async function callCommand(options: CallOptions, config: Env): Promise<number> {
   const input = parseInputFlag(options.input);
-  if (options.url || (!options.dir && config.AGENTFOLD_URL)) {
-    const target = agentTargetOf(options, config);
+  const target = remoteTarget(options, config);
+  if (target) {
     const answer = await agentClient(target).request(
       "POST",
       `/tools/${encodeURIComponent(options.tool)}`,
@@ -90,7 +104,8 @@ export const callCommandSpec = defineCommand({
   name: "call",
   group: "sessions",
   summary: "Call one of the agent's tools directly (no model turn); print the call in the shape of run",
-  details: "On a throwaway local stack with --dir (the default), or on a running agent with --url.",
+  details:
+    "On a running agent with --url, AGENTFOLD_URL or the saved login (the agent: --slug, else the current folder's name); on a throwaway local stack with --dir, or when no instance is named.",
   args: [{ name: "tool", required: true, description: "The tool's name" }],
   flags: {
     input: { type: "string", value: "<json>", description: "The tool's input as JSON (default {})" },
