@@ -120,6 +120,22 @@ describe("bundleDependencies, through packProject", () => {
     ]);
   });
 
+  it("bundles a workspace package its node_modules links to, and follows a tsconfig path to the author's file", async () => {
+    const dir = project(
+      "workspace",
+      'import { lib } from "@me/lib";\nimport { own } from "own/x";\nexport default [lib, own];\n',
+      {
+        "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "own/*": ["src/*"] } } }),
+        "src/x.ts": 'import { named } from "esm-pkg";\nexport const own = named;\n',
+        "../packages/lib/package.json": JSON.stringify({ name: "@me/lib", main: "index.js" }),
+        "../packages/lib/index.js": 'exports.lib = "lib";\n',
+      },
+    );
+    fs.mkdirSync(path.join(dir, "node_modules/@me"));
+    fs.symlinkSync(path.join(scratch, "packages/lib"), path.join(dir, "node_modules/@me/lib"));
+    expect((await packProject(dir)).dependencies?.packages).toEqual(["@me/lib", "esm-pkg"]);
+  });
+
   it("leaves out what it cannot resolve (the platform's bundler names the import) and bundles nothing without node_modules", async () => {
     const dir = project("missing", 'import { x } from "left-pad";\nexport default x;\n');
     expect((await packProject(dir)).dependencies).toMatchObject({ packages: [], diagnostics: [] });

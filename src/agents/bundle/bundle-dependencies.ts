@@ -4,6 +4,7 @@
 // shared chunks, so a package two specifiers reach is evaluated once; the platform's imports stay
 // imports for the platform to provide. Problems name the file they are in; an import that
 // resolves nowhere is left to the platform's bundler, which reports it at the author's line.
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -28,7 +29,16 @@ export type BundledDependencies = {
   manifest: DependencyManifest;
 };
 
-const inNodeModules = (file: string) => file.split(path.sep).includes("node_modules");
+/** Whether a bare import is a package: its name is in a node_modules folder on the way up from the
+ * importer (a workspace package's link counts, wherever it points); else a tsconfig path found it. */
+function isInstalledPackage(specifier: string, resolveDir: string): boolean {
+  const segments = specifier.split("/");
+  const name = segments.slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+  for (let dir = resolveDir; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "node_modules", name))) return true;
+    if (dir === path.dirname(dir)) return false;
+  }
+}
 
 export async function bundleDependencies(options: { root: string; folderDir: string }): Promise<BundledDependencies> {
   const { root, folderDir } = options;
@@ -69,8 +79,9 @@ async function importedPackages(folderDir: string, files: string[]): Promise<Map
         });
         if (resolved.errors.length > 0 || resolved.external) return { external: true };
         // A tsconfig path or the package's `#imports` reaching the author's own files: followed.
-        if (!inNodeModules(resolved.path)) return { path: resolved.path, namespace: resolved.namespace };
-        if (isPackageSpecifier(args.path) && !found.has(args.path)) found.set(args.path, resolved.path);
+        if (!isPackageSpecifier(args.path) || !isInstalledPackage(args.path, args.resolveDir))
+          return { path: resolved.path, namespace: resolved.namespace };
+        if (!found.has(args.path)) found.set(args.path, resolved.path);
         return { external: true };
       });
     },
@@ -154,7 +165,9 @@ async function buildPackages(options: {
   const formatOf = (file: string) =>
     result.metafile.inputs[path.relative(root, file).split(path.sep).join("/")]?.format;
   for (const [specifier, file] of imported) {
-    const { output, exports } = outputOf.get(file)!;
+    const built = outputOf.get(file);
+    if (!built) return { entries: [], diagnostics: [error(`bundling '${specifier}' (${file}) made no module of it`)] };
+    const { output, exports } = built;
     const from = `${dependencyBundleFolder}/node_modules/${specifier}`;
     const module = JSON.stringify(path.posix.relative(from, output.split(path.sep).join("/")));
     // An ES module keeps its exports as they are; a CommonJS one is its module.exports, which the
