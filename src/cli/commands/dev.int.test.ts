@@ -1,6 +1,8 @@
 // `agentfold dev` as an author runs it: the real CLI in a child process serving a folder of its
 // own; edits reach the next turn of a session that was open before them, a broken edit keeps the
-// last good version serving, a busy port moves to the next one, and Ctrl-C stops everything.
+// last good version serving, a busy port moves to the next one, and Ctrl-C stops everything. And a
+// root of several agent folders, in a terminal: each its own agent, an edit reloads only its
+// agent, a folder broken from the start waits for its fix, Enter reloads, /v1/dev/* needs no token.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -9,7 +11,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { getFreePort } from "@/cli/start/ports";
 import { waitFor } from "@/cli/start/wait";
-import { cliBin } from "@/testing/cli-process";
+import { cliBin, runCli } from "@/testing/cli-process";
 import { writeFiles } from "@/testing/folders";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-dev-cli-"));
@@ -29,6 +31,37 @@ export default defineTool({
 `;
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
+
+/** POSTs as a loopback caller with no token; expects a 2xx. */
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
+  return (await response.json()) as { sessionId: string; continuationToken: string };
+}
+
+/** The tool output and prompt size of the session's `turns`-th turn, once it has ended. */
+async function turnOutput(api: string, sessionId: string, turns = 1) {
+  let outcome: { edition?: string; inputTokens: number } | undefined;
+  await waitFor("the turn to end", async () => {
+    const text = await (await fetch(`${api}/session/${sessionId}/events`)).text();
+    const events = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const ends = events.filter((e) => e.type === "turn.completed" || e.type === "turn.failed");
+    const results = events.filter((e) => e.type === "action.result");
+    if (ends.length < turns) return false;
+    const end = ends.at(-1);
+    expect(end.type).toBe("turn.completed");
+    outcome = { edition: results.at(-1)?.data.output?.edition, inputTokens: end.data.usage.inputTokens };
+    return true;
+  });
+  return outcome!;
+}
 
 describe("agentfold dev", () => {
   it("serves the folder, reloads edits into open sessions, survives a broken edit, stops on Ctrl-C", {
@@ -67,38 +100,10 @@ describe("agentfold dev", () => {
 
       // A loopback caller needs no token; the session is open before the edits.
       const api = `${base}/edited/v1`;
-      const post = async (url: string, body: unknown) => {
-        const response = await fetch(url, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        expect(response.status, await response.clone().text()).toBeLessThan(300);
-        return (await response.json()) as { sessionId: string; continuationToken: string };
-      };
-      /** The tool output and prompt size of the session's `turns`-th turn, once it has ended. */
-      const turnOutput = async (sessionId: string, turns = 1) => {
-        let outcome: { edition?: string; inputTokens: number } | undefined;
-        await waitFor("the turn to end", async () => {
-          const text = await (await fetch(`${api}/session/${sessionId}/events`)).text();
-          const events = text
-            .trim()
-            .split("\n")
-            .map((line) => JSON.parse(line));
-          const ends = events.filter((e) => e.type === "turn.completed" || e.type === "turn.failed");
-          const results = events.filter((e) => e.type === "action.result");
-          if (ends.length < turns) return false;
-          const end = ends.at(-1);
-          expect(end.type).toBe("turn.completed");
-          outcome = { edition: results.at(-1)?.data.output?.edition, inputTokens: end.data.usage.inputTokens };
-          return true;
-        });
-        return outcome!;
-      };
       const started = await post(`${api}/session`, { message: "Which edition? [call edition {}]" });
-      expect((await turnOutput(started.sessionId)).edition).toBe("first");
+      expect((await turnOutput(api, started.sessionId)).edition).toBe("first");
       const fresh = await post(`${api}/session`, { message: "Hello" });
-      const before = await turnOutput(fresh.sessionId);
+      const before = await turnOutput(api, fresh.sessionId);
 
       // The tool and the instructions change: the open session's next turn runs the new tool,
       // and a new session's prompt has the new instructions (one token is one word offline).
@@ -114,8 +119,8 @@ describe("agentfold dev", () => {
         continuationToken: started.continuationToken,
         message: "And now? [call edition {}]",
       });
-      expect((await turnOutput(followed.sessionId, 2)).edition).toBe("second");
-      const after = await turnOutput((await post(`${api}/session`, { message: "Hello" })).sessionId);
+      expect((await turnOutput(api, followed.sessionId, 2)).edition).toBe("second");
+      const after = await turnOutput(api, (await post(`${api}/session`, { message: "Hello" })).sessionId);
       expect(after.inputTokens - before.inputTokens).toBe(12);
 
       // A broken edit is reported inline and the last good version keeps answering.
@@ -124,13 +129,143 @@ describe("agentfold dev", () => {
       expect(output.lastIndexOf("changed:")).toBeLessThan(output.lastIndexOf("keeps serving"));
       expect(output).toMatch(/bot\/tools\/edition\.ts/);
       const still = await post(`${api}/session`, { message: "Still there? [call edition {}]" });
-      expect((await turnOutput(still.sessionId)).edition).toBe("second");
+      expect((await turnOutput(api, still.sessionId)).edition).toBe("second");
 
       child.kill("SIGINT");
       expect(await exited).toBe(0);
     } finally {
       child.kill("SIGKILL");
       holder.close();
+    }
+  });
+
+  it("serves each agent folder of a root, reloads only the edited one, waits for a broken one, reloads on Enter", {
+    timeout: 600_000,
+  }, async () => {
+    const root = path.join(scratch, "agents");
+    writeFiles(path.join(root, "alpha"), {
+      "bot/instructions.md": "You answer briefly.",
+      "bot/tools/edition.ts": tool("alpha-1"),
+      "bot/schedules/nightly.md": '---\ncron: "0 3 * * *"\n---\nSay good night.\n',
+    });
+    // Broken from the start: there is no good version of it to keep serving.
+    writeFiles(path.join(root, "beta"), {
+      "bot/instructions.md": "You answer briefly.",
+      "bot/tools/edition.ts": "export default defineTool({",
+    });
+    writeFiles(path.join(root, "notes"), { "todo.md": "not an agent folder" });
+    // `script` gives dev a real terminal, so Enter and Ctrl-C go in as a person types them.
+    const command = [process.execPath, cliBin, "dev", "--dir", root, "--port", "0", "--state-root"]
+      .concat(path.join(scratch, "root-state"))
+      .map((word) => `'${word}'`)
+      .join(" ");
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: scratch, env: { ...cliEnv, TERM: "dumb" } });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const shows = (text: string | RegExp, from = 0, timeoutMs = 60_000) =>
+      waitFor(
+        `dev to print ${text}`,
+        async () => (typeof text === "string" ? output.slice(from).includes(text) : text.test(output.slice(from))),
+        { timeoutMs },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; the output ends with:\n${output.slice(-3000)}`);
+      });
+    try {
+      await shows(/started in [\d.]+ s; watching \S+ \(Enter reloads\); waiting for beta to load/, 0, 540_000);
+      expect(output).toMatch(/beta: error: bot\/tools\/edition\.ts/);
+      expect(output).toMatch(/beta: version 1 has \d+ errors? and no version loaded before it: nothing is served yet/);
+      expect(output).not.toContain("keeps serving");
+      expect(output).not.toMatch(/ready in [\d.]+ s/);
+      expect(output).not.toContain("beta: playground");
+      expect(output).not.toContain("notes");
+      const base = /alpha: playground: (http:\/\/127\.0\.0\.1:\d+)\/alpha\/playground/.exec(output)![1]!;
+      const alpha = `${base}/alpha/v1`;
+      const beta = `${base}/beta/v1`;
+
+      // /v1/dev/* on the dev agent's URL, as a loopback caller with no token; through a proxy, refused.
+      const fired = await post(`${alpha}/dev/schedules/nightly`, {});
+      expect(fired.sessionId).toMatch(/^ses_/);
+      const proxied = await fetch(`${alpha}/dev/schedules/nightly`, {
+        method: "POST",
+        headers: { "x-forwarded-for": "203.0.113.7" },
+      });
+      expect(proxied.status).toBe(401);
+
+      // `call` with no --url and no --dir goes to the saved login's instance, to the agent named as
+      // the current folder (one here with no agent in it: a local call would fail); token revoke
+      // --json says where it revoked.
+      const stateRoot = path.join(scratch, "root-state");
+      const { postgres } = JSON.parse(fs.readFileSync(path.join(stateRoot, "ports.json"), "utf8"));
+      const onDevDatabase = { ...cliEnv, AGENTFOLD_DATA_DIR: stateRoot, POSTGRES_PORT: String(postgres) };
+      const minted = await runCli(["token", "create", "--team", "local", "--actions", "*", "--json"], {
+        cwd: scratch,
+        env: onDevDatabase,
+      });
+      expect(minted.code, minted.stderr).toBe(0);
+      const { token } = JSON.parse(minted.stdout) as { token: string };
+      const loggedIn = { ...cliEnv, AGENTFOLD_CONFIG_DIR: path.join(scratch, "login-config") };
+      const login = await runCli(["login", base, "--token", token], { cwd: scratch, env: loggedIn });
+      expect(login.code, login.stderr).toBe(0);
+      const elsewhere = writeFiles(path.join(scratch, "elsewhere", "alpha"), { "notes.md": "no agent here" });
+      const called = await runCli(["call", "edition"], { cwd: elsewhere, env: loggedIn });
+      expect(called.code, called.stderr).toBe(0);
+      expect(JSON.parse(called.stdout).toolCalls[0]).toMatchObject({
+        status: "completed",
+        output: { edition: "alpha-1" },
+      });
+      const revoked = await runCli(["token", "revoke", "--token", token, "--json"], { cwd: scratch, env: loggedIn });
+      expect(revoked.code, revoked.stderr).toBe(0);
+      expect(JSON.parse(revoked.stdout)).toEqual({ ok: true, revoked: true, instance: base });
+      const refused = await runCli(["call", "edition"], { cwd: elsewhere, env: loggedIn });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe("");
+
+      // Fixed, beta loads for the first time, and only now says where it is.
+      const fixing = output.length;
+      fs.writeFileSync(path.join(root, "beta/bot/tools/edition.ts"), tool("beta-1"));
+      await shows(/beta: version \d+ ready in \d+ ms/, fixing);
+      await shows(`beta: playground: ${base}/beta/playground`, fixing);
+      expect(output.slice(fixing)).not.toContain("loading agents/alpha");
+
+      const onAlpha = await post(`${alpha}/session`, { message: "Which edition? [call edition {}]" });
+      expect((await turnOutput(alpha, onAlpha.sessionId)).edition).toBe("alpha-1");
+      const onBeta = await post(`${beta}/session`, { message: "Which edition? [call edition {}]" });
+      expect((await turnOutput(beta, onBeta.sessionId)).edition).toBe("beta-1");
+
+      // An edit in alpha reloads alpha alone; alpha's open session sees it, beta's does not change.
+      const editing = output.length;
+      fs.writeFileSync(path.join(root, "alpha/bot/tools/edition.ts"), tool("alpha-2"));
+      await shows(/alpha: version \d+ ready in \d+ ms \(\d+ sessions? moved to it\)/, editing);
+      expect(output.slice(editing)).toContain("changed: alpha/bot/tools/edition.ts; loading agents/alpha");
+      expect(output.slice(editing)).not.toMatch(/loading agents\/beta|beta: version/);
+      const alphaAgain = await post(`${alpha}/session/${onAlpha.sessionId}`, {
+        continuationToken: onAlpha.continuationToken,
+        message: "And now? [call edition {}]",
+      });
+      expect((await turnOutput(alpha, alphaAgain.sessionId, 2)).edition).toBe("alpha-2");
+      const betaAgain = await post(`${beta}/session/${onBeta.sessionId}`, {
+        continuationToken: onBeta.continuationToken,
+        message: "And now? [call edition {}]",
+      });
+      expect((await turnOutput(beta, betaAgain.sessionId, 2)).edition).toBe("beta-1");
+      expect(output.slice(editing)).not.toMatch(/loading agents\/beta|beta: version/);
+
+      // Enter in the terminal reloads every agent, with no file changed.
+      const entering = output.length;
+      child.stdin.write("\r");
+      await shows("Enter; loading agents/alpha", entering);
+      await shows("Enter; loading agents/beta", entering);
+      await shows(/beta: version \d+ ready in \d+ ms/, entering);
+      expect(output.slice(entering)).toMatch(/alpha: version \d+ ready in \d+ ms/);
+
+      child.stdin.write("\x03");
+      expect(await exited).toBe(0);
+    } finally {
+      // Ctrl-C first, so the stack's Postgres and Restate stop with it.
+      if (child.exitCode === null) child.stdin.write("\x03");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      child.kill("SIGKILL");
     }
   });
 });

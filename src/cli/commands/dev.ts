@@ -1,19 +1,22 @@
-// agentfold dev [--dir .] [--port 3000] [--slug <agent>] [--state-root <dir>]: the folder's agent
-// on a stack of its own on this machine (Postgres, Restate, a worker, the web app with its
-// playground), in single-agent local mode: direct loopback callers need no token. Edits in the
-// folder (or Enter in a terminal) reload it without dropping sessions (src/cli/dev/dev-agent.ts).
-// State (sessions, traces, Restate's journal) lives in the state root and survives restarts.
+// agentfold dev [--dir .] [--port 3000] [--slug <agent>] [--state-root <dir>]: the folder's agent,
+// or each agent folder of a root (src/cli/dev/dev-folders.ts), on a stack of its own on this
+// machine (Postgres, Restate, a worker, the web app with its playground); direct loopback callers
+// need no token. An edit (or Enter in a terminal) reloads the agent whose folder changed without
+// dropping sessions (src/cli/dev/dev-agent.ts). State (sessions, traces, Restate's journal) lives
+// in the state root and survives restarts.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { watch } from "chokidar";
 import { inheritedEnvironment, parseEnv } from "@/env";
 import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { defineCommand } from "@/cli/command";
 import { loadDevVersion, devTeamId } from "@/cli/dev/dev-agent";
+import { assertDistinctSlugs, changedAgents, type DevAgent, devFoldersOf } from "@/cli/dev/dev-folders";
 import { devPorts } from "@/cli/dev/dev-ports";
+import { createReloads } from "@/cli/dev/dev-reloads";
+import { watchFolder } from "@/cli/dev/dev-watch";
 import { dirFlag } from "@/cli/flags";
 import { slugOf } from "@/cli/local/local-agent";
 import { embeddedDatabaseUrl } from "@/cli/start/postgres";
@@ -25,9 +28,6 @@ import { modelRouting } from "@/server/models";
 
 const say = (line: string) => process.stdout.write(`agentfold: ${line}\n`);
 
-/** How long the watcher lets a burst of saves settle before reloading once. */
-const settleMs = 150;
-
 /** Settings of the caller's environment that would point the dev stack elsewhere. */
 const notInherited = [
   "DATABASE_URL",
@@ -38,6 +38,8 @@ const notInherited = [
   "NEXTAUTH_URL",
   "AGENTFOLD_PUBLIC_URL",
   "AGENTFOLD_CLUSTER",
+  "AGENTFOLD_SINGLE_AGENT",
+  "AGENTFOLD_LOCAL_DEV",
 ];
 
 export function defaultStateRoot(dir: string, slug: string): string {
@@ -45,23 +47,30 @@ export function defaultStateRoot(dir: string, slug: string): string {
   return path.join(os.homedir(), ".local", "state", "agentfold", "dev", `${slug}-${digest}`);
 }
 
-/** Paths whose changes mean nothing to the agent. */
-function isIgnored(dir: string, file: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative.split(path.sep).some((part) => part === "node_modules" || (part.startsWith(".") && part !== "."));
+export type DevOptions = { dir: string; port?: string; slug?: string; stateRoot?: string };
+
+/** One agent dev serves, and whether a version of it answers yet. */
+type Served = DevAgent & { isServing: boolean };
+
+function portOf(port: string | undefined): number {
+  const preferred = port === undefined ? 3000 : Number(port);
+  if (!Number.isInteger(preferred) || preferred < 0 || preferred > 65_535)
+    throw new UsageError(`--port must be a port number (0 for any free one), not '${port}'`);
+  return preferred;
 }
 
-export type DevOptions = { dir: string; port?: string; slug?: string; stateRoot?: string };
+/** The files of a burst of saves, as one reason. */
+const changedReason = (files: string[]) =>
+  `changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""}`;
 
 export async function devCommand(options: DevOptions): Promise<number> {
   const startedAt = performance.now();
   const dir = path.resolve(options.dir);
   if (!fs.existsSync(dir)) throw new UsageError(`no such folder: ${dir}`);
-  const preferred = options.port === undefined ? 3000 : Number(options.port);
-  if (!Number.isInteger(preferred) || preferred < 0 || preferred > 65_535)
-    throw new UsageError(`--port must be a port number (0 for any free one), not '${options.port}'`);
-  const slug = options.slug ?? slugOf(dir);
-  const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir, slug));
+  const preferred = portOf(options.port);
+  const folders = devFoldersOf(dir, options.slug);
+  const stackSlug = folders.isRoot ? slugOf(dir) : folders.agents[0]!.slug;
+  const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir, stackSlug));
   const ports = await devPorts(stateRoot, preferred);
   if (preferred !== 0 && ports.web !== preferred) say(`port ${preferred} is in use; using ${ports.web}`);
 
@@ -71,7 +80,8 @@ export async function devCommand(options: DevOptions): Promise<number> {
     ...environment,
     AGENTFOLD_DATA_DIR: stateRoot,
     AGENTFOLD_HOST: "127.0.0.1",
-    AGENTFOLD_SINGLE_AGENT: slug,
+    // One agent: also at /v1; several: each at /<slug>/v1 only. Loopback callers need no token.
+    ...(folders.isRoot ? { AGENTFOLD_LOCAL_DEV: "1" } : { AGENTFOLD_SINGLE_AGENT: stackSlug }),
     PORT: String(ports.web),
     WORKER_PORT: String(ports.worker),
     POSTGRES_PORT: String(ports.postgres),
@@ -105,80 +115,95 @@ export async function devCommand(options: DevOptions): Promise<number> {
   cleanups.push(async () => (await db.$disconnect(), await poolOf(db).end()));
   const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
   const teamId = await devTeamId(db);
+  const base = `http://127.0.0.1:${ports.web}`;
+  const canType = Boolean(process.stdin.isTTY);
 
-  const reload = async (reason: string): Promise<void> => {
+  const served = new Map<string, Served>(folders.agents.map((a) => [a.dir, { ...a, isServing: false }]));
+  // Several agents: each line names its agent.
+  const label = (agent: Served) => (folders.isRoot ? `${agent.slug}: ` : "");
+  const urls = (agent: Served) => [
+    `${label(agent)}playground: ${base}/${agent.slug}/playground`,
+    `${label(agent)}API: ${base}/${agent.slug}/v1${folders.isRoot ? "" : ` (and ${base}/v1)`}; loopback callers need no token`,
+  ];
+  let isStarted = false;
+
+  const load = async (agentDir: string, reason: string): Promise<void> => {
+    const agent = served.get(agentDir)!;
     const began = performance.now();
-    say(`${reason}; loading ${path.basename(dir)}…`);
+    say(`${reason}; loading ${path.relative(path.dirname(dir), agentDir) || agentDir}…`);
     const loaded = await loadDevVersion({
       db,
       runtime,
       dataDir: config.dataDir,
       teamId,
-      slug,
-      dir,
+      slug: agent.slug,
+      dir: agentDir,
       models: modelRouting(config),
     });
-    for (const diagnostic of loaded.diagnostics) say(formatDiagnostic(diagnostic));
+    for (const diagnostic of loaded.diagnostics) say(`${label(agent)}${formatDiagnostic(diagnostic)}`);
     const ms = Math.round(performance.now() - began);
     if (loaded.status === "ready") {
       const moved = loaded.movedSessions
         ? ` (${loaded.movedSessions} session${loaded.movedSessions === 1 ? "" : "s"} moved to it)`
         : "";
-      say(`version ${loaded.number} ready in ${ms} ms${moved}`);
-    } else {
-      const errors = loaded.diagnostics.filter((d) => d.level === "error").length;
-      say(
-        `version ${loaded.number} has ${errors} error${errors === 1 ? "" : "s"}; the last good version keeps serving`,
-      );
-    }
-  };
-
-  // One load at a time; changes during a load make one more after it.
-  let running: Promise<void> | undefined;
-  let queued: string | undefined;
-  const requestReload = (reason: string) => {
-    if (running) {
-      queued = reason;
+      say(`${label(agent)}version ${loaded.number} ready in ${ms} ms${moved}`);
+      // Its addresses are printed once it answers: at start-up for all, later for one that just did.
+      if (!agent.isServing && isStarted) for (const line of urls(agent)) say(line);
+      agent.isServing = true;
       return;
     }
-    running = reload(reason)
-      .catch((error: unknown) => {
-        say(`loading failed: ${(error as Error).message}`);
-      })
-      .finally(() => {
-        running = undefined;
-        const next = queued;
-        queued = undefined;
-        if (next && !isStopping) requestReload(next);
-      });
+    const errors = loaded.diagnostics.filter((d) => d.level === "error").length;
+    const problems = `${label(agent)}version ${loaded.number} has ${errors} error${errors === 1 ? "" : "s"}`;
+    agent.isServing = loaded.isServing;
+    say(
+      loaded.isServing
+        ? `${problems}; the last good version keeps serving`
+        : `${problems} and no version loaded before it: nothing is served yet; it serves once the folder loads (save a fix${canType ? ", or press Enter" : ""})`,
+    );
   };
+  /** A folder of the root that became an agent folder while dev ran: served from now on. */
+  const isNewAgent = (agentDir: string): boolean => {
+    const agent = { slug: slugOf(agentDir), dir: agentDir };
+    try {
+      assertDistinctSlugs([...served.values(), agent]);
+    } catch (error) {
+      say(`${(error as Error).message}; ${path.basename(agentDir)} is not served`);
+      return false;
+    }
+    served.set(agentDir, { ...agent, isServing: false });
+    return true;
+  };
+  const reloads = createReloads(load, (agentDir, error) =>
+    say(`loading ${path.basename(agentDir)} failed: ${(error as Error).message}`),
+  );
+  cleanups.push(() => reloads.close());
 
-  await reload("starting");
-  const base = `http://127.0.0.1:${ports.web}`;
-  say(`playground: ${base}/${slug}/playground`);
-  say(`API: ${base}/${slug}/v1 (and ${base}/v1); loopback callers need no token`);
+  for (const agent of served.values()) reloads.request(agent.dir, "starting");
+  await reloads.idle();
+  isStarted = true;
+  for (const agent of served.values()) if (agent.isServing) for (const line of urls(agent)) say(line);
+  const waiting = [...served.values()].filter((a) => !a.isServing).map((a) => a.slug);
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  const watching = `watching ${dir}${canType ? " (Enter reloads)" : ""}`;
   say(
-    `ready in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; watching ${dir}${process.stdin.isTTY ? " (Enter reloads)" : ""}`,
+    waiting.length === 0
+      ? `ready in ${seconds} s; ${watching}`
+      : `started in ${seconds} s; ${watching}; waiting for ${waiting.join(", ")} to load`,
   );
 
-  let timer: NodeJS.Timeout | undefined;
-  const changed = new Set<string>();
-  const watcher = watch(dir, { ignoreInitial: true, ignored: (file) => isIgnored(dir, file) });
-  watcher.on("all", (_event, file) => {
-    changed.add(path.relative(dir, file));
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const files = [...changed];
-      changed.clear();
-      requestReload(
-        `changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""}`,
-      );
-    }, settleMs);
+  const watcher = watchFolder(dir, (files) => {
+    const current = { isRoot: folders.isRoot, agents: [...served.values()] };
+    for (const [agentDir, changed] of changedAgents(dir, current, files)) {
+      if (!served.has(agentDir) && !isNewAgent(agentDir)) continue;
+      reloads.request(agentDir, changedReason(changed));
+    }
   });
-  cleanups.push(() => (clearTimeout(timer), watcher.close()));
-  if (process.stdin.isTTY) {
+  cleanups.push(() => watcher.close());
+  if (canType) {
     const keys = readline.createInterface({ input: process.stdin });
-    keys.on("line", () => requestReload("Enter"));
+    keys.on("line", () => {
+      for (const agent of served.values()) reloads.request(agent.dir, "Enter");
+    });
     cleanups.push(() => keys.close());
   }
   return -1;
@@ -187,24 +212,32 @@ export async function devCommand(options: DevOptions): Promise<number> {
 export const devCommandSpec = defineCommand({
   name: "dev",
   group: "develop",
-  summary: "Serve the folder's agent with its playground on this machine; reload on every edit",
+  summary: "Serve the folder's agent, or each agent of a root, with its playground; reload on every edit",
   details:
-    "Single-agent local mode: direct loopback callers are the local principal, no token needed, and /v1/dev/* (schedule dispatch, evals) is open to them. Sessions survive reloads and restarts.",
+    "--dir is one agent folder (it holds bot/), or a root whose subfolders are agent folders: each is its own agent, named by its folder, and an edit reloads only the agent whose folder changed. Direct loopback callers are the local principal, no token needed, and /v1/dev/* (schedule dispatch, evals) is open to them. Sessions survive reloads and restarts.",
   flags: {
-    dir: dirFlag,
+    dir: { ...dirFlag, description: "The agent folder, or a root of several (default: the current one)" },
     port: {
       type: "string",
       value: "<n>",
       description: "The web port (default 3000; the next free one when busy; 0: any)",
     },
-    slug: { type: "string", value: "<agent>", description: "The agent's slug (default: the folder's name)" },
+    slug: {
+      type: "string",
+      value: "<agent>",
+      description: "The agent's slug (default: the folder's name; in a root, each agent's folder's name)",
+    },
     "state-root": {
       type: "string",
       value: "<dir>",
       description: "Where sessions and durable state live (default ~/.local/state/agentfold/dev/<agent>-<hash>)",
     },
   },
-  examples: ["agentfold dev --dir examples/support-desk", "agentfold dev --port 0 --state-root /tmp/desk-dev"],
+  examples: [
+    "agentfold dev --dir examples/support-desk",
+    "agentfold dev --dir examples   # every agent folder in it",
+    "agentfold dev --port 0 --state-root /tmp/desk-dev",
+  ],
   run: ({ flags }) =>
     devCommand({ dir: flags.dir ?? ".", port: flags.port, slug: flags.slug, stateRoot: flags["state-root"] }),
 });

@@ -2,7 +2,7 @@
 // the dev stack, and when it is valid it is activated, the agent's schedules restart, and the
 // agent's sessions that are not mid-turn move to it — so the next turn of an open conversation
 // runs the edited folder (docs/cli.md, "dev"). A folder with errors changes nothing: the last
-// good version keeps serving.
+// good version, if any, keeps serving.
 import type { PrismaClient } from "@prisma/client";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { tarGzOf } from "@/cli/commands/admin";
@@ -14,7 +14,7 @@ import type { ModelRouting } from "@/agents/runtime/models/model-choice";
 
 export type DevLoad =
   | { status: "ready"; number: number; diagnostics: Diagnostic[]; movedSessions: number }
-  | { status: "invalid"; number: number; diagnostics: Diagnostic[] };
+  | { status: "invalid"; number: number; diagnostics: Diagnostic[]; isServing: boolean };
 
 /** The team of a dev stack: one, made on first start. */
 export async function devTeamId(db: PrismaClient): Promise<string> {
@@ -45,8 +45,19 @@ export async function loadDevVersion(options: {
     archive: await tarGzOf(options.dir),
     models: options.models,
   });
-  if (version.status !== "ready")
-    return { status: "invalid", number: version.number, diagnostics: version.diagnostics };
+  if (version.status !== "ready") {
+    // An earlier good version serves on, if there is one: not on the first load of a broken folder.
+    const agent = await db.agent.findUniqueOrThrow({
+      where: { id: version.agentId },
+      select: { activeVersionId: true },
+    });
+    return {
+      status: "invalid",
+      number: version.number,
+      diagnostics: version.diagnostics,
+      isServing: agent.activeVersionId !== null,
+    };
+  }
   await startSchedulers({ db, runtime, agentIds: [version.agentId] });
   // Sessions pin their version; in dev the edited folder is the point. A session with a turn
   // running keeps its version for that turn and moves on the next reload.
