@@ -44,21 +44,20 @@ export async function bundleDependencies(options: { root: string; folderDir: str
   const { root, folderDir } = options;
   const { layout } = await discoverAgent(diskSource(folderDir), path.basename(folderDir));
   const imported = await importedPackages(folderDir, layout ? moduleFiles(layout) : []);
-  const manifestOf = (packages: string[], bytes: number, diagnostics: Diagnostic[]) => {
-    const manifest: DependencyManifest = { version: 1, packages, bytes, diagnostics };
-    return { name: dependencyManifestFile, content: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) };
-  };
-  if (imported.size === 0) {
-    const manifest = manifestOf([], 0, []);
-    return { entries: [manifest], manifest: JSON.parse(manifest.content.toString()) };
-  }
+  const withManifest = (entries: BundledDependencies["entries"], manifest: DependencyManifest) => ({
+    entries: [
+      ...entries,
+      { name: dependencyManifestFile, content: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`) },
+    ],
+    manifest,
+  });
+  if (imported.size === 0) return withManifest([], { version: 1, packages: [], bytes: 0, diagnostics: [] });
   const built = await buildPackages({ root, folderDir, imported });
   const bytes = built.entries.reduce((sum, entry) => sum + entry.content.byteLength, 0);
   const diagnostics = bytes > maxDependencyBundleBytes ? [error(tooLarge(bytes))] : built.diagnostics;
-  const packages = diagnostics.length > 0 ? [] : [...imported.keys()];
-  const entries = diagnostics.length > 0 ? [] : built.entries;
-  const manifest = manifestOf(packages, diagnostics.length > 0 ? 0 : bytes, diagnostics);
-  return { entries: [...entries, manifest], manifest: JSON.parse(manifest.content.toString()) };
+  // A bundle with problems is left out whole: the version is invalid with them either way.
+  if (diagnostics.length > 0) return withManifest([], { version: 1, packages: [], bytes: 0, diagnostics });
+  return withManifest(built.entries, { version: 1, packages: [...imported.keys()], bytes, diagnostics: [] });
 }
 
 /** Every package specifier the modules import (through the folder's own files), with the file
