@@ -116,3 +116,15 @@ describe("agentfold deploy of an agent with npm dependencies", () => {
     expect(deployed.stdout.trim()).toBe("no-lock version 1: invalid");
   });
 });
+
+describe("agentfold deploy's slug", () => {
+  it("refuses a folder whose name makes no slug instead of deploying it as a shared default", async () => {
+    const dir = path.join(scratch, "api");
+    fs.mkdirSync(path.join(dir, "bot"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "bot", "instructions.md"), "You help.");
+    const deployed = await agentfold(["deploy", "--dir", dir, "--team", team]);
+    expect(deployed.code).toBe(2);
+    expect(deployed.stderr).toContain("the folder's name 'api' makes no agent slug: pass --slug <slug>");
+    expect(await h.db.agent.count({ where: { slug: "agent" } })).toBe(0);
+  });
+});

@@ -13,7 +13,7 @@ import { type Instance, resolveInstance } from "@/cli/remote/instance";
 import { type ServerStep, uploadVersion } from "@/cli/remote/upload-version";
 import { createStepProgress, formatBytes, type StepProgress } from "@/cli/step-progress";
 import { UsageError } from "@/cli/usage-error";
-import { slugOf } from "@/cli/local/local-agent";
+import { folderSlugOf } from "@/cli/local/local-agent";
 import { createAgentVersion } from "@/server/agents/create-agent-version";
 import { modelRouting } from "@/server/models";
 import { packProject } from "@/agents/bundle/pack-project";
@@ -48,7 +48,9 @@ const serverSteps: Record<ServerStep, string> = {
 export async function deployCommand(options: DeployOptions, config: Env = parseEnv()): Promise<number> {
   const dir = path.resolve(options.dir);
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError(`no such folder: ${dir}`);
-  const slug = options.slug ?? slugOf(dir);
+  // An instance's agents are many: a folder name that makes no slug must not land on a shared default.
+  const slug = options.slug ?? folderSlugOf(dir);
+  if (!slug) throw new UsageError(`the folder's name '${path.basename(dir)}' makes no agent slug: pass --slug <slug>`);
   const instance = resolveInstance(options, config);
   if (!instance && !options.team)
     throw new UsageError(

@@ -22,16 +22,21 @@ import { createTeam } from "@/server/teams/create-team";
 import { startWorkerServer } from "@/server/worker/endpoint";
 import { workerConfigFromEnv } from "@/server/worker/worker-config";
 
-/** A folder's name as an agent slug (`My Agent` → `my-agent`); a name the platform keeps for
- * itself (`usage`, `api` …) is `agent`, as on a local stack the slug names nothing else. */
-export function slugOf(dir: string): string {
+/** A folder's name as an agent slug (`My Agent` → `my-agent`); undefined when it makes none the
+ * platform takes (empty, or a name it keeps for itself: `usage`, `api` …). */
+export function folderSlugOf(dir: string): string | undefined {
   const slug = path
     .basename(path.resolve(dir))
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 64);
-  return slug && !slugProblem(slug) ? slug : "agent";
+  return slug && !slugProblem(slug) ? slug : undefined;
+}
+
+/** A folder's slug on a local stack, where it names nothing else: `agent` when the name makes none. */
+export function slugOf(dir: string): string {
+  return folderSlugOf(dir) ?? "agent";
 }
 
 export type LocalAgent = {
