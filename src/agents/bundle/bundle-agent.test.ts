@@ -36,7 +36,7 @@ describe("imports the authoring package cannot satisfy", () => {
     ]);
   });
 
-  it("says a Cursor-hosted subpath is Cursor-hosted only, and what to do instead", async () => {
+  it("says a Cursor-hosted subpath is Cursor-hosted only, and what to do instead; /extensions/jev bundles", async () => {
     const errors = await bundleErrors("hosted-subpaths", {
       "bot/tools/gate.ts": 'import { decide } from "@cursor/bdk/extensions/jev";\nexport default decide;\n',
       "bot/extensions/cloud.ts": [
@@ -50,7 +50,6 @@ describe("imports the authoring package cannot satisfy", () => {
     expect(errors.sort()).toEqual([
       "error: bot/extensions/cloud.ts:2: '@cursor/bdk/extensions/cursor-cloud-agents' is Cursor-hosted only: it launches Cursor Cloud Agents on Cursor's backend; start work on this instance with ctx.send(...) instead, or call Cursor's Cloud Agents API from a tool with your own key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
       "error: bot/extensions/other.ts:1: '@cursor/july/extensions/linear' is Cursor-hosted only: extensions are mounted by Cursor's hosting; copy the tools, skills and connections the agent needs into bot/ (docs/compatibility.md, \"Cursor-hosted only\")",
-      "error: bot/tools/gate.ts:1: '@cursor/bdk/extensions/jev' is Cursor-hosted only: decide() asks Cursor's hosted Jev model, which a self-hosted instance cannot reach; let the agent's model choose (a z.enum() field in the tool's input), or call a model provider from the tool with its key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
     ]);
   });
 
@@ -74,6 +73,19 @@ describe("imports the authoring package cannot satisfy", () => {
     });
     expect(errors).toEqual([
       "error: bot/tools/a.ts:1: 'notAThing' is not exported by @cursor/july/tools on this platform (docs/compatibility.md lists what is)",
+    ]);
+  });
+});
+
+describe("a package the deploy did not bundle", () => {
+  it("says node_modules lacked it at deploy, and what to run", async () => {
+    const errors = await bundleErrors("stale-node-modules", {
+      "bot/tools/pad.ts": 'import pad from "left-pad";\nexport const padded = pad("1", 3);\n',
+      "agentfold-dependencies/manifest.json": '{"packages":[]}',
+    });
+    expect(errors).toEqual([
+      "error: bot/tools/pad.ts:1: cannot resolve 'left-pad' from bot/tools/pad.ts: it is not among the packages " +
+        "bundled from node_modules at deploy (run `npm install` so node_modules has it, then deploy again)",
     ]);
   });
 });

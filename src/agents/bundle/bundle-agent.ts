@@ -9,6 +9,7 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { cursorHostedExport, cursorHostedImport, sdkImport, sdkModulePath } from "./aliases";
+import { dependencyManifestFile, isPackageSpecifier } from "./dependency-bundle";
 import { modulePathDefines, modulePathsBanner, modulePathsPlugin } from "./module-paths";
 
 // Bundled into the web app (uploads are loaded there), a module has no dirname of its own; `next
@@ -74,6 +75,12 @@ function unresolvedImport(specifier: string, file: string | undefined, folderDir
   const from = file ? path.dirname(path.join(folderDir, file)) : folderDir;
   const target = path.resolve(from, specifier);
   const isOutside = specifier.startsWith(".") && !target.startsWith(path.resolve(projectDir) + path.sep);
+  // Packages bundled at deploy are those the author's node_modules held then: a newer import is not among them.
+  if (isPackageSpecifier(specifier) && fs.existsSync(path.join(projectDir, dependencyManifestFile)))
+    return (
+      `cannot resolve '${specifier}' from ${file}: it is not among the packages bundled from node_modules at deploy ` +
+      "(run `npm install` so node_modules has it, then deploy again)"
+    );
   if (!isOutside) return `cannot resolve '${specifier}' from ${file}`;
   return (
     `cannot resolve '${specifier}' from ${file}: it is outside the project, and only the project is uploaded ` +

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type * as esbuild from "esbuild";
+import { dependencyBundleFolder } from "./dependency-bundle";
 
 // What each name becomes: a variable every project module declares for itself. esbuild's define
 // replaces only unbound names, so a module's own `const __dirname = …` is left alone.
@@ -55,6 +56,11 @@ function declarations(relative: string): string {
   );
 }
 
+// Packages: installed ones, and those `deploy` bundled from the author's node_modules.
+const isDependency = (relative: string) =>
+  relative.split(path.sep).some((segment) => segment === "node_modules") ||
+  relative.startsWith(dependencyBundleFolder + path.sep);
+
 /** `projectDir`: the upload's root, where the sandbox runs. */
 export function modulePathsPlugin(projectDir: string): esbuild.Plugin {
   const root = path.resolve(projectDir) + path.sep;
@@ -62,7 +68,7 @@ export function modulePathsPlugin(projectDir: string): esbuild.Plugin {
     name: "agentfold-module-paths",
     setup(build) {
       build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
-        if (!args.path.startsWith(root) || args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        if (!args.path.startsWith(root) || isDependency(args.path.slice(root.length))) return undefined;
         const text = await fs.promises.readFile(args.path, "utf8");
         if (!/import\.meta|__dirname|__filename/.test(text)) return undefined;
         const relative = path.relative(root, args.path).split(path.sep).join("/");
