@@ -1,3 +1,5 @@
+// Packages bundled on the author's machine (src/agents/bundle/bundle-dependencies.ts), read back
+// as the server reads an upload: extracted, then resolved through the bundle's manifest.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -5,10 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
-import { extractUpload } from "@/server/agents/intake/extract-upload";
+import { extractUpload } from "./intake/extract-upload";
 import { writeFiles } from "@/testing/folders";
-import { dependencyBundleFolder, readDependencyBundle } from "./dependency-bundle";
-import { packProject } from "./pack-project";
+import { dependencyBundleFolder, readDependencyBundle } from "@/agents/bundle/dependency-bundle";
+import { packProject } from "@/agents/bundle/pack-project";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-bundle-deps-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
