@@ -19,6 +19,7 @@ export const sdkSubpaths = new Set([
   "result",
   "memory",
   "prompt",
+  "extensions/jev",
 ]);
 
 export const sdkImport = /^(agentfold|@cursor\/july|@cursor\/bdk)(\/.+)?$/;
@@ -36,10 +37,6 @@ const compatibilityDoc = 'docs/compatibility.md, "Cursor-hosted only"';
 
 /** Subpaths of Cursor's packages that drive Cursor's hosted services, and what to do instead. */
 const cursorHostedSubpaths: Record<string, string> = {
-  "extensions/jev":
-    "decide() asks Cursor's hosted Jev model, which a self-hosted instance cannot reach; let the agent's model " +
-    "choose (a z.enum() field in the tool's input), or call a model provider from the tool with its key in " +
-    "hosting.secretNames",
   "extensions/cursor-cloud-agents":
     "it launches Cursor Cloud Agents on Cursor's backend; start work on this instance with ctx.send(...) instead, " +
     "or call Cursor's Cloud Agents API from a tool with your own key in hosting.secretNames",
@@ -50,7 +47,6 @@ const cursorHostedExports: Record<string, string> = {
   cursorPlugin:
     "it mounts a plugin from Cursor's marketplace, which Cursor's hosting fetches; copy the plugin's skills into " +
     "bot/skills/ and its MCP servers into bot/mcp-connections/",
-  decide: cursorHostedSubpaths["extensions/jev"]!,
 };
 
 /** Cursor's own server, which has no place inside an agent here: the platform is the server. */

@@ -14,6 +14,11 @@ export function inCall<T>(requestId: number, work: () => T): T {
   return calls.run(requestId, work);
 }
 
+/** The platform call the running code is part of, if any (decide-api.ts makes host calls in it). */
+export function currentCall(): number | undefined {
+  return calls.getStore();
+}
+
 const levels = { debug: "debug", trace: "debug", log: "info", info: "info", warn: "warn", error: "error" } as const;
 
 export function captureConsole(): void {

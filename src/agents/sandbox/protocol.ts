@@ -154,6 +154,8 @@ export type HostCallMethod =
   | "eval.send"
   /** An eval's `t.judge`: the platform's grading model's verdict on a value by a rubric. */
   | "eval.judge"
+  /** `decide` from /extensions/jev: one structured call of the agent's model (decide-api.ts). */
+  | "decide"
   /** ctx.host.slack's client: one Web API method, called with the agent's bot token by the platform. */
   | "slack.call"
   /** ctx.host.github's Octokit: one HTTP request to the GitHub API, authenticated by the platform. */

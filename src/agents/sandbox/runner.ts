@@ -26,6 +26,7 @@ import { answerRoute } from "./run-route";
 import { runEvalCase, type EvalCaseRequest } from "./run-eval";
 import { artifactsApi } from "./artifacts-api";
 import { captureConsole, inCall, logCallError } from "./console-capture";
+import { registerDecide } from "./decide-api";
 
 type ModuleLoaders = Record<string, () => Promise<Record<string, unknown>>>;
 type AnyRecord = Record<string, unknown>;
@@ -357,6 +358,7 @@ export async function startSandbox(modules: ModuleLoaders): Promise<void> {
   // What agent code recorded for OpenTelemetry goes out just before the call's answer.
   const send = (response: SandboxResponse) => (flushOtel(response.id), process.send?.(response));
   registerOtelApi((requestId, batch) => hostCall(requestId, "otel.record", batch));
+  registerDecide();
   const socketPath = launchSetting("egress");
   const undiciPath = launchSetting("undici");
   if (socketPath && undiciPath) await routeEgress({ socketPath, undiciPath });

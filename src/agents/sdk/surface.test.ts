@@ -73,6 +73,7 @@ const surface: [string, Loader, string[]][] = [
   ["result", () => import("./result"), ["defineResult", "checkResultText", "ResultRejection"]],
   ["memory", () => import("./memory"), ["memoryHook", "memoryJournalEntry"]],
   ["prompt", () => import("./prompt"), ["prompt"]],
+  ["extensions/jev", () => import("./extensions/jev"), ["decide"]],
 ];
 
 describe("package surface", () => {

@@ -1,8 +1,8 @@
 // The platform's side of host calls from agent code (src/agents/sandbox/host-calls.ts): each runs
 // in the context of the platform request it belongs to — a tool call's session, a hook's event, a
 // schedule's run — never in one the sandbox names. Agent code reaches kv, files, reminders and
-// sessions (send / getSession / waitForCompletion); a schedule's run also reaches receive (start
-// work on the built-in HTTP channel) and callTool.
+// sessions (send / getSession / waitForCompletion) and decide (one call of the agent's model); a
+// schedule's run also reaches receive (start work on the built-in HTTP channel) and callTool.
 import type { PrismaClient } from "@prisma/client";
 import type { AgentManifest } from "@/agents/loader/manifest";
 import { runTool } from "@/agents/runtime/run-tool";
@@ -32,6 +32,7 @@ import { filesCall, kvCall } from "./host-state-calls";
 import type { PackHostServices } from "@/server/agent-channels/pack-types";
 import type { ModelProviderSettings } from "@/agents/runtime/models/resolve-model";
 import { evalJudge, evalSend } from "@/server/evals/eval-host-calls";
+import { decideForAgent } from "./decide-host-call";
 import { slackHostCall } from "@/server/slack/slack-host-call";
 import { githubHostCall } from "@/server/github/github-host-call";
 import { type AgentCaller, getSessionForAgent, sendFromAgent, waitForTurn } from "@/server/sessions/send-from-agent";
@@ -52,6 +53,8 @@ type Deps = {
   packs?: PackHostServices;
   /** An eval case's `t.judge`: the grading model and the providers' settings (src/server/evals). */
   grading?: { models: ModelProviderSettings; judgeModel: string };
+  /** `decide`: the providers' settings and the default model (the worker's); absent: decide fails. */
+  decisions?: { models: ModelProviderSettings; defaultModel: string };
 };
 
 export function hostCallHandler(deps: Deps) {
@@ -117,6 +120,10 @@ export function hostCallHandler(deps: Deps) {
         return evalSend({ ...deps, ...needGrading(deps) }, host, params, signal);
       case "eval.judge":
         return evalJudge({ ...deps, ...needGrading(deps) }, host, params, signal);
+      case "decide":
+        if (!deps.decisions)
+          throw new Error("decide is not available in this process: it runs in tools, hooks and schedules");
+        return decideForAgent({ db: deps.db, telemetry: deps.telemetry, ...deps.decisions }, host, params, signal);
       case "slack.call":
         return slackHostCall(deps.db, deps.packs, host, params);
       case "github.request":

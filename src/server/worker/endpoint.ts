@@ -99,6 +99,7 @@ export async function startWorkerServer({
         models: config.models,
         judgeModel: config.evalJudgeModel ?? env().AGENTFOLD_EVAL_JUDGE_MODEL ?? config.defaultModel,
       },
+      decisions: { models: config.models, defaultModel: config.defaultModel },
     }),
   });
   const pool = createProcessConnections({

@@ -13,7 +13,7 @@ import { loadPackedFolder } from "@/server/agents/load-packed-folder";
 import { writeFiles } from "@/testing/folders";
 import { startProviderFake, type ProviderFake } from "@/testing/provider-fakes";
 import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
-import { bdkProject, julyProject, missingExportProject, type CompatProject } from "./fixtures";
+import { bdkProject, jevProject, julyProject, missingExportProject, type CompatProject } from "./fixtures";
 
 let h: Harness;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-compat-"));
@@ -100,6 +100,15 @@ describe("a BDK project (bot/ root, package.json in the folder above)", () => {
     const dryLog = await h.eventsUntil(dry.sessionId, has("session.waiting"));
     expect(ofType(dryLog, "action.result").map((e) => e.data.output)).toEqual([{ ticket: "T-DRY-RUN" }]);
   }, 180_000);
+});
+
+describe("a BDK project deciding with /extensions/jev", () => {
+  it("validates, deploys, and runs a tool whose decide calls the agent's model for a choice, score and boolean", async () => {
+    const { log } = await runTurn("jev", jevProject);
+    expect(ofType(log, "action.result").map((e) => e.data)).toEqual([
+      expect.objectContaining({ toolName: "gate_refund", isError: false, output: jevProject.output }),
+    ]);
+  }, 120_000);
 });
 
 describe("a Cursor model id with an alias", () => {

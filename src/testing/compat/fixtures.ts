@@ -192,6 +192,46 @@ export const bdkProject: CompatProject = {
   },
 };
 
+/** BDK's decision helper: a server tool gates a refund with `decide` from `/extensions/jev` (a
+ * choice, a score, a boolean), which the agent's model answers in one structured call. */
+export const jevProject: CompatProject = {
+  agentDir: ".",
+  tool: "gate_refund",
+  message: '[call gate_refund {"orderId":"A-1","amount":40}]',
+  output: { orderId: "A-1", tier: "low", confidence: 50, autoApprove: true },
+  files: {
+    "package.json": JSON.stringify({
+      name: "refund-gate",
+      private: true,
+      type: "module",
+      dependencies: { "@cursor/bdk": "0.2.3" },
+    }),
+    "bot/instructions.md": "You gate refunds with the gate_refund tool.\n",
+    "bot/tools/gate_refund.ts": lines(
+      'import { decide } from "@cursor/bdk/extensions/jev";',
+      'import { defineTool } from "@cursor/bdk/tools";',
+      'import { z } from "zod";',
+      "",
+      "export default defineTool({",
+      '  description: "Decide whether a refund can go through without review",',
+      '  effect: "read",',
+      "  inputSchema: z.object({ orderId: z.string(), amount: z.number() }),",
+      "  execute: async ({ orderId, amount }) => {",
+      "    const context = { orderId, amount };",
+      "    const tier = await decide({",
+      '      question: "How risky is this refund?",',
+      "      context,",
+      '      choices: ["low", "medium", "high"],',
+      "    });",
+      '    const confidence = await decide({ question: "How sure are you?", context, score: { min: 0, max: 100 } });',
+      '    const autoApprove = await decide({ question: "Approve without review?", context, boolean: true });',
+      "    return { orderId, tier, confidence, autoApprove };",
+      "  },",
+      "});",
+    ),
+  },
+};
+
 /** A name the package does not export: one diagnostic, on the author's file, naming the specifier
  * (from an import written over several lines). */
 export const missingExportProject: Record<string, string> = {

@@ -2,6 +2,7 @@
 // so every feature can be demonstrated and tested with no network and no key. What it answers is
 // decided in scripted-reply.ts; the directives it obeys are listed in docs/models.md.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { structuredReply } from "./scripted-json";
 import { toContent, toStreamParts } from "./scripted-parts";
 import { planReply, type ScriptedReply } from "./scripted-reply";
 
@@ -40,7 +41,7 @@ export function createLocalScriptedModel(options: { chunkDelayMs?: number } = {}
 
 /** Plans the reply, waits out `[delay]` and throws for `[fail]`, as a provider's request would. */
 async function prepare(options: LanguageModelV3CallOptions): Promise<ScriptedReply> {
-  const reply = planReply(options);
+  const reply = structuredReply(options, planReply(options));
   await sleep(reply.delayMs, options.abortSignal);
   if (reply.failMessage !== undefined) throw new ScriptedFailureError(reply.failMessage);
   return reply;
