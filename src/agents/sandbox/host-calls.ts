@@ -116,7 +116,10 @@ export function sessionServices(requestId: number) {
       const started = (await call("session.send", { channelId, message, options: options ?? {} })) as {
         id: string;
         deliveryId: string;
+        warning?: string;
       };
+      // An option the platform ignored is said in the caller's own log, beside what it printed.
+      if (started.warning) console.warn(started.warning);
       return Object.freeze({
         id: started.id,
         deliveryId: started.deliveryId,

@@ -40,14 +40,15 @@ export type AgentCaller = {
   channelId?: string;
 };
 
-/** Starts a session of the caller's agent on the built-in HTTP channel, in the caller's name. */
+/** Starts a session of the caller's agent on the built-in HTTP channel, in the caller's name.
+ * `warning`: an option that did nothing, for the sandbox to print in the caller's log. */
 export async function sendFromAgent(options: {
   db: PrismaClient;
   runtime: DurableRuntime;
   caller: AgentCaller;
   params: unknown;
   baseUrl?: string;
-}): Promise<{ id: string; deliveryId: string }> {
+}): Promise<{ id: string; deliveryId: string; warning?: string }> {
   const { db, runtime, caller } = options;
   const { channelId, message, options: sent } = parseInput(sendSchema, options.params, "send");
   if (channelId !== "http" && channelId !== caller.channelId)
@@ -79,7 +80,20 @@ export async function sendFromAgent(options: {
     channelId,
     channelState: sent.state,
   });
-  return { id: started.sessionId, deliveryId: started.deliveryId };
+  return {
+    id: started.sessionId,
+    deliveryId: started.deliveryId,
+    ...(sent.admission ? { warning: admissionIgnored(sent.admission) } : {}),
+  };
+}
+
+/** Admission applies to a follow-up into a busy session; a send without a key never makes one. */
+function admissionIgnored(admission: string): string {
+  return (
+    `send: admission "${admission}" did nothing: a send without a continuationToken always starts a new session, ` +
+    "which has no running turn to preempt or coalesce into; to follow up in a conversation, send with its " +
+    'continuationToken on the route\'s channel (docs/compatibility.md, "send() options")'
+  );
 }
 
 type Sent = z.infer<typeof sendSchema>["options"];

@@ -86,7 +86,11 @@ export function hostCallHandler(deps: Deps) {
       case "callTool":
         return callToolFromHost(deps, host, params as { name: string; input: unknown });
       case "receive":
-        return receive(deps, host, params as { channel?: string; input: { message: string; auth: Principal } });
+        return receive(
+          deps,
+          host,
+          params as { channel?: string; input: { message: string; auth: Principal; target?: unknown } },
+        );
       case "kv.get":
       case "kv.entry":
       case "kv.put":
@@ -231,10 +235,16 @@ async function callToolFromHost(deps: Deps, host: HostContext, params: { name: s
 async function receive(
   deps: Deps,
   host: HostContext,
-  params: { channel?: string; input: { message: string; auth: Principal } },
+  params: { channel?: string; input: { message: string; auth: Principal; target?: unknown } },
 ) {
   if (params.channel !== "http")
     throw new Error(`no channel ${params.channel ?? "(none)"} on this platform yet; use "http"`);
+  // Refused rather than dropped: the work would land in a new session, not where the target says.
+  if (params.input?.target !== undefined)
+    throw new Error(
+      'receive: target names a thread of a channel (Slack\'s { channelId, threadTs }); "http" has none, and receive ' +
+        'starts a new session there: leave target out (docs/compatibility.md, "A schedule\'s run context")',
+    );
   if (!host.appAuth) throw new Error("receive is for schedules");
   // Agent code may only act as the schedule itself: it cannot start sessions in someone's name.
   if (params.input?.auth?.id !== host.appAuth.id) throw new Error("receive: auth must be the schedule's appAuth");
