@@ -62,3 +62,12 @@ test("a route waits for the agent's reply with waitForCompletion", async () => {
   expect(asked.status).toBe(200);
   expect(asked.json).toMatchObject({ ok: true, status: "finished", result: "Your order ships today." });
 });
+
+test("a route decides with the agent's model, without a turn (decide from /extensions/jev)", async () => {
+  const triaged = await api("POST", "/desk/v1/channels/webhook/tickets/T-7/triage", {
+    token: secret,
+    body: { text: 'The site is down [say: {"answer": "high"}]' },
+  });
+  expect(triaged.status).toBe(200);
+  expect(triaged.json).toEqual({ ok: true, ticketId: "T-7", urgency: "high" });
+});

@@ -13,6 +13,7 @@ import { createSecretReader } from "@/server/secrets/create-secret-reader";
 import { packSecretReader } from "@/server/secrets/read-pack-secrets";
 import { createProcessConnections } from "@/server/mcp/process-connections";
 import { hostCallHandler } from "@/server/turns/host-calls";
+import { modelSettings } from "@/server/models";
 import { AppError } from "@/server/errors";
 
 let pool: Promise<SandboxPool> | undefined;
@@ -50,6 +51,8 @@ async function create(): Promise<SandboxPool> {
         ...(config.SLACK_API_URL ? { slackApiUrl: config.SLACK_API_URL } : {}),
         ...(config.GITHUB_API_URL ? { githubApiUrl: config.GITHUB_API_URL } : {}),
       },
+      // decide() in a route asks the agent's model from here, as a tool's does from the worker.
+      decisions: { models: modelSettings(config), defaultModel: config.AGENTFOLD_DEFAULT_MODEL },
     }),
   });
   const connections = createProcessConnections({

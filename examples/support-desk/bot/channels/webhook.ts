@@ -1,4 +1,5 @@
 import { bearerAuth, defineChannel, POST } from "agentfold/channels";
+import { decide } from "agentfold/extensions/jev";
 import { z } from "zod";
 
 // A helpdesk system posts tickets here, with the shared secret HELPDESK_WEBHOOK_SECRET as its
@@ -25,6 +26,18 @@ export default defineChannel({
         const session = await send(body.text, { continuationToken: `ticket:${params.id}` });
         const done = await session.waitForCompletion();
         return Response.json({ ok: done.status === "finished", sessionId: session.id, ...done });
+      },
+    }),
+    POST("/tickets/:id/triage", {
+      description: "Rate a ticket's urgency with one model call, without a turn",
+      bodySchema: z.object({ text: z.string().min(1) }),
+      handler: async (_request, { body, params }) => {
+        const urgency = await decide({
+          question: "How urgent is this ticket?",
+          context: body.text,
+          choices: ["low", "high"],
+        });
+        return Response.json({ ok: true, ticketId: params.id, urgency });
       },
     }),
   ],
