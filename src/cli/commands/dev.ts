@@ -10,12 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { inheritedEnvironment, parseEnv } from "@/env";
-import { formatDiagnostic } from "@/agents/loader/diagnostics";
 import { defineCommand } from "@/cli/command";
 import { loadDevVersion, devTeamId } from "@/cli/dev/dev-agent";
 import { assertDistinctSlugs, changedAgents, type DevAgent, devFoldersOf } from "@/cli/dev/dev-folders";
 import { devPorts } from "@/cli/dev/dev-ports";
 import { createReloads } from "@/cli/dev/dev-reloads";
+import { addressLines, loadLines, startedLine } from "@/cli/dev/dev-report";
 import { watchFolder } from "@/cli/dev/dev-watch";
 import { dirFlag } from "@/cli/flags";
 import { slugOf } from "@/cli/local/local-agent";
@@ -119,12 +119,7 @@ export async function devCommand(options: DevOptions): Promise<number> {
   const canType = Boolean(process.stdin.isTTY);
 
   const served = new Map<string, Served>(folders.agents.map((a) => [a.dir, { ...a, isServing: false }]));
-  // Several agents: each line names its agent.
-  const label = (agent: Served) => (folders.isRoot ? `${agent.slug}: ` : "");
-  const urls = (agent: Served) => [
-    `${label(agent)}playground: ${base}/${agent.slug}/playground`,
-    `${label(agent)}API: ${base}/${agent.slug}/v1${folders.isRoot ? "" : ` (and ${base}/v1)`}; loopback callers need no token`,
-  ];
+  const reported = (agent: Served) => ({ slug: agent.slug, isRoot: folders.isRoot });
   let isStarted = false;
 
   const load = async (agentDir: string, reason: string): Promise<void> => {
@@ -140,26 +135,11 @@ export async function devCommand(options: DevOptions): Promise<number> {
       dir: agentDir,
       models: modelRouting(config),
     });
-    for (const diagnostic of loaded.diagnostics) say(`${label(agent)}${formatDiagnostic(diagnostic)}`);
-    const ms = Math.round(performance.now() - began);
-    if (loaded.status === "ready") {
-      const moved = loaded.movedSessions
-        ? ` (${loaded.movedSessions} session${loaded.movedSessions === 1 ? "" : "s"} moved to it)`
-        : "";
-      say(`${label(agent)}version ${loaded.number} ready in ${ms} ms${moved}`);
-      // Its addresses are printed once it answers: at start-up for all, later for one that just did.
-      if (!agent.isServing && isStarted) for (const line of urls(agent)) say(line);
-      agent.isServing = true;
-      return;
-    }
-    const errors = loaded.diagnostics.filter((d) => d.level === "error").length;
-    const problems = `${label(agent)}version ${loaded.number} has ${errors} error${errors === 1 ? "" : "s"}`;
-    agent.isServing = loaded.isServing;
-    say(
-      loaded.isServing
-        ? `${problems}; the last good version keeps serving`
-        : `${problems} and no version loaded before it: nothing is served yet; it serves once the folder loads (save a fix${canType ? ", or press Enter" : ""})`,
-    );
+    for (const line of loadLines(reported(agent), loaded, Math.round(performance.now() - began), canType)) say(line);
+    const isServing = loaded.status === "ready" || loaded.isServing;
+    // Its addresses once it answers: at start-up for all, later for one that just began to.
+    if (isServing && !agent.isServing && isStarted) for (const line of addressLines(base, reported(agent))) say(line);
+    agent.isServing = isServing;
   };
   /** A folder of the root that became an agent folder while dev ran: served from now on. */
   const isNewAgent = (agentDir: string): boolean => {
@@ -178,19 +158,7 @@ export async function devCommand(options: DevOptions): Promise<number> {
   );
   cleanups.push(() => reloads.close());
 
-  for (const agent of served.values()) reloads.request(agent.dir, "starting");
-  await reloads.idle();
-  isStarted = true;
-  for (const agent of served.values()) if (agent.isServing) for (const line of urls(agent)) say(line);
-  const waiting = [...served.values()].filter((a) => !a.isServing).map((a) => a.slug);
-  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
-  const watching = `watching ${dir}${canType ? " (Enter reloads)" : ""}`;
-  say(
-    waiting.length === 0
-      ? `ready in ${seconds} s; ${watching}`
-      : `started in ${seconds} s; ${watching}; waiting for ${waiting.join(", ")} to load`,
-  );
-
+  // Watching from before the first loads: a save during them makes one more load after.
   const watcher = watchFolder(dir, (files) => {
     const current = { isRoot: folders.isRoot, agents: [...served.values()] };
     for (const [agentDir, changed] of changedAgents(dir, current, files)) {
@@ -199,6 +167,15 @@ export async function devCommand(options: DevOptions): Promise<number> {
     }
   });
   cleanups.push(() => watcher.close());
+  for (const agent of served.values()) reloads.request(agent.dir, "starting");
+  await Promise.all([reloads.idle(), watcher.ready]);
+  isStarted = true;
+  for (const agent of served.values())
+    if (agent.isServing) for (const line of addressLines(base, reported(agent))) say(line);
+  const waiting = [...served.values()].filter((a) => !a.isServing).map((a) => a.slug);
+  const watching = `watching ${dir}${canType ? " (Enter reloads)" : ""}`;
+  say(startedLine((performance.now() - startedAt) / 1000, watching, waiting));
+
   if (canType) {
     const keys = readline.createInterface({ input: process.stdin });
     keys.on("line", () => {

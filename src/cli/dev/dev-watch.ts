@@ -1,5 +1,6 @@
 // What `agentfold dev` watches: every file under --dir but dependencies and dot-folders; a burst of
-// saves is reported once, after it settles.
+// saves is reported once, after it settles. Saves before the first scan is done are not seen, so
+// dev says "ready" only after it.
 import path from "node:path";
 import { watch } from "chokidar";
 import { isSkippedName } from "./dev-folders";
@@ -7,7 +8,13 @@ import { isSkippedName } from "./dev-folders";
 /** How long a burst of saves settles before one reload. */
 export const settleMs = 150;
 
-export function watchFolder(dir: string, onChanges: (files: string[]) => void): { close: () => Promise<void> } {
+export type FolderWatch = {
+  /** Settles once the first scan is done: saves from then on are seen. */
+  ready: Promise<void>;
+  close: () => Promise<void>;
+};
+
+export function watchFolder(dir: string, onChanges: (files: string[]) => void): FolderWatch {
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const isIgnored = (file: string) => path.relative(dir, file).split(path.sep).some(isSkippedName);
@@ -21,5 +28,6 @@ export function watchFolder(dir: string, onChanges: (files: string[]) => void): 
       onChanges(files);
     }, settleMs);
   });
-  return { close: () => (clearTimeout(timer), watcher.close()) };
+  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  return { ready, close: () => (clearTimeout(timer), watcher.close()) };
 }
