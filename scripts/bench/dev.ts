@@ -25,6 +25,9 @@ type Dev = {
   stop: () => Promise<void>;
 };
 
+/** Every dev started and not yet stopped: a failed run stops them too, stack and all. */
+const running = new Set<Dev>();
+
 function startDev(dir: string, stateRoot: string): Dev {
   const began = performance.now();
   const child = spawn(process.execPath, [cliBin, "dev", "--dir", dir, "--port", "0", "--state-root", stateRoot], {
@@ -43,15 +46,18 @@ function startDev(dir: string, stateRoot: string): Dev {
   child.stdout!.on("data", onData);
   child.stderr!.on("data", onData);
   const exited = new Promise((resolve) => child.on("exit", resolve));
-  return {
+  const dev: Dev = {
     child,
     output: () => output,
     at: (pattern) => lines.find((l) => pattern.test(l.line))?.at,
     stop: async () => {
+      running.delete(dev);
       child.kill("SIGINT");
       await exited;
     },
   };
+  running.add(dev);
+  return dev;
 }
 
 async function until(dev: Dev, test: (output: string) => boolean, timeoutMs: number): Promise<void> {
@@ -151,6 +157,7 @@ load average ${load} when it began.
     }
     throw new Error("unreachable");
   } finally {
+    await Promise.all([...running].map((dev) => dev.stop()));
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
