@@ -134,6 +134,9 @@ describe("agentfold dev", () => {
       child.kill("SIGINT");
       expect(await exited).toBe(0);
     } finally {
+      // SIGINT first, so the stack's Postgres and Restate stop with it.
+      if (child.exitCode === null) child.kill("SIGINT");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
       child.kill("SIGKILL");
       holder.close();
     }
