@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { importsIn, resolveImport, sourceFiles, srcDir } from "@/testing/source-imports";
 import { isBuildCurrent, sourceHash, writeBuildStamp } from "./build-stamp";
 
 let root: string;
@@ -36,5 +37,30 @@ describe("build stamp", () => {
     expect(withFile).not.toBe(before);
     fs.writeFileSync(path.join(root, "package-lock.json"), '{"v":2}');
     expect(sourceHash(root)).not.toBe(withFile);
+  });
+});
+
+describe("what the stamp leaves out", () => {
+  it("does not hash the CLI, which no module the web app reaches imports", () => {
+    const before = sourceHash(root);
+    fs.mkdirSync(path.join(root, "src/cli/commands"), { recursive: true });
+    fs.writeFileSync(path.join(root, "src/cli/commands/dev.ts"), "export {}");
+    expect(sourceHash(root)).toBe(before);
+
+    // The app's import graph, from every file under src/app: none of it is in src/cli.
+    const cliDir = path.join(srcDir, "cli") + path.sep;
+    const seen = new Set<string>();
+    const pending = sourceFiles(path.join(srcDir, "app"));
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const ref of importsIn(file, fs.readFileSync(file, "utf8"))) {
+        const target = resolveImport(file, ref.specifier);
+        if (target && !seen.has(target)) pending.push(target);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(100);
+    expect([...seen].filter((file) => file.startsWith(cliDir))).toEqual([]);
   });
 });

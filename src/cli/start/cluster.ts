@@ -16,7 +16,8 @@ import { startWorker } from "./worker";
 
 export type PortCheck = { port: number; host: string; component: string; variable: string };
 
-type Started = { stop: () => Promise<void>; lines: string[] };
+/** A part of the stack once started: how to stop it, and its lines for the ready summary. */
+export type Started = { stop: () => Promise<void>; lines: string[] };
 
 type Parts = { config: Env; env: NodeJS.ProcessEnv; log: Log; supervision: Supervision };
 

@@ -8,12 +8,13 @@ import { unsignedWarning, workerIdentityKeys } from "@/server/durable/request-id
 import type { DurableRuntime } from "@/server/durable/runtime";
 import { startSchedulers } from "@/server/schedules/start-schedulers";
 import { stopAllChildren, type Log } from "./child";
-import { clusterPortChecks, startClusterRestate, startClusterWebs, startClusterWorkers } from "./cluster";
+import { clusterPortChecks, type Started, startClusterRestate, startClusterWebs, startClusterWorkers } from "./cluster";
 import { applyMigrations } from "./migrate";
 import { assertPortFree } from "./ports";
 import { startEmbeddedPostgres } from "./postgres";
 import { startEmbeddedRestate } from "./restate";
 import { buildWebIfNeeded, startWeb } from "./web";
+import type { Supervision } from "./supervised";
 import { startWorker } from "./worker";
 
 type Stoppable = { name: string; stop: () => Promise<void> };
@@ -157,27 +158,29 @@ export async function startSupervisor(
       NEXTAUTH_URL: config.webUrl,
     };
     const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
-    if (config.AGENTFOLD_CLUSTER) {
-      const workers = await startClusterWorkers({ config, env: childEnv, runtime, log, supervision });
-      started.push({ name: "workers", stop: workers.stop });
-      lines.push(...workers.lines);
-    } else {
-      const worker = await startWorker({ workerUrl: config.workerUrl, env: childEnv, runtime, log, supervision });
-      started.push({ name: "worker", stop: worker.stop });
-      lines.push(`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`);
-    }
-    await startAgentSchedulers(databaseUrl, runtime, log);
-
-    await buildWebIfNeeded(log, childEnv);
-    if (config.AGENTFOLD_CLUSTER) {
-      const webs = await startClusterWebs({ config, env: childEnv, log, supervision });
-      started.push({ name: "webs", stop: webs.stop });
-      lines.push(...webs.lines);
-    } else {
-      const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env: childEnv, log, supervision });
-      started.push({ name: "web", stop: web.stop });
-      lines.push(`web       ${config.webUrl}  (pid ${web.current().pid})`);
-    }
+    // The workers and the web need only Postgres and Restate, not each other: they start side by
+    // side (the web's start, or its build, is the longer). Stopped in reverse: web, then workers.
+    const [workers, web] = await allStarted(
+      [
+        (async () => {
+          const workers = config.AGENTFOLD_CLUSTER
+            ? await startClusterWorkers({ config, env: childEnv, runtime, log, supervision })
+            : await startSingleWorker(config, childEnv, runtime, log, supervision);
+          await startAgentSchedulers(databaseUrl, runtime, log);
+          return workers;
+        })(),
+        (async () => {
+          await buildWebIfNeeded(log, childEnv);
+          return config.AGENTFOLD_CLUSTER
+            ? await startClusterWebs({ config, env: childEnv, log, supervision })
+            : await startSingleWeb(config, childEnv, log, supervision);
+        })(),
+      ],
+      started,
+    );
+    started.push({ name: config.AGENTFOLD_CLUSTER ? "workers" : "worker", stop: workers.stop });
+    started.push({ name: config.AGENTFOLD_CLUSTER ? "webs" : "web", stop: web.stop });
+    lines.push(...workers.lines, ...web.lines);
   } catch (error) {
     await shutdown();
     throw error;
@@ -185,6 +188,36 @@ export async function startSupervisor(
   for (const line of lines) log(line);
   log(`Agentfold is ready: open ${config.webUrl}`);
   return { shutdown };
+}
+
+/** Waits for every part; when one fails, stops those that started (the others' children go with
+ * the shutdown that follows) and throws the first failure. */
+async function allStarted<T extends Started[]>(parts: { [K in keyof T]: Promise<T[K]> }, started: Stoppable[]) {
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.find((result) => result.status === "rejected");
+  if (!failed) return settled.map((result) => (result as PromiseFulfilledResult<Started>).value) as T;
+  for (const result of settled)
+    if (result.status === "fulfilled") started.push({ name: "part", stop: result.value.stop });
+  throw failed.reason;
+}
+
+async function startSingleWorker(
+  config: Env,
+  env: NodeJS.ProcessEnv,
+  runtime: DurableRuntime,
+  log: Log,
+  supervision: Supervision,
+): Promise<Started> {
+  const worker = await startWorker({ workerUrl: config.workerUrl, env, runtime, log, supervision });
+  return {
+    stop: worker.stop,
+    lines: [`worker    ${config.workerUrl}  (pid ${worker.current().pid}, registered with Restate)`],
+  };
+}
+
+async function startSingleWeb(config: Env, env: NodeJS.ProcessEnv, log: Log, supervision: Supervision) {
+  const web = await startWeb({ host: config.AGENTFOLD_HOST, port: config.PORT, env, log, supervision });
+  return { stop: web.stop, lines: [`web       ${config.webUrl}  (pid ${web.current().pid})`] };
 }
 
 function redact(url: string): string {
