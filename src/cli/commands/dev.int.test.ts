@@ -8,6 +8,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { getFreePort } from "@/cli/start/ports";
 import { waitFor } from "@/cli/start/wait";
@@ -120,6 +121,23 @@ describe("agentfold dev", () => {
         message: "And now? [call edition {}]",
       });
       expect((await turnOutput(api, followed.sessionId, 2)).edition).toBe("second");
+      // Its trace is saved as it goes, and `trajectory --events` reads it as `run` prints.
+      const trace = path.join(scratch, "state", "traces", `${started.sessionId}.ndjson`);
+      const lines = (text: string) =>
+        text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as unknown);
+      const logged = lines(await (await fetch(`${api}/session/${started.sessionId}/events`)).text());
+      await waitFor(
+        "the trace to catch up",
+        async () => fs.existsSync(trace) && isDeepStrictEqual(lines(fs.readFileSync(trace, "utf8")), logged),
+      );
+      const replayed = await runCli(["trajectory", "--events", trace], { cwd: scratch, env: cliEnv });
+      expect(replayed.code, replayed.stderr).toBe(0);
+      const trajectory = JSON.parse(replayed.stdout) as { status: string; toolCalls: { output: unknown }[] };
+      expect(trajectory.status).toBe("completed");
+      expect(trajectory.toolCalls.map((call) => call.output)).toEqual([{ edition: "first" }, { edition: "second" }]);
       const after = await turnOutput(api, (await post(`${api}/session`, { message: "Hello" })).sessionId);
       expect(after.inputTokens - before.inputTokens).toBe(12);
 

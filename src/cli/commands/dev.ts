@@ -19,6 +19,7 @@ import { addressLines, loadLines, startedLine } from "@/cli/dev/dev-report";
 import { watchFolder } from "@/cli/dev/dev-watch";
 import { dirFlag } from "@/cli/flags";
 import { slugOf } from "@/cli/local/local-agent";
+import { saveDevTraces } from "@/cli/dev/dev-traces";
 import { embeddedDatabaseUrl } from "@/cli/start/postgres";
 import { startSupervisor, type Supervisor } from "@/cli/start/supervisor";
 import { UsageError } from "@/cli/usage-error";
@@ -107,12 +108,14 @@ export async function devCommand(options: DevOptions): Promise<number> {
   process.on("SIGINT", () => stop(0));
   process.on("SIGTERM", () => stop(0));
 
-  say(`state in ${stateRoot}`);
+  say(`state in ${stateRoot} (sessions' traces in ${path.join(stateRoot, "traces")})`);
   supervisor = await startSupervisor(config, (line) => say(line), { environment: devEnvironment });
   const databaseUrl = embeddedDatabaseUrl(config.dataDir, config.POSTGRES_PORT);
   if (!databaseUrl) throw new Error(`the dev stack's database in ${stateRoot} did not start`);
   const db = createDb(databaseUrl);
   cleanups.push(async () => (await db.$disconnect(), await poolOf(db).end()));
+  const traces = await saveDevTraces({ db, databaseUrl, stateRoot, log: say });
+  cleanups.push(() => traces.close());
   const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
   const teamId = await devTeamId(db);
   const base = `http://127.0.0.1:${ports.web}`;
