@@ -89,3 +89,34 @@ describe("a package the deploy did not bundle", () => {
     ]);
   });
 });
+
+describe("imports that reach outside the upload", () => {
+  it("bundle nothing from outside: a relative or absolute path, or a package's main pointing out", async () => {
+    const secret = path.join(scratch, "other-team", "secret.js");
+    writeFiles(path.dirname(secret), { "secret.js": 'export default "other team\'s secret";\n' });
+    const errors = await bundleErrors("reaching-out", {
+      "bot/tools/relative.ts": 'import s from "../../../other-team/secret.js";\nexport default s;\n',
+      "bot/tools/absolute.ts": `import s from ${JSON.stringify(secret)};\nexport default s;\n`,
+      "bot/tools/package.ts": 'import s from "sneaky";\nexport default s;\n',
+      "node_modules/sneaky/package.json": JSON.stringify({ name: "sneaky", main: "../../../other-team/secret.js" }),
+    });
+    expect(errors.sort()).toEqual([
+      `error: bot/tools/absolute.ts:1: cannot resolve '${secret}' from bot/tools/absolute.ts: it is outside the project, ` +
+        'and only the project is uploaded (the agent folder, or the nearest folder above it with a package.json: docs/agent-folders.md, "What is uploaded")',
+      "error: bot/tools/package.ts:1: cannot resolve 'sneaky' from bot/tools/package.ts",
+      "error: bot/tools/relative.ts:1: cannot resolve '../../../other-team/secret.js' from bot/tools/relative.ts: it is outside the project, " +
+        'and only the project is uploaded (the agent folder, or the nearest folder above it with a package.json: docs/agent-folders.md, "What is uploaded")',
+    ]);
+  });
+
+  it("still bundles the project's own files, its packages and Node's modules", async () => {
+    const errors = await bundleErrors("staying-in", {
+      "bot/tools/ok.ts":
+        'import fs from "node:fs";\nimport pad from "pad";\nimport { x } from "../lib/x";\nexport default [fs, pad, x];\n',
+      "bot/lib/x.ts": "export const x = 1;\n",
+      "node_modules/pad/package.json": JSON.stringify({ name: "pad", main: "index.js" }),
+      "node_modules/pad/index.js": "module.exports = (s) => s;\n",
+    });
+    expect(errors).toEqual([]);
+  });
+});

@@ -9,6 +9,7 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { cursorHostedExport, cursorHostedImport, sdkImport, sdkModulePath } from "./aliases";
+import { confineImports } from "./confine-imports";
 import { dependencyManifestFile, isPackageSpecifier } from "./dependency-bundle";
 import { modulePathDefines, modulePathsBanner, modulePathsPlugin } from "./module-paths";
 
@@ -74,7 +75,9 @@ function toDiagnostic(message: esbuild.Message, folderDir: string, projectDir = 
 function unresolvedImport(specifier: string, file: string | undefined, folderDir: string, projectDir: string) {
   const from = file ? path.dirname(path.join(folderDir, file)) : folderDir;
   const target = path.resolve(from, specifier);
-  const isOutside = specifier.startsWith(".") && !target.startsWith(path.resolve(projectDir) + path.sep);
+  const isOutside =
+    (specifier.startsWith(".") || path.isAbsolute(specifier)) &&
+    !target.startsWith(path.resolve(projectDir) + path.sep);
   // Packages bundled at deploy are those the author's node_modules held then: a newer import is not among them.
   if (isPackageSpecifier(specifier) && fs.existsSync(path.join(projectDir, dependencyManifestFile)))
     return (
@@ -125,8 +128,9 @@ function writtenSpecifier(file: string, at: esbuild.Location): string | undefine
 }
 
 /** `nodePaths`: where packages the folder has no node_modules for are found (its installed
- * lockfile: install-dependencies.ts). */
-const buildOptions = (folderDir: string, nodePaths: string[] = []): esbuild.BuildOptions => ({
+ * lockfile: install-dependencies.ts); `projectDir`: the upload's root. Imports resolve to these,
+ * the authoring package and the runner only (confine-imports.ts). */
+const buildOptions = (folderDir: string, nodePaths: string[] = [], projectDir = folderDir): esbuild.BuildOptions => ({
   nodePaths,
   bundle: true,
   format: "esm",
@@ -136,7 +140,13 @@ const buildOptions = (folderDir: string, nodePaths: string[] = []): esbuild.Buil
   banner: {
     js: 'import { createRequire as __agentfoldRequire } from "node:module"; const require = __agentfoldRequire(import.meta.url);',
   },
-  plugins: [platformResolver],
+  plugins: [
+    platformResolver,
+    confineImports({
+      allowed: [projectDir, ...nodePaths, path.join(platformSrc, "agents")],
+      trusted: [platformSrc, path.join(platformSrc, "..", "node_modules")],
+    }),
+  ],
   logLevel: "silent",
   absWorkingDir: folderDir,
 });
@@ -144,6 +154,7 @@ const buildOptions = (folderDir: string, nodePaths: string[] = []): esbuild.Buil
 /** One standalone script per `execution: "agent"` tool, for the session workspace. */
 export async function bundleAgentToolScripts(options: {
   folderDir: string;
+  projectDir?: string;
   tools: { name: string; file: string }[];
   outDir: string;
   nodePaths?: string[];
@@ -157,7 +168,7 @@ export async function bundleAgentToolScripts(options: {
       "await runAgentToolScript(tool);",
     ].join("\n");
     await esbuild.build({
-      ...buildOptions(options.folderDir, options.nodePaths),
+      ...buildOptions(options.folderDir, options.nodePaths, options.projectDir),
       stdin: { contents, resolveDir: options.folderDir, sourcefile: `${tool.name}-script.ts`, loader: "ts" },
       outfile,
     });
@@ -177,7 +188,7 @@ export async function bundleAgent(options: {
   const { folderDir, moduleFiles, outDir } = options;
   const bundlePath = path.join(outDir, "agent.mjs");
   try {
-    const base = buildOptions(folderDir, options.nodePaths);
+    const base = buildOptions(folderDir, options.nodePaths, options.projectDir);
     const result = await esbuild.build({
       ...base,
       banner: { js: `${base.banner!.js}\n${modulePathsBanner}` },

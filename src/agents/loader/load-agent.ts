@@ -105,7 +105,8 @@ export async function loadAgentFolder(options: {
     checkChannelSupport(diagnostics, manifest.channels, lineOf);
     checkExtensionMounts(diagnostics, layout, lineOf);
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
-    if (agentTools.length > 0) await bundleAgentToolScripts({ folderDir, tools: agentTools, outDir, nodePaths });
+    if (agentTools.length > 0)
+      await bundleAgentToolScripts({ folderDir, projectDir, tools: agentTools, outDir, nodePaths });
     timings.describeMs = performance.now() - started;
     // An incomplete bundle was only for diagnostics: the version has no usable bundle.
     const folder = path.relative(projectDir, folderDir).split(path.sep).join("/");
