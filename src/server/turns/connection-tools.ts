@@ -94,6 +94,7 @@ function serverToolSpec(pool: ConnectionPool, target: ConnectionTarget, tool: To
     effect: isReadOnly ? "read" : "write",
     // A tool its server marks destructive waits for a person, as a needsApproval tool does.
     needsApproval: !isReadOnly && tool.annotations?.destructiveHint === true,
+    isIdempotent: tool.annotations?.idempotentHint === true,
     execute: (args, call) =>
       pool.callTool(target, tool.name, objectArgs(args), { signal: call.signal, timeoutMs: mcpToolTimeoutMs }),
   };

@@ -8,10 +8,11 @@
 // journal saves a Restate round trip per step, most of the engine's cost per turn
 // (docs/decisions.md, "Turn steps are journaled in Postgres").
 //
-// What "exactly once" means is unchanged: a step that finished is never run again; a step cut
-// off before its record was written runs again. The steps are built for that: every append
-// carries an idempotency key, a tool call first looks for its recorded `action.result`, and a
-// model step run again announces itself as a new attempt.
+// A step that finished is never run again; a step cut off before its record was written runs
+// again, except a write tool call, which is claimed here before it runs and then never runs twice
+// (claimWrite). The steps are built for that: every append carries an idempotency key, a tool
+// call first looks for its recorded `action.result`, and a model step run again announces itself
+// as a new attempt.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { PrismaClient } from "@prisma/client";
 import { poolOf } from "@/server/db";
@@ -191,7 +192,8 @@ async function recordStep(
 const earlierResultPollMs = 100;
 
 /** The result an earlier run's write records, polled while the worker that claimed it holds its
- * liveness lock (a worker that died, or an unknown one, records nothing more). */
+ * liveness lock (one that died records nothing more). A claim made between two of its worker's
+ * LISTEN connections names no key: it is waited for the whole `waitMs`, as that worker may live. */
 async function awaitEarlierResult(
   db: PrismaClient,
   sessionId: string,
@@ -208,7 +210,8 @@ async function awaitEarlierResult(
                     EXISTS (SELECT 1 FROM ${liveWorkersSql} w WHERE w.key = $3) AS "isAlive"`,
       values: [sessionId, resultKey, claimant ?? null],
     });
-    const { data, isAlive } = rows[0]!;
+    const { data } = rows[0]!;
+    const isAlive = claimant === undefined || claimant === null || rows[0]!.isAlive;
     if (data !== null || !isAlive || Date.now() >= until || signal.aborted) return data ?? undefined;
     try {
       await sleep(Math.min(earlierResultPollMs, until - Date.now()), undefined, { signal });

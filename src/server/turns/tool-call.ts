@@ -158,7 +158,7 @@ async function execute(
   }
   // A write runs at most once: it is claimed in the journal before it runs, and a run of the turn
   // that finds an earlier run's claim does not run it again (docs/turns.md, "Journaled steps").
-  if (spec.effect !== "read") {
+  if (spec.effect !== "read" && !spec.isIdempotent) {
     const claim = await env.earlier.claimWrite(
       { claim: `${env.keyPrefix}:${call.callId}:claim`, result: `${env.keyPrefix}:${call.callId}:result` },
       (spec.kind === "agent" ? (spec.tool.timeoutMs ?? defaultToolTimeoutMs) : defaultToolTimeoutMs) + resultMarginMs,

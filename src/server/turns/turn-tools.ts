@@ -15,6 +15,9 @@ type Common = {
   effect: "read" | "write";
   /** A built-in that waits for a person first (an MCP tool its server marks destructive). */
   needsApproval?: boolean;
+  /** A write whose second run adds nothing (keyed on the call, or an update in place): run again
+   * after a crash, as a read is, rather than claimed and failed as interrupted (tool-call.ts). */
+  isIdempotent?: boolean;
 };
 
 export type ToolSpec =
@@ -125,6 +128,7 @@ function remindTool(remind: ReminderCreator): ToolSpec {
       additionalProperties: false,
     },
     // A call that runs again after a crash sets the same reminder, not a second one.
+    isIdempotent: true,
     execute: (input, call) => remind({ id: `rem_${call.callId}`, ...(input as ReminderInput) }),
   };
 }
@@ -148,6 +152,8 @@ function tagArtifactTool(setup: TurnSetup, tag: ArtifactTagger): ToolSpec {
       required: ["key"],
       additionalProperties: false,
     },
+    // The same kind and key update one record: a second run writes what the first did.
+    isIdempotent: true,
     execute: (input) => tag(input),
   };
 }
