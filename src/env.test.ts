@@ -46,6 +46,17 @@ describe("parseEnv", () => {
     expect(errorOf({ DATABASE_URL: "mysql://localhost/db" }).issues[0]?.variable).toBe("DATABASE_URL");
   });
 
+  it("refuses local access without a token on an instance with a public address", () => {
+    const publicUrl = "https://agents.example.com";
+    expect(() => parseEnv({ AGENTFOLD_LOCAL_DEV: "1", AGENTFOLD_PUBLIC_URL: publicUrl })).toThrow(
+      /AGENTFOLD_LOCAL_DEV/,
+    );
+    expect(() => parseEnv({ AGENTFOLD_SINGLE_AGENT: "desk", AGENTFOLD_PUBLIC_URL: publicUrl })).toThrow(
+      /AGENTFOLD_SINGLE_AGENT/,
+    );
+    expect(parseEnv({ AGENTFOLD_SINGLE_AGENT: "desk" }).AGENTFOLD_SINGLE_AGENT).toBe("desk");
+  });
+
   it("requires both Restate URLs or neither, naming the missing one", () => {
     const error = errorOf({ RESTATE_INGRESS_URL: "http://restate:8080" });
     expect(error.issues).toEqual([

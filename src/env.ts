@@ -203,6 +203,15 @@ export const envSchema = z
     ...otelEnvShape,
   })
   .superRefine((value, ctx) => {
+    // Local access without a token is for one person's machine; an instance others reach through
+    // its public address is not one.
+    if ((value.AGENTFOLD_LOCAL_DEV || value.AGENTFOLD_SINGLE_AGENT) && value.AGENTFOLD_PUBLIC_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: [value.AGENTFOLD_LOCAL_DEV ? "AGENTFOLD_LOCAL_DEV" : "AGENTFOLD_SINGLE_AGENT"],
+        message: "local access without a token cannot be on for an instance with AGENTFOLD_PUBLIC_URL",
+      });
+    }
     // Restate is either fully external or fully embedded: half a configuration is a mistake.
     if (Boolean(value.RESTATE_INGRESS_URL) !== Boolean(value.RESTATE_ADMIN_URL)) {
       const missing = value.RESTATE_INGRESS_URL ? "RESTATE_ADMIN_URL" : "RESTATE_INGRESS_URL";

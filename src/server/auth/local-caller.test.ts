@@ -19,6 +19,8 @@ describe("localDevStrict", () => {
     expect(proxyEvidence(headers({ forwarded: "for=127.0.0.1" }), "127.0.0.1")).toMatch(/forwarded/);
     expect(proxyEvidence(headers({ "x-real-ip": "127.0.0.1" }), "127.0.0.1")).toMatch(/x-real-ip/);
     expect(proxyEvidence(headers({ via: "1.1 tunnel" }), "127.0.0.1")).toMatch(/via/);
+    for (const name of ["x-forwarded-host", "x-forwarded-proto", "cf-connecting-ip", "true-client-ip"])
+      expect(proxyEvidence(headers({ [name]: "x" }), "127.0.0.1")).toBe(`the request carries ${name}`);
   });
 
   it("keeps web pages out: a non-loopback Host (DNS rebinding), a foreign Origin or a cross-site fetch", () => {

@@ -12,6 +12,21 @@ import type { Caller } from "./principal";
 
 const loopbackHosts = new Set(["127.0.0.1", "::1", "localhost"]);
 
+// What reverse proxies, tunnels and CDNs add (nginx, HAProxy, Cloudflare, Akamai, load balancers).
+const proxyHeaders = [
+  "forwarded",
+  "via",
+  "x-real-ip",
+  "x-forwarded-server",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "cf-connecting-ip",
+  "true-client-ip",
+];
+
 export function isLoopbackAddress(address: string): boolean {
   const plain = address.trim().replace(/^::ffff:/, "");
   return plain === "::1" || (isIP(plain) === 4 && plain.startsWith("127."));
@@ -41,8 +56,7 @@ export function proxyEvidence(headers: Headers, listenHost: string): string | un
   const site = headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin" && site !== "none" && site !== "same-site")
     return `the request comes from another site (${site})`;
-  for (const name of ["forwarded", "x-real-ip", "x-forwarded-server", "via"])
-    if (headers.has(name)) return `the request carries ${name}`;
+  for (const name of proxyHeaders) if (headers.has(name)) return `the request carries ${name}`;
   const forwardedFor = headers.get("x-forwarded-for");
   if (forwardedFor !== null && (forwardedFor.includes(",") || !isLoopbackAddress(forwardedFor)))
     return "the request was forwarded for another address";
