@@ -2,13 +2,14 @@
 // no model turn, on a throwaway local stack or on a running agent (the instance resolves as for
 // chat and deploy: --url, AGENTFOLD_URL, or the saved login); printed in the shape of `run`
 // (docs/cli.md, "call"). Exit 0 when the tool succeeded, 1 when it failed.
+import path from "node:path";
 import { z } from "zod";
 
 type JsonValue = z.infer<ReturnType<typeof z.json>>;
 import { type Env, parseEnv } from "@/env";
 import { defineCommand } from "@/cli/command";
 import { agentSlugFlag, dirFlag, tokenFlag } from "@/cli/flags";
-import { slugOf } from "@/cli/local/local-agent";
+import { folderSlugOf } from "@/cli/local/local-agent";
 import { say, withLocalAgent } from "@/cli/local/with-local-agent";
 import { agentClient, agentTargetOf } from "@/cli/remote/agent-target";
 import { readCredentials } from "@/cli/remote/instance";
@@ -70,7 +71,10 @@ function remoteTarget(options: CallOptions, config: Env) {
   if (options.dir) return undefined;
   if (config.AGENTFOLD_URL) return agentTargetOf(options, config);
   if (!readCredentials(config).current) return undefined;
-  return agentTargetOf({ ...options, slug: options.slug ?? slugOf(process.cwd()) }, config);
+  const slug = options.slug ?? folderSlugOf(process.cwd());
+  if (!slug)
+    throw new UsageError(`the folder's name '${path.basename(process.cwd())}' makes no agent slug: pass --slug <slug>`);
+  return agentTargetOf({ ...options, slug }, config);
 }
 
 export async function callCommand(options: CallOptions, config: Env): Promise<number> {
