@@ -11,6 +11,17 @@ import { readEvents } from "@/server/events/read-events";
 
 export type DevTraces = { close: () => Promise<void> };
 
+/** The index a trace goes on from: a restarted dev appends to what an earlier one saved, and a
+ * last line cut off by a crash is dropped first. */
+export function resumeTrace(file: string): number {
+  if (!fs.existsSync(file)) return 0;
+  const text = fs.readFileSync(file, "utf8");
+  const whole = text.slice(0, text.lastIndexOf("\n") + 1);
+  if (whole !== text) fs.writeFileSync(file, whole);
+  const last = whole.trimEnd().split("\n").at(-1);
+  return last ? (JSON.parse(last) as { index: number }).index + 1 : 0;
+}
+
 export async function saveDevTraces(options: {
   db: PrismaClient;
   databaseUrl: string;
@@ -24,11 +35,6 @@ export async function saveDevTraces(options: {
   const written = new Map<string, { next: number; writing: Promise<void> }>();
 
   const fileOf = (sessionId: string) => path.join(dir, `${sessionId}.ndjson`);
-  const nextIndexOf = (sessionId: string): number => {
-    // A restarted dev appends to what an earlier one saved.
-    if (!fs.existsSync(fileOf(sessionId))) return 0;
-    return fs.readFileSync(fileOf(sessionId), "utf8").split("\n").filter(Boolean).length;
-  };
   const catchUp = async (sessionId: string, lastIndex: number): Promise<void> => {
     const state = written.get(sessionId)!;
     while (state.next <= lastIndex) {
@@ -39,7 +45,7 @@ export async function saveDevTraces(options: {
     }
   };
   const heard = (sessionId: string, lastIndex: number) => {
-    const state = written.get(sessionId) ?? { next: nextIndexOf(sessionId), writing: Promise.resolve() };
+    const state = written.get(sessionId) ?? { next: resumeTrace(fileOf(sessionId)), writing: Promise.resolve() };
     written.set(sessionId, state);
     state.writing = state.writing
       .then(() => catchUp(sessionId, lastIndex))
