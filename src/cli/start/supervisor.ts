@@ -158,8 +158,10 @@ export async function startSupervisor(
       NEXTAUTH_URL: config.webUrl,
     };
     const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
-    // The workers and the web need only Postgres and Restate, not each other: they start side by
-    // side (the web's start, or its build, is the longer). Stopped in reverse: web, then workers.
+    // A build first, alone: it takes both cores for minutes, and the worker's start-up check would
+    // count them against it. Then the workers and the web, which need only Postgres and Restate,
+    // not each other, start side by side. Stopped in reverse: web, then workers.
+    await buildWebIfNeeded(log, childEnv);
     const [workers, web] = await allStarted(
       [
         (async () => {
@@ -169,12 +171,9 @@ export async function startSupervisor(
           await startAgentSchedulers(databaseUrl, runtime, log);
           return workers;
         })(),
-        (async () => {
-          await buildWebIfNeeded(log, childEnv);
-          return config.AGENTFOLD_CLUSTER
-            ? await startClusterWebs({ config, env: childEnv, log, supervision })
-            : await startSingleWeb(config, childEnv, log, supervision);
-        })(),
+        config.AGENTFOLD_CLUSTER
+          ? startClusterWebs({ config, env: childEnv, log, supervision })
+          : startSingleWeb(config, childEnv, log, supervision),
       ],
       started,
     );
@@ -190,15 +189,18 @@ export async function startSupervisor(
   return { shutdown };
 }
 
-/** Waits for every part; when one fails, stops those that started (the others' children go with
- * the shutdown that follows) and throws the first failure. */
+/** Waits for every part. The first to fail is thrown at once; the shutdown that follows stops
+ * what started (those that finished are added to `started`; one still starting has its children
+ * stopped by stopAllChildren). */
 async function allStarted<T extends Started[]>(parts: { [K in keyof T]: Promise<T[K]> }, started: Stoppable[]) {
-  const settled = await Promise.allSettled(parts);
-  const failed = settled.find((result) => result.status === "rejected");
-  if (!failed) return settled.map((result) => (result as PromiseFulfilledResult<Started>).value) as T;
-  for (const result of settled)
-    if (result.status === "fulfilled") started.push({ name: "part", stop: result.value.stop });
-  throw failed.reason;
+  const finished: Started[] = [];
+  for (const part of parts as Promise<Started>[]) part.then((done) => finished.push(done)).catch(() => undefined);
+  try {
+    return (await Promise.all(parts)) as T;
+  } catch (error) {
+    for (const part of finished) started.push({ name: "part", stop: part.stop });
+    throw error;
+  }
 }
 
 async function startSingleWorker(
