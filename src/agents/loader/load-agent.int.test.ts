@@ -80,8 +80,8 @@ const cursorOnlyFixture: Record<string, string> = {
   "bot/instructions.md": "x",
   "bot/tools/gate.ts": [
     'import { defineTool } from "@cursor/bdk/tools";',
-    'import { decide } from "@cursor/bdk/extensions/jev";',
-    'export default defineTool({ description: "d", execute: () => String(decide) });',
+    'import cloudAgents from "@cursor/bdk/extensions/cursor-cloud-agents";',
+    'export default defineTool({ description: "d", execute: () => String(cloudAgents) });',
   ].join("\n"),
   "bot/tools/check.ts": [
     'import { defineTool } from "@cursor/bdk/tools";',
@@ -244,7 +244,7 @@ describe('load-time diagnostics (docs/agent-folders.md, "Validating")', () => {
   it("Cursor-hosted imports, a multi-line import, onStart and an extension mount: one diagnostic each, on its line", () => {
     expect(loads.cursorOnly.diagnostics.map(formatDiagnostic).sort()).toEqual([
       "error: bot/tools/check.ts:3: 'notAThing' is not exported by @cursor/bdk/evals on this platform (docs/compatibility.md lists what is)",
-      "error: bot/tools/gate.ts:2: '@cursor/bdk/extensions/jev' is Cursor-hosted only: decide() asks Cursor's hosted Jev model, which a self-hosted instance cannot reach; let the agent's model choose (a z.enum() field in the tool's input), or call a model provider from the tool with its key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
+      "error: bot/tools/gate.ts:2: '@cursor/bdk/extensions/cursor-cloud-agents' is Cursor-hosted only: it launches Cursor Cloud Agents on Cursor's backend; start work on this instance with ctx.send(...) instead, or call Cursor's Cloud Agents API from a tool with your own key in hosting.secretNames (docs/compatibility.md, \"Cursor-hosted only\")",
       "warning: bot/channels/hooks.ts:4: defineChannel(): onStart is ignored on Agentfold: a channel here is never started — its routes and events run in sandboxes started on demand; do start-up work in a schedule, or on a handler's first call",
       "warning: bot/extensions/ci.ts:2: extension mounts are ignored on Agentfold: nothing this file contributes (tools, skills, connections, hooks …) is mounted; copy what the agent needs into bot/ (docs/compatibility.md)",
     ]);
