@@ -126,7 +126,9 @@ export function hostCallHandler(deps: Deps) {
         return evalJudge({ ...deps, ...needGrading(deps) }, host, params, signal);
       case "decide":
         if (!deps.decisions)
-          throw new Error("decide is not available in this process: it runs in tools, hooks, schedules and channel routes");
+          throw new Error(
+            "decide is not available in this process: it runs in tools, hooks, schedules and channel routes",
+          );
         return decideForAgent({ db: deps.db, telemetry: deps.telemetry, ...deps.decisions }, host, params, signal);
       case "slack.call":
         return slackHostCall(deps.db, deps.packs, host, params);
