@@ -19,8 +19,14 @@ describe("localDevStrict", () => {
     expect(proxyEvidence(headers({ forwarded: "for=127.0.0.1" }), "127.0.0.1")).toMatch(/forwarded/);
     expect(proxyEvidence(headers({ "x-real-ip": "127.0.0.1" }), "127.0.0.1")).toMatch(/x-real-ip/);
     expect(proxyEvidence(headers({ via: "1.1 tunnel" }), "127.0.0.1")).toMatch(/via/);
-    for (const name of ["x-forwarded-host", "x-forwarded-proto", "cf-connecting-ip", "true-client-ip"])
+    for (const name of ["x-client-ip", "cf-connecting-ip", "true-client-ip"])
       expect(proxyEvidence(headers({ [name]: "x" }), "127.0.0.1")).toBe(`the request carries ${name}`);
+    expect(proxyEvidence(headers({ "x-forwarded-host": "agents.example.com" }), "127.0.0.1")).toMatch(
+      /forwarded for agents.example.com/,
+    );
+    // What Next's own server fills in for a direct call.
+    const direct = { "x-forwarded-host": "127.0.0.1:3000", "x-forwarded-proto": "http", "x-forwarded-port": "3000" };
+    expect(proxyEvidence(headers(direct), "127.0.0.1")).toBeUndefined();
   });
 
   it("keeps web pages out: a non-loopback Host (DNS rebinding), a foreign Origin or a cross-site fetch", () => {

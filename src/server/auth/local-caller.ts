@@ -13,14 +13,13 @@ import type { Caller } from "./principal";
 const loopbackHosts = new Set(["127.0.0.1", "::1", "localhost"]);
 
 // What reverse proxies, tunnels and CDNs add (nginx, HAProxy, Cloudflare, Akamai, load balancers).
+// Not X-Forwarded-Host/-Proto/-Port: Next's server fills those in itself, like X-Forwarded-For, so
+// only a forwarded host that is not this machine tells (below).
 const proxyHeaders = [
   "forwarded",
   "via",
   "x-real-ip",
   "x-forwarded-server",
-  "x-forwarded-host",
-  "x-forwarded-proto",
-  "x-forwarded-port",
   "x-client-ip",
   "x-cluster-client-ip",
   "cf-connecting-ip",
@@ -50,6 +49,9 @@ export function proxyEvidence(headers: Headers, listenHost: string): string | un
   if (!loopbackHosts.has(listenHost)) return `the server listens on ${listenHost}, not only on loopback`;
   const host = headers.get("host") ?? "";
   if (!isLoopbackName(hostnameOf(host))) return `the request is addressed to ${host || "no host"}, not to this machine`;
+  const forwardedHost = headers.get("x-forwarded-host");
+  if (forwardedHost !== null && !isLoopbackName(hostnameOf(forwardedHost)))
+    return `the request was forwarded for ${forwardedHost}, not for this machine`;
   const origin = headers.get("origin");
   if (origin !== null && !isLoopbackName(hostnameOf(origin.replace(/^[a-z]+:\/\//i, ""))))
     return `the request comes from the web page ${origin}`;
