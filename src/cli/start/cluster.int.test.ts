@@ -67,6 +67,10 @@ function invokingWorkers(sessionId: string): Set<string> {
  * not fence events by the turn epoch; see the chaos test). It is an event, not a run: the call
  * was aborted before the next turn started.
  */
+/** The log in one line, for a failure's message: index, type and turn of each event. */
+const outline = (log: SessionEvent[]) =>
+  log.map((e) => `${e.index}:${e.type}${e.turnId ? `@${e.turnId.slice(-6)}` : ""}`).join(" ");
+
 function expectSerialized(log: SessionEvent[]): void {
   expect(log.map((e) => e.index)).toEqual(log.map((_, i) => i));
   let running: string | undefined;
@@ -80,7 +84,10 @@ function expectSerialized(log: SessionEvent[]): void {
       running = event.turnId;
     } else if (isTurnEnd(event) && event.turnId !== running) {
       // A send preempted while it waited for the turn before it ends without having started.
-      expect(log.some((e) => e.type === "turn.started" && e.turnId === event.turnId)).toBe(false);
+      expect(
+        log.some((e) => e.type === "turn.started" && e.turnId === event.turnId),
+        `${event.type} of ${event.turnId} at ${event.index}, which had started, while ${running} ran: ${outline(log)}`,
+      ).toBe(false);
       expect(event.type === "turn.failed" && event.data.status).toBe("cancelled");
     } else if (isTurnEnd(event)) {
       running = undefined;
