@@ -4,7 +4,7 @@ import { createDb, poolOf } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { freshDatabaseUrl } from "@/testing/fresh-database";
 import { sessionEventsChannel } from "@/server/channels";
-import { appendEvents } from "./append-events";
+import { appendEvents, type StepRecord } from "./append-events";
 import { appendStatement, hurryAppends } from "./group-commit";
 import { deliverCoalesced } from "@/server/sessions/deliver-coalesced";
 import { readEvents } from "./read-events";
@@ -227,6 +227,37 @@ describe("appendEvents", () => {
       await client.end();
       await own.$disconnect();
     }
+  });
+});
+
+describe("appendEvents of a step (fenced by the turn epoch)", () => {
+  const step = (sessionId: string, name: string, epoch: number): StepRecord => ({
+    turnId: "turn_1",
+    name,
+    sessionId,
+    result: "{}",
+    epoch,
+  });
+
+  it("writes a run's events only while it holds the turn; a write's result goes in regardless", async () => {
+    const session = await createTestSession(db);
+    await db.session.update({ where: { id: session.id }, data: { turnEpoch: 2 } });
+    const current = step(session.id, "s1", 2);
+    expect(await appendEvents({ db, sessionId: session.id, events: [text(1)], step: current })).toHaveLength(1);
+    expect(current.stored).toBe(true);
+
+    // A run superseded by a newer one (epoch 2 taken): nothing it appends with its step goes in.
+    const stale = step(session.id, "s2", 1);
+    expect(await appendEvents({ db, sessionId: session.id, events: [text(2)], step: stale })).toEqual([]);
+    expect(stale.stored).toBe(false);
+    // Except what it asks to keep: the result of a write that did happen.
+    const result = step(session.id, "s3", 1);
+    const kept = await appendEvents({ db, sessionId: session.id, events: [text(3)], step: result, unfenced: true });
+    expect(kept.map((e) => e.data)).toEqual([{ delta: "d3" }]);
+    expect(result.stored).toBe(false);
+
+    const log = await readEvents({ db, sessionId: session.id, fromIndex: 0 });
+    expect(log.map((e) => e.data)).toEqual([{ delta: "d1" }, { delta: "d3" }]);
   });
 });
 

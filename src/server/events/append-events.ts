@@ -34,8 +34,10 @@ export async function appendEvents(options: {
   /** Nothing waits for these events yet: they may wait a moment for the next append to join
    * them in one statement (AppendRequest.linger). */
   linger?: boolean;
+  /** Written even when `step`'s run no longer holds the turn (AppendRequest.unfenced). */
+  unfenced?: boolean;
 }): Promise<SessionEvent[]> {
-  const { db, sessionId, events, clock = () => new Date(), step, endsTurn, linger } = options;
+  const { db, sessionId, events, clock = () => new Date(), step, endsTurn, linger, unfenced } = options;
   if (events.length === 0) return [];
   const at = clock();
   validate(sessionId, events, at);
@@ -43,14 +45,14 @@ export async function appendEvents(options: {
   try {
     stored = await groupAppend(
       poolOf(db),
-      { sessionId, events, at, step, endsTurn, linger },
+      { sessionId, events, at, step, endsTurn, linger, unfenced },
       sessionEventsChannel.name,
     );
   } catch (error) {
     // Two appends racing with the same idempotency key: the loser's insert hits the unique
     // index. Run again, the statement now finds the winner's row and returns it.
     if (!isUniqueViolation(error)) throw error;
-    stored = await appendOne(poolOf(db), { sessionId, events, at, step, endsTurn });
+    stored = await appendOne(poolOf(db), { sessionId, events, at, step, endsTurn, unfenced });
   }
   return stored;
 }

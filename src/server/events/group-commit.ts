@@ -47,6 +47,11 @@ export type AppendRequest = {
    * not lingering, or hurryAppends, ends the wait.
    */
   linger?: boolean;
+  /**
+   * The events go in even when `step`'s epoch is no longer the session's. Otherwise a request
+   * with a step is fenced like its journal row: a superseded run appends nothing more.
+   */
+  unfenced?: boolean;
 };
 
 type Pending = AppendRequest & {
@@ -213,6 +218,8 @@ async function runStatement(
       sessionId: request.sessionId,
       at: request.at,
       endsTurn: request.endsTurn === true,
+      // A run's events go in only while it holds the turn, like its step's journal row.
+      fenceEpoch: request.unfenced ? null : (request.step?.epoch ?? null),
     })),
   );
   const steps = batch.flatMap((request) =>
@@ -238,15 +245,16 @@ async function runStatement(
       maxNotifyBytes,
       flat.map((e) => e.endsTurn),
       steps.map((s) => s.endsTurn),
+      flat.map((e) => e.fenceEpoch),
     ],
   });
   return rows;
 }
 
 /** A request's events; none at all means its session does not exist (or, for a request that
- * ends its turn, that it could not). */
+ * ends its turn, that it could not; for a step's, that its run no longer holds the turn). */
 function settled(request: AppendRequest, events: SessionEvent[]): { events: SessionEvent[] } | { error: unknown } {
-  if (events.length === 0 && !request.endsTurn)
+  if (events.length === 0 && !request.endsTurn && request.step?.stored !== false)
     return { error: new AppError("not_found", `no session ${request.sessionId}`) };
   return { events };
 }
@@ -255,7 +263,8 @@ function settled(request: AppendRequest, events: SessionEvent[]): { events: Sess
 // once per connection: $1 session ids, $2 types, $3 turn ids, $4 data (JSON text), $5 idempotency
 // keys, $6 times (ISO), $7 channel; $8–$12 the journal rows of steps these events end (turn ids,
 // names, session ids, results, the epoch of the run recording them); $13 the largest notification;
-// $14 and $15 flag the events and journal rows that end their turn (AppendRequest.endsTurn).
+// $14 and $15 flag the events and journal rows that end their turn (AppendRequest.endsTurn); $16
+// the epoch each event is fenced by (its step's, null for none: migration fence_events_by_epoch).
 const groupAppendSql = `
   SELECT session_id AS "sessionId", index, type, turn_id AS "turnId", at, data, ord, recorded
-  FROM append_session_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
+  FROM append_session_events($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;

@@ -98,12 +98,16 @@ export async function runToolCall(
   };
   const record = seal?.(outcome);
   const isDeferred = record !== undefined && options.deferRecord === true;
+  // A write's result is a fact, not a step: it goes in even once a newer run holds the turn, which
+  // may be waiting for it (claimWrite) rather than run the write again.
+  const isWrite = env.tools.find((spec) => spec.name === call.toolName)?.effect === "write";
   const written = appendEvents({
     db,
     sessionId,
     step: record,
     events: [{ type: "action.result", turnId, data, idempotencyKey: resultKey }],
     linger: isDeferred,
+    unfenced: isWrite,
   });
   if (!outcome.cancelled) keepUnwritten(unwrittenKey, outcome, written);
   if (record && isDeferred) {
