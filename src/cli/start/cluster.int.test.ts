@@ -62,10 +62,10 @@ function invokingWorkers(sessionId: string): Set<string> {
 
 /**
  * Indexes 0..n-1; each turn ran between its start and its end with no other turn's steps inside.
- * One exception, a known issue: a preempted turn's tool call that was aborted can append its
- * `cancelled` error result after the turn's end, inside the next turn (the append statement does
- * not fence events by the turn epoch; see the chaos test). It is an event, not a run: the call
- * was aborted before the next turn started.
+ * One exception: a preempted turn's write tool call that was aborted can append its `cancelled`
+ * error result after the turn's end, inside the next turn (a write's result is not fenced by the
+ * turn epoch: docs/turns.md). It is an event, not a run: the call was aborted before the next
+ * turn started.
  */
 /** The log in one line, for a failure's message: index, type and turn of each event. */
 const outline = (log: SessionEvent[]) =>
