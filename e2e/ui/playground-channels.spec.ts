@@ -26,17 +26,19 @@ test("/ offers /help and the routes without path parameters; /help lists every r
   const items = page.getByTestId("slash-menu").getByTestId("slash-item");
   await expect(items.first()).toHaveAttribute("data-command", "/help");
   await expect(items.filter({ hasText: `/${tickets}` })).toHaveCount(1);
-  // POST /tickets/:id/ask has a path parameter: not a command.
-  await expect(items.filter({ hasText: "/tickets/:id/ask" })).toHaveCount(0);
+  // POST /tickets/:id/ask and /tickets/:id/triage have a path parameter: not commands.
+  await expect(items.filter({ hasText: "/tickets/:id/" })).toHaveCount(0);
 
   await help(page);
   await expect(page.getByTestId("composer")).toHaveValue("");
   const routes = page.getByTestId("channel-help").getByTestId("help-route");
-  await expect(routes).toHaveCount(2);
+  await expect(routes).toHaveCount(3);
   await expect(routes.nth(0)).toHaveAttribute("data-route", tickets);
   await expect(routes.nth(0)).toContainText("Open (or continue) the support session of a helpdesk ticket");
   await expect(routes.nth(1)).toHaveAttribute("data-route", "webhook POST /tickets/:id/ask");
   await expect(routes.nth(1)).toContainText("Ask about a ticket");
+  await expect(routes.nth(2)).toHaveAttribute("data-route", "webhook POST /tickets/:id/triage");
+  await expect(routes.nth(2)).toContainText("Rate a ticket's urgency");
   // Nothing was sent to the agent: no session started.
   await expect(page).not.toHaveURL(/sessionId=/);
 });
