@@ -46,6 +46,14 @@ describe("parseEnv", () => {
     expect(errorOf({ DATABASE_URL: "mysql://localhost/db" }).issues[0]?.variable).toBe("DATABASE_URL");
   });
 
+  it("refuses a count of cluster workers outside cluster mode, where it would do nothing", () => {
+    expect(() => parseEnv({ AGENTFOLD_CLUSTER_WORKERS: "3" })).toThrow(
+      /AGENTFOLD_CLUSTER_WORKERS.*AGENTFOLD_CLUSTER=1/,
+    );
+    expect(parseEnv({ AGENTFOLD_CLUSTER: "1", AGENTFOLD_CLUSTER_WORKERS: "3" }).AGENTFOLD_CLUSTER_WORKERS).toBe(3);
+    expect(parseEnv({}).AGENTFOLD_CLUSTER_WORKERS).toBe(2);
+  });
+
   it("refuses local access without a token on an instance with a public address", () => {
     const publicUrl = "https://agents.example.com";
     expect(() => parseEnv({ AGENTFOLD_LOCAL_DEV: "1", AGENTFOLD_PUBLIC_URL: publicUrl })).toThrow(

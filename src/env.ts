@@ -16,6 +16,8 @@ const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 const optionalString = z.string().min(1).optional();
 const logLevelSchema = z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info");
 
+const clusterWorkersDefault = 2;
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -44,7 +46,7 @@ export const envSchema = z
       .transform((value) => value === "1"),
     AGENTFOLD_CLUSTER_PORT_BASE: z.coerce.number().int().min(1024).max(64_000).default(17_000),
     // How many workers cluster mode runs behind its one registered address.
-    AGENTFOLD_CLUSTER_WORKERS: z.coerce.number().int().min(1).max(9).default(2),
+    AGENTFOLD_CLUSTER_WORKERS: z.coerce.number().int().min(1).max(9).default(clusterWorkersDefault),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     RESTATE_INGRESS_URL: optionalUrl,
     RESTATE_ADMIN_URL: optionalUrl,
@@ -210,6 +212,14 @@ export const envSchema = z
         code: "custom",
         path: [value.AGENTFOLD_LOCAL_DEV ? "AGENTFOLD_LOCAL_DEV" : "AGENTFOLD_SINGLE_AGENT"],
         message: "local access without a token cannot be on for an instance with AGENTFOLD_PUBLIC_URL",
+      });
+    }
+    // Only cluster mode runs several workers; elsewhere a count other than the default does nothing.
+    if (!value.AGENTFOLD_CLUSTER && value.AGENTFOLD_CLUSTER_WORKERS !== clusterWorkersDefault) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AGENTFOLD_CLUSTER_WORKERS"],
+        message: "sets cluster mode's workers: it needs AGENTFOLD_CLUSTER=1 (agentfold start --cluster)",
       });
     }
     // Restate is either fully external or fully embedded: half a configuration is a mistake.
