@@ -23,3 +23,14 @@ export function runCli(
     child.stdin.end(options.stdin ?? "");
   });
 }
+
+/**
+ * `script`'s arguments to run `node <args>` in a pseudo-terminal, so Enter and Ctrl-C go in as a
+ * person types them. `exec`: `script` runs the command through $SHELL -c, and dash (Debian's sh,
+ * what CI has) forks instead of replacing itself, so a Ctrl-C would kill the shell, and `script`
+ * would exit 130 whatever the command did.
+ */
+export function terminalArgs(args: string[], { flush = true } = {}): string[] {
+  const quoted = [process.execPath, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+  return [flush ? "-qfec" : "-qec", `exec ${quoted}`, "/dev/null"];
+}

@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { getFreePort } from "@/cli/start/ports";
 import { waitFor } from "@/cli/start/wait";
-import { cliBin, runCli } from "@/testing/cli-process";
+import { cliBin, runCli, terminalArgs } from "@/testing/cli-process";
 import { writeFiles } from "@/testing/folders";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-dev-cli-"));
@@ -176,11 +176,8 @@ describe("agentfold dev", () => {
     });
     writeFiles(path.join(root, "notes"), { "todo.md": "not an agent folder" });
     // `script` gives dev a real terminal, so Enter and Ctrl-C go in as a person types them.
-    const command = [process.execPath, cliBin, "dev", "--dir", root, "--port", "0", "--state-root"]
-      .concat(path.join(scratch, "root-state"))
-      .map((word) => `'${word}'`)
-      .join(" ");
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: scratch, env: { ...cliEnv, TERM: "dumb" } });
+    const args = [cliBin, "dev", "--dir", root, "--port", "0", "--state-root", path.join(scratch, "root-state")];
+    const child = spawn("script", terminalArgs(args), { cwd: scratch, env: { ...cliEnv, TERM: "dumb" } });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));

@@ -12,7 +12,7 @@ import { signUp } from "@/server/auth/sign-up";
 import { poolOf } from "@/server/db";
 import { createInvite } from "@/server/teams/create-invite";
 import { createToken } from "@/server/tokens/create-token";
-import { cliBin, runCli } from "@/testing/cli-process";
+import { cliBin, runCli, terminalArgs } from "@/testing/cli-process";
 import type { DashboardServer } from "@/testing/dashboard-trpc-server";
 import { writeFiles } from "@/testing/folders";
 import { startTurnHarness, type Harness } from "@/testing/turn-harness";
@@ -50,9 +50,8 @@ async function post(url: string, body: unknown, token?: string): Promise<Answer>
 
 /** What a command prints at a terminal: run in a pseudo-terminal, stdout and stderr together. */
 function atTerminal(args: string[]): Promise<string> {
-  const command = [process.execPath, ...args].map((a) => `'${a}'`).join(" ");
   return new Promise((resolve, reject) => {
-    execFile("script", ["-qec", command, "/dev/null"], { cwd: scratch, env: cliEnv }, (error, stdout) =>
+    execFile("script", terminalArgs(args, { flush: false }), { cwd: scratch, env: cliEnv }, (error, stdout) =>
       error ? reject(error) : resolve(stdout),
     );
   });

@@ -11,7 +11,7 @@ import { waitFor } from "@/cli/start/wait";
 import { poolOf } from "@/server/db";
 import type { AgentRef } from "@/server/sessions/start-session";
 import { createToken } from "@/server/tokens/create-token";
-import { cliBin, runCli } from "@/testing/cli-process";
+import { cliBin, runCli, terminalArgs } from "@/testing/cli-process";
 import { readFiles } from "@/testing/folders";
 import { startTurnHarness, type Harness } from "@/testing/turn-harness";
 import type { V1Server } from "@/testing/v1-server";
@@ -184,10 +184,8 @@ describe("agentfold chat, call and trajectory against an instance", () => {
     timeout: 90_000,
   }, async () => {
     // `script` gives the CLI a real pty; what we type goes in through it.
-    const command = [process.execPath, cliBin, "chat", "--url", agentUrl(), "--token", token]
-      .map((word) => `'${word}'`)
-      .join(" ");
-    const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd: scratch, env: { ...cliEnv, TERM: "dumb" } });
+    const args = [cliBin, "chat", "--url", agentUrl(), "--token", token];
+    const child = spawn("script", terminalArgs(args), { cwd: scratch, env: { ...cliEnv, TERM: "dumb" } });
     let screen = "";
     child.stdout.on("data", (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
