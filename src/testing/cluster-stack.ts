@@ -2,12 +2,13 @@
 // one Postgres), with an agent deployed and a token made, for the cluster tests and the bench
 // (which also starts single-node stacks through it, with AGENTFOLD_CLUSTER=0).
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { sessionEventSchema, type SessionEvent } from "@/agents/sdk/events";
 import { clusterPortList } from "@/cli/start/cluster-ports";
 import { embeddedDatabaseUrl } from "@/cli/start/postgres";
+import { canListen, releasePorts, reservePorts } from "@/cli/start/ports";
+import { parseEnv } from "@/env";
 import { writeFiles } from "./folders";
 import { type StackPorts, makeDataDir, spawnSupervisor, stackCli, type SupervisorProcess } from "./supervisor-process";
 
@@ -60,11 +61,16 @@ export const slug = "cluster";
 
 /**
  * A port base whose derived ports (cluster-ports.ts) and the 6 single-node ports (taken from the
- * same block, at B+500…) are all free: random blocks of 1,000 below Linux's ephemeral range.
+ * same block, at B+500…) are all free: random blocks of 1,000 in 10000–19999, below getFreePort's
+ * range (so its scattered picks never spoil a block), leaving out the default base a developer's
+ * own cluster may be using.
  */
 export async function freeClusterPorts(): Promise<{ base: number; ports: StackPorts }> {
+  const bases = Array.from({ length: 10 }, (_, i) => 10_000 + 1_000 * i).filter(
+    (b) => b !== parseEnv({}).AGENTFOLD_CLUSTER_PORT_BASE,
+  );
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + 1_000 * Math.floor(Math.random() * 12);
+    const base = bases[Math.floor(Math.random() * bases.length)]!;
     const names = ["PORT", "WORKER_PORT", "POSTGRES_PORT", "RESTATE_INGRESS_PORT", "RESTATE_ADMIN_PORT"] as const;
     const ports = Object.fromEntries([
       ...names.map((name, i) => [name, String(base + 500 + i)]),
@@ -72,17 +78,12 @@ export async function freeClusterPorts(): Promise<{ base: number; ports: StackPo
     ]) as StackPorts;
     // Room for the most workers cluster mode runs (AGENTFOLD_CLUSTER_WORKERS).
     const all = [...clusterPortList(base, 9).map((p) => p.port), ...Object.values(ports).map(Number)];
-    if ((await Promise.all(all.map(canListen))).every(Boolean)) return { base, ports };
+    // Reserved first, as getFreePort's ports are: no other test's stack takes one of them.
+    if (!reservePorts(all)) continue;
+    if ((await Promise.all(all.map((port) => canListen(port)))).every(Boolean)) return { base, ports };
+    releasePorts(all);
   }
   throw new Error("found no free block of cluster ports");
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve(true)));
-  });
 }
 
 export async function startClusterStack(env: Record<string, string> = {}, readyTimeoutMs = 300_000) {

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { assertPortFree, getFreePort, PortInUseError } from "./ports";
+import { assertPortFree, getFreePort, PortInUseError, releasePorts, reservePorts } from "./ports";
 
 describe("assertPortFree", () => {
   it("passes for a free port and names port and variable for a taken one", async () => {
@@ -30,5 +30,21 @@ describe("getFreePort", () => {
       expect(port).toBeLessThan(32_768);
       await expect(assertPortFree({ port, component: "test", variable: "PORT" })).resolves.toBeUndefined();
     }
+  });
+});
+
+describe("reservePorts", () => {
+  it("hands a port to one taker on this machine, and a set of ports all or none", async () => {
+    const taken = await getFreePort();
+    // getFreePort reserved it: nobody else (another test file's process included) gets it now.
+    expect(reservePorts([taken])).toBe(false);
+
+    const a = await getFreePort();
+    releasePorts([a]);
+    const b = await getFreePort();
+    expect(reservePorts([a, b])).toBe(false);
+    // The refused set left nothing behind: a is free to reserve again.
+    expect(reservePorts([a])).toBe(true);
+    releasePorts([a, b, taken]);
   });
 });
