@@ -7,6 +7,7 @@ import type { SessionEvent } from "@/agents/sdk/events";
 import { waitFor } from "@/cli/start/wait";
 import { createKvStore } from "@/server/host-state/kv";
 import { type AgentRef, startSession } from "@/server/sessions/start-session";
+import { maxDecisionsPerCall } from "@/server/turns/decide-host-call";
 import { has, ofType, startTurnHarness, type Harness } from "@/testing/turn-harness";
 
 const tool = (body: string) => `import { defineTool } from "agentfold/tools";
@@ -19,6 +20,12 @@ const files = {
   "bot/tools/tier.ts": tool(
     'return await decide({ question: "How risky is it? " + (input.note ?? ""), context: { amount: input.amount }, choices: ["low", "medium", "high"] });',
   ),
+  // As tier, but deciding nothing: the same prompts, word for word, without decide's call.
+  "bot/tools/flat.ts": tool('return "low";'),
+  "bot/tools/many.ts": tool(`let made = 0;
+    try {
+      for (;;) { await decide({ question: "Again?", boolean: true }); made++; }
+    } catch (error) { return { made, error: error.message }; }`),
   "bot/tools/peek.ts": tool(`return {
     own: await ctx.getSession(ctx.session.channel, ctx.session.id),
     onAnotherChannel: await ctx.getSession("reports", ctx.session.id),
@@ -90,6 +97,26 @@ describe("decide", () => {
       output: expect.stringContaining(
         'decide: the model (local:scripted) answered "purple", which is not one of: "low", "medium", "high"',
       ),
+    });
+  }, 60_000);
+
+  it("counts a tool's decisions in its turn's usage", async () => {
+    const usage = (log: SessionEvent[]) => ofType(log, "turn.completed")[0]!.data.usage!;
+    const deciding = usage((await runTurn(call("tier", { amount: 40 }))).log);
+    const flat = usage((await runTurn(call("flat", { amount: 40 }))).log);
+    // decide's own prompt (its system text, the question, the answer's shape) and its JSON answer.
+    expect(deciding.inputTokens - flat.inputTokens).toBeGreaterThan(20);
+    expect(deciding.outputTokens - flat.outputTokens).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it("allows a tool call at most 20 decisions", async () => {
+    const { log } = await runTurn(call("many", {}));
+    expect(result(log, "many")).toMatchObject({
+      isError: false,
+      output: {
+        made: maxDecisionsPerCall,
+        error: "decide: at most 20 decisions per tool call, hook, schedule run or route request",
+      },
     });
   }, 60_000);
 

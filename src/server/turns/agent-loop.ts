@@ -11,7 +11,7 @@ import { gateApprovals } from "@/server/approvals/gate-approvals";
 import { noSpan, type SpanScope } from "@/server/telemetry/span-scope";
 import { modelCallScope, recordModelCall, stepScope, toolCallScope } from "@/server/telemetry/turn-telemetry";
 import type { LoopEnv, LoopOutcome, ModelStepOutcome, Spend, ToolCallResult } from "./engine";
-import { addUsage, runModelStep, zeroUsage } from "./model-step";
+import { addSpend, runModelStep, zeroUsage } from "./model-step";
 import { runToolCall } from "./tool-call";
 import { toModelOutput } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
@@ -41,10 +41,9 @@ export const maxStepsPerLoop = 25;
 export async function agentLoop(env: LoopEnv, options: LoopOptions): Promise<LoopOutcome> {
   const { db, step, setup, turnId, signal } = env;
   const messages = [...options.messages];
-  const spend: Spend = { usage: zeroUsage, costUsd: 0 };
+  let spend: Spend = { usage: zeroUsage, costUsd: 0 };
   const add = (more: Spend) => {
-    spend.usage = addUsage(spend.usage, more.usage);
-    spend.costUsd = spend.costUsd === null || more.costUsd === null ? null : spend.costUsd + more.costUsd;
+    spend = addSpend(spend, more);
   };
   const last = options.firstStep + maxStepsPerLoop;
   // A tool batch is closed (actions.completed, step.completed) in the same append that starts

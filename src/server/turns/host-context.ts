@@ -3,6 +3,7 @@
 // call handlers in other domains (Slack, GitHub) can name it without importing the dispatcher.
 import type { Context } from "@opentelemetry/api";
 import type { Principal } from "@/agents/sdk/types";
+import type { Spend } from "./engine";
 
 export type HostContext = {
   agentId: string;
@@ -20,4 +21,7 @@ export type HostContext = {
   evalCase?: { runId: string; caseId: string; iteration: number; deadline: number };
   /** The span of the platform's call (a tool call's): agent code's spans go under it. */
   trace?: Context;
+  /** Takes what the host spends on the code's behalf (decide's model calls): a tool call's, so
+   * that it counts in its turn's usage. Elsewhere it counts in the model metrics only. */
+  spend?: (spent: Spend) => void;
 };

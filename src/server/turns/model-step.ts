@@ -8,7 +8,7 @@ import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { Usage } from "@/agents/sdk/events";
 import { appendEvents, type NewEvent, type StepRecord } from "@/server/events/append-events";
 import { pipelinedAppender, type JoinEvents } from "@/server/events/pipelined-appender";
-import type { EarlierRun, ModelStepOutcome, Seal, ToolCallRequest } from "./engine";
+import type { EarlierRun, ModelStepOutcome, Seal, Spend, ToolCallRequest } from "./engine";
 import { deferStepRecord } from "./step-journal";
 import { streamModel } from "./stream-model";
 import { classifyFailure } from "./turn-failure";
@@ -218,6 +218,14 @@ export function addUsage(total: Usage, more: Usage): Usage {
     cacheReadTokens: total.cacheReadTokens + more.cacheReadTokens,
     cacheWriteTokens: total.cacheWriteTokens + more.cacheWriteTokens,
     ...(reasoning ? { reasoningTokens: reasoning } : {}),
+  };
+}
+
+/** Two spends together; a cost unknown in either is unknown in the sum. */
+export function addSpend(total: Spend, more: Spend): Spend {
+  return {
+    usage: addUsage(total.usage, more.usage),
+    costUsd: total.costUsd === null || more.costUsd === null ? null : total.costUsd + more.costUsd,
   };
 }
 

@@ -15,7 +15,7 @@ import { deliverNudges } from "./deliver-nudges";
 import type { LoopEnv, Spend, TurnDeps, TurnEnd, TurnFinish, TurnSetup } from "./engine";
 import { finishTurn } from "./finish-turn";
 import { judgeResult } from "./judge-result";
-import { addUsage, zeroUsage } from "./model-step";
+import { addSpend, zeroUsage } from "./model-step";
 import { refreshMemoryView } from "./memory-view";
 import { prepareSessionWorkspace } from "./prepare-session-workspace";
 import { openConnections } from "./open-connections";
@@ -193,10 +193,7 @@ async function runLoop(deps: TurnDeps, setup: TurnSetup, turnId: string): Promis
       // The finish comes next, unless a result contract judges the answer first.
       deferFinalRecord: !setup.manifest.result,
     });
-    spent = {
-      usage: addUsage(spent.usage, outcome.usage),
-      costUsd: spent.costUsd === null || outcome.costUsd === null ? null : spent.costUsd + outcome.costUsd,
-    };
+    spent = addSpend(spent, outcome);
     const cost = spent.costUsd === null ? undefined : { totalUsd: spent.costUsd, model: setup.modelId };
     if (outcome.kind === "cancelled") return { kind: "cancelled" };
     if (outcome.kind === "failed")

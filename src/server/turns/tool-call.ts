@@ -14,7 +14,8 @@ import { appendEvents, type NewEvent } from "@/server/events/append-events";
 import { noSpan, type SpanScope } from "@/server/telemetry/span-scope";
 import type { Telemetry } from "@/server/telemetry/telemetry";
 import { recordToolCall, toolCallScope } from "@/server/telemetry/turn-telemetry";
-import type { EarlierRun, Seal, ToolCallRequest, ToolCallResult, TurnSetup, Verdict } from "./engine";
+import type { EarlierRun, Seal, Spend, ToolCallRequest, ToolCallResult, TurnSetup, Verdict } from "./engine";
+import { addSpend } from "./model-step";
 import { deferStepRecord } from "./step-journal";
 import { failed, succeeded, type ToolOutcome } from "./tool-output";
 import type { ToolSpec } from "./turn-tools";
@@ -68,7 +69,7 @@ export async function runToolCall(
   verdict: Verdict = {},
   seal?: Seal<ToolCallResult>,
   options: { deferRecord?: boolean } = {},
-): Promise<ToolCallResult> {
+): Promise<ToolCallResult & Partial<Spend>> {
   const { db, setup, turnId } = env;
   const sessionId = setup.session.id;
   const resultKey = `${env.keyPrefix}:${call.callId}:result`;
@@ -83,11 +84,17 @@ export async function runToolCall(
   }
   const append = (events: NewEvent[]) =>
     appendEvents({ db, sessionId, events: events.map((event) => ({ turnId, ...event })) });
-  const outcome: ToolCallResult =
+  // What the host spent for the call's code (decide) goes in its journaled result, and so in the turn's usage.
+  let spent: Spend | undefined;
+  const meter = (more: Spend) => void (spent = spent ? addSpend(spent, more) : more);
+  const ran =
     unwritten.get(unwrittenKey) ??
     (await tracedCall(env, call, (trace) =>
-      verdict.denied ? Promise.resolve(failed(verdict.denied)) : execute(env, call, append, verdict.approvedBy, trace),
+      verdict.denied
+        ? Promise.resolve(failed(verdict.denied))
+        : execute(env, call, append, { approvedBy: verdict.approvedBy, trace, meter }),
     ));
+  const outcome: ToolCallResult & Partial<Spend> = spent ? { ...ran, ...(spent as Spend) } : ran;
   // The result and the step's journal record commit together.
   const data = {
     callId: call.callId,
@@ -137,12 +144,14 @@ async function tracedCall(
   }
 }
 
+/** Who approved the call, the span its code's spans go under, and what takes the host's spending. */
+type CallScope = { approvedBy?: Principal; trace?: Context; meter?: (spent: Spend) => void };
+
 async function execute(
   env: ToolCallEnv,
   call: ToolCallRequest,
   append: (events: NewEvent[]) => Promise<unknown>,
-  approvedBy?: Principal,
-  trace?: Context,
+  scope: CallScope,
 ): Promise<ToolCallResult> {
   if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
   if (call.invalid) return failed(call.invalid);
@@ -151,7 +160,7 @@ async function execute(
   if (env.setup.session.dryRun && spec.effect === "write") {
     // The tool's own stand-in when it has one (BDK's dryRunResult), else the platform's.
     if (spec.kind === "agent" && spec.tool.dryRunResult) {
-      const standIn = await attemptOnce(env, spec, call, approvedBy, trace, true);
+      const standIn = await attemptOnce(env, spec, call, scope, true);
       return { ...(standIn.ok ? succeeded(standIn.output) : failed(standIn.error)), stubbed: true };
     }
     return {
@@ -173,7 +182,7 @@ async function execute(
   const attempts = spec.effect === "read" ? maxReadAttempts : 1;
   const delay = env.retryDelayMs ?? defaultRetryDelay;
   for (let attempt = 1; ; attempt++) {
-    const result = await attemptOnce(env, spec, call, approvedBy, trace);
+    const result = await attemptOnce(env, spec, call, scope);
     if (env.signal.aborted) return { ...failed("cancelled: the turn was stopped"), cancelled: true };
     if (result.ok) return succeeded(result.output);
     if (result.invalidInput || attempt >= attempts) return failed(result.error);
@@ -208,8 +217,7 @@ async function attemptOnce(
   env: ToolCallEnv,
   spec: Exclude<ToolSpec, { kind: "task" }>,
   call: ToolCallRequest,
-  approvedBy?: Principal,
-  trace?: Context,
+  { approvedBy, trace, meter }: CallScope,
   isDryRun = false,
 ): Promise<ToolRunResult> {
   if (spec.kind === "builtin") {
@@ -234,6 +242,7 @@ async function attemptOnce(
       turnId: env.turnId,
       principal: session.auth,
       ...(trace ? { trace } : {}),
+      ...(meter ? { spend: meter } : {}),
     },
     context: {
       toolCallId: call.callId,
