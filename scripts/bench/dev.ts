@@ -1,11 +1,15 @@
 // `agentfold dev`: how long from the command to a ready agent (the web already built) and from a
 // saved edit to the new version ready, as an author waits for them. The real CLI in a child
 // process on a state root of its own; times are read off the clock here, as each line arrives, so
-// start-up is also split into the stages the supervisor prints.
+// start-up is also split into the stages the supervisor prints. Then an agent with npm packages:
+// their bundle built and reused, and dev's reload of it.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { bundleDependencies } from "@/agents/bundle/bundle-dependencies";
+import { installDependencies } from "@/agents/bundle/install-dependencies";
+import { projectRoot } from "@/cli/start/project";
 import { cliBin } from "@/testing/cli-process";
 import { writeFiles } from "@/testing/folders";
 import { median, ms } from "./stats";
@@ -68,6 +72,53 @@ async function until(dev: Dev, test: (output: string) => boolean, timeoutMs: num
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * examples/invoice-pdf with its lockfile installed (pdf-lib and what it needs): bundling the
+ * packages it imports, built and then reused (dev packs on every save, dependency-build-cache.ts),
+ * and dev's reload of it.
+ */
+async function benchDependencies(root: string): Promise<string> {
+  const dir = path.join(root, "invoice-pdf");
+  fs.cpSync(path.join(projectRoot, "examples", "invoice-pdf"), dir, {
+    recursive: true,
+    filter: (from) => !from.includes(`${path.sep}node_modules`),
+  });
+  const installed = await installDependencies(dir, { cacheDir: path.join(root, "npm") });
+  if (!installed.nodeModules) throw new Error(`installing invoice-pdf's lockfile: ${JSON.stringify(installed)}`);
+  fs.cpSync(installed.nodeModules, path.join(dir, "node_modules"), { recursive: true });
+  const timed = async (expectReused: boolean) => {
+    const began = performance.now();
+    const bundled = await bundleDependencies({ root: dir, folderDir: dir });
+    if (Boolean(bundled.isReused) !== expectReused) throw new Error(`expected isReused ${expectReused}`);
+    return performance.now() - began;
+  };
+  const built: number[] = [];
+  const reused: number[] = [];
+  for (let n = 0; n < dependencyRuns; n++) {
+    // What an install does to the kept build: npm rewrites its lockfile in node_modules.
+    const lockfile = path.join(dir, "node_modules", ".package-lock.json");
+    fs.writeFileSync(lockfile, fs.readFileSync(lockfile));
+    built.push(await timed(false));
+    reused.push(await timed(true));
+  }
+  const dev = startDev(dir, path.join(root, "invoice-state"));
+  await until(dev, isReady, 15 * 60_000);
+  const reloadTimes: number[] = [];
+  for (let n = 0; n < dependencyRuns; n++) {
+    const readyLines = dev.output().split(" ready in ").length;
+    const saved = performance.now();
+    fs.writeFileSync(path.join(dir, "bot", "instructions.md"), `You write invoices. Edit ${n}.`);
+    await until(dev, (output) => output.split(" ready in ").length > readyLines, 60_000);
+    reloadTimes.push(performance.now() - saved);
+  }
+  await dev.stop();
+  return `| examples/invoice-pdf (pdf-lib): bundling its npm packages, built | ${ms(median(built))} | ${dependencyRuns} |
+| · the same, reused: nothing it read has changed since | ${ms(median(reused))} | ${dependencyRuns} |
+| reload of examples/invoice-pdf: an edit saved → the new version ready | ${ms(median(reloadTimes))} | ${dependencyRuns} |`;
+}
+
+const dependencyRuns = 5;
 
 const isReady = (output: string) => /ready in [\d.]+ s; watching/.test(output);
 const hasBuilt = (output: string) => output.includes("web: building the app");
@@ -133,6 +184,7 @@ export default defineTool({ description: "echo", effect: "read", async execute(i
         reloadTimes.push(performance.now() - saved);
       }
       await dev.stop();
+      const dependencies = await benchDependencies(root);
       const total = stageTimes.map((stage) => stage.reduce((sum, value) => sum + value, 0));
       const start = median(total);
       const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
@@ -142,7 +194,8 @@ export default defineTool({ description: "echo", effect: "read", async execute(i
       return `## agentfold dev
 
 The CLI in a child process, on a state root that already has its database and a web app that is
-already built (a first start, which may build it, is not counted${rebuilt ? `; ${rebuilt} start${rebuilt === 1 ? "" : "s"} that rebuilt it because the source changed meanwhile ran again` : ""}); one agent with a tool. The
+already built (a first start, which may build it, is not counted${rebuilt ? `; ${rebuilt} start${rebuilt === 1 ? "" : "s"} that rebuilt it because the source changed meanwhile ran again` : ""}); one agent with a tool, then
+examples/invoice-pdf with its npm packages installed. The
 stages are medians of their own, so they need not add up to the total.
 
 | | median | runs |
@@ -150,6 +203,8 @@ stages are medians of their own, so they need not add up to the total.
 | start-up: the command → "ready" (Postgres, Restate, worker, web, the folder loaded) | ${ms(start)} | ${starts} |
 ${stageRows}
 | reload: an edit saved → the new version ready (includes the watcher's 150 ms settle) | ${ms(median(reloadTimes))} | ${reloads} |
+
+${dependencies}
 
 Start-up ${start <= startTargetMs ? "meets" : "misses"} the issue's target of ${startTargetMs / 1000} s. Run on ${new Date().toISOString().slice(0, 10)} (${machine}),
 load average ${load} when it began.

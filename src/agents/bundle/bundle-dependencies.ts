@@ -12,6 +12,7 @@ import type { Diagnostic } from "@/agents/loader/diagnostics";
 import { discoverAgent } from "@/agents/loader/discover";
 import { moduleFiles } from "@/agents/loader/layout";
 import { diskSource } from "@/agents/loader/source";
+import { reuseOrBuild } from "./dependency-build-cache";
 import {
   type DependencyManifest,
   dependencyBundleFolder,
@@ -27,6 +28,8 @@ export type BundledDependencies = {
   /** Archive entries under `agentfold-dependencies/`, the manifest included. */
   entries: { name: string; content: Buffer }[];
   manifest: DependencyManifest;
+  /** The packages' build was this process's last one for the same imports, unchanged since. */
+  isReused?: boolean;
 };
 
 /** Whether a bare import is a package: its name is in a node_modules folder on the way up from the
@@ -52,12 +55,17 @@ export async function bundleDependencies(options: { root: string; folderDir: str
     manifest,
   });
   if (imported.size === 0) return withManifest([], { version: 1, packages: [], bytes: 0, diagnostics: [] });
-  const built = await buildPackages({ root, folderDir, imported });
+  const { result: built, isReused } = await reuseOrBuild(root, imported, () =>
+    buildPackages({ root, folderDir, imported }),
+  );
   const bytes = built.entries.reduce((sum, entry) => sum + entry.content.byteLength, 0);
   const diagnostics = bytes > maxDependencyBundleBytes ? [error(tooLarge(bytes))] : built.diagnostics;
   // A bundle with problems is left out whole: the version is invalid with them either way.
   if (diagnostics.length > 0) return withManifest([], { version: 1, packages: [], bytes: 0, diagnostics });
-  return withManifest(built.entries, { version: 1, packages: [...imported.keys()], bytes, diagnostics: [] });
+  return {
+    ...withManifest(built.entries, { version: 1, packages: [...imported.keys()], bytes, diagnostics: [] }),
+    isReused,
+  };
 }
 
 /** Every package specifier the modules import (through the folder's own files), with the file
@@ -106,11 +114,10 @@ async function importedPackages(folderDir: string, files: string[]): Promise<Map
   return found;
 }
 
-async function buildPackages(options: {
-  root: string;
-  folderDir: string;
-  imported: Map<string, string>;
-}): Promise<{ entries: { name: string; content: Buffer }[]; diagnostics: Diagnostic[] }> {
+async function buildPackages(options: { root: string; folderDir: string; imported: Map<string, string> }): Promise<{
+  result: { entries: { name: string; content: Buffer }[]; diagnostics: Diagnostic[] };
+  inputs?: string[];
+}> {
   const { root, folderDir, imported } = options;
   const outdir = path.join(root, dependencyBundleFolder);
   const targets = [...new Set(imported.values())];
@@ -150,7 +157,7 @@ async function buildPackages(options: {
   } catch (failure) {
     const errors = (failure as esbuild.BuildFailure).errors;
     if (!Array.isArray(errors)) throw failure;
-    return { entries: [], diagnostics: errors.map((message) => fromEsbuild(message, root, folderDir)) };
+    return { result: { entries: [], diagnostics: errors.map((message) => fromEsbuild(message, root, folderDir)) } };
   }
   const entries = result.outputFiles.map((file) => ({
     name: `${dependencyBundleFolder}/${path.relative(outdir, file.path).split(path.sep).join("/")}`,
@@ -165,7 +172,10 @@ async function buildPackages(options: {
     result.metafile.inputs[path.relative(root, file).split(path.sep).join("/")]?.format;
   for (const [specifier, file] of imported) {
     const built = outputOf.get(file);
-    if (!built) return { entries: [], diagnostics: [error(`bundling '${specifier}' (${file}) made no module of it`)] };
+    if (!built)
+      return {
+        result: { entries: [], diagnostics: [error(`bundling '${specifier}' (${file}) made no module of it`)] },
+      };
     const { output, exports } = built;
     const from = `${dependencyBundleFolder}/node_modules/${specifier}`;
     const module = JSON.stringify(path.posix.relative(from, output.split(path.sep).join("/")));
@@ -179,7 +189,11 @@ async function buildPackages(options: {
   }
   // The shims' own package scope: the project's `"type": "module"` would make a CommonJS shim ESM.
   entries.push({ name: `${dependencyBundleFolder}/package.json`, content: Buffer.from('{ "type": "commonjs" }\n') });
-  return { entries, diagnostics: [] };
+  // What it read, for reuseOrBuild: files (not the platform's packages, which are in a namespace).
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((input) => !input.includes(":"))
+    .map((input) => path.resolve(root, input));
+  return { result: { entries, diagnostics: [] }, inputs };
 }
 
 function fromEsbuild(message: esbuild.Message, root: string, folderDir: string): Diagnostic {

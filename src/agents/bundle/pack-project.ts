@@ -88,7 +88,8 @@ async function bundleInstalled(root: string, agentDir: string, progress?: PackPr
   else if (packages.length === 0) progress?.done("none imported");
   else
     progress?.done(
-      `${packages.length > 3 ? `${packages.length} packages` : packages.join(", ")}, ${formatSize(bytes)}`,
+      `${packages.length > 3 ? `${packages.length} packages` : packages.join(", ")}, ${formatSize(bytes)}` +
+        (bundled.isReused ? " (unchanged since the last build)" : ""),
     );
   return bundled;
 }

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { extractUpload } from "./intake/extract-upload";
 import { writeFiles } from "@/testing/folders";
 import { dependencyBundleFolder, readDependencyBundle } from "@/agents/bundle/dependency-bundle";
+import { bundleDependencies } from "@/agents/bundle/bundle-dependencies";
 import { packProject } from "@/agents/bundle/pack-project";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-bundle-deps-"));
@@ -104,6 +105,40 @@ describe("bundleDependencies, through packProject", () => {
     expect(bundledText).not.toContain("the author's @cursor/bdk was bundled");
     expect(bundledText).toContain('from "zod"');
     expect(bundledText).not.toContain("ZodError");
+  });
+
+  it("reuses the packages' build while nothing it read has changed (dev packs on every save)", async () => {
+    const dir = project("reuse", usesBoth);
+    const bundle = () => bundleDependencies({ root: dir, folderDir: dir });
+    const first = await bundle();
+    expect(first.isReused).toBe(false);
+    const again = await bundle();
+    expect(again.isReused).toBe(true);
+    expect(again.entries).toEqual(first.entries);
+    const moduleText = (entries: { name: string; content: Buffer }[]) =>
+      entries
+        .filter((entry) => entry.name.startsWith(`${dependencyBundleFolder}/modules/`))
+        .map((entry) => entry.content.toString())
+        .join("\n");
+
+    // A package's file changed (an install, an edit of a linked package): built again, with it.
+    fs.writeFileSync(
+      path.join(dir, "node_modules/esm-pkg/index.js"),
+      'export default function greet() { return "hello again"; }\nexport const named = "named";\n',
+    );
+    const edited = await bundle();
+    expect(edited.isReused).toBe(false);
+    expect(moduleText(edited.entries)).toContain("hello again");
+    // An install rewrites npm's lockfile in node_modules, even when no file read changed size.
+    fs.writeFileSync(path.join(dir, "node_modules/.package-lock.json"), "{}");
+    expect((await bundle()).isReused).toBe(false);
+    expect((await bundle()).isReused).toBe(true);
+
+    // Another set of imports is another build.
+    fs.writeFileSync(path.join(dir, "bot/tools/t.ts"), 'import { named } from "esm-pkg";\nexport default named;\n');
+    const fewer = await bundle();
+    expect(fewer.isReused).toBe(false);
+    expect(fewer.manifest.packages).toEqual(["esm-pkg"]);
   });
 
   it("tells a package that does not bundle by its file, and the platform stops there", async () => {
