@@ -1,15 +1,27 @@
 // The agent's surface ("manifest"): the static layout joined with what the sandbox reported
 // after loading each module, plus the diagnostics only loading can find
-// (docs/agent-folders.md, "Validating").
+// (docs/agent-folders.md, "Validating"). Each kind's section is built in manifest-sections.ts and
+// manifest-evals.ts, with the checks they share in manifest-checks.ts.
 import type { Diagnostics } from "./diagnostics";
-import { definitionLocation, fieldLines, stackLocation, type FieldLines } from "./source-lines";
-import type { AgentLayout, ModuleRef } from "./layout";
+import type { AgentLayout } from "./layout";
 import type { ModuleReport } from "@/agents/sandbox/protocol";
-import { templateNames } from "@/agents/sdk/env-template";
 import { chooseModel, type ModelRouting } from "@/agents/runtime/models/model-choice";
-import { hostedOnlyWarnings, modelProblems } from "./agent-checks";
-
-type Summary = Record<string, unknown>;
+import { hostedOnlyWarnings } from "./agent-checks";
+import { checkModel, expectKind, instructionsText, newCheck, text, type Summary } from "./manifest-checks";
+import { evalConfig, evals } from "./manifest-evals";
+import {
+  artifactRegistry,
+  channels,
+  checkExtensions,
+  checkInstructionsModule,
+  connections,
+  hooks,
+  schedules,
+  secretNames,
+  skills,
+  subagents,
+  tools,
+} from "./manifest-sections";
 
 export type ToolManifest = {
   name: string;
@@ -116,197 +128,8 @@ export const emptyManifest: Omit<AgentManifest, "root"> = {
   chips: [],
 };
 
-type Check = {
-  reports: Map<string, ModuleReport>;
-  diagnostics: Diagnostics;
-  texts: Map<string, string>;
-  routing: ModelRouting;
-  /** The folder on disk, for the lines diagnostics point at (absent: no lines). */
-  folderDir?: string;
-  lineOf: FieldLines;
-};
-
-/** A module's load error, on the author's file and line that caused it (a shared module's error
- * once, however many modules import it). */
-function moduleError(check: Check, file: string, report: ModuleReport, prefix = ""): void {
-  const at = check.folderDir ? stackLocation(report.errorStack, check.folderDir) : undefined;
-  const located = at ? definitionLocation(at, report.error ?? "", check.lineOf) : undefined;
-  check.diagnostics.error(located?.file ?? file, prefix + (report.error ?? ""), located?.line);
-}
-
 /** Without the instance's settings (AGENTFOLD_DEFAULT_MODEL, AGENTFOLD_MODEL_ALIASES): their defaults. */
 export const defaultModelRouting: ModelRouting = { defaultModel: "local:scripted", aliases: {} };
-
-/** The text of instructions in any form; module forms come from the sandbox's report. */
-function instructionsText(check: Check, ref: AgentLayout["instructions"], inline?: unknown): string {
-  if (!ref) return typeof inline === "string" ? inline : "";
-  if (ref.form !== "module") return ref.files.map((file) => (check.texts.get(file) ?? "").trim()).join("\n\n");
-  const report = check.reports.get(ref.files[0]!);
-  if (report?.kind === "string") return String(report.summary);
-  const markdown = (report?.summary as Summary | undefined)?.markdown;
-  return typeof markdown === "string" ? markdown : "";
-}
-
-/** The report for a file when its default export is the expected kind; diagnostics otherwise. */
-function expectKind(check: Check, file: string, kind: string, helper: string): Summary | undefined {
-  const report = check.reports.get(file);
-  if (!report) return undefined;
-  if (report.error) {
-    moduleError(check, file, report);
-    return undefined;
-  }
-  if (report.kind !== kind) {
-    check.diagnostics.error(file, `the default export is not ${helper}(...)`);
-    return undefined;
-  }
-  return (report.summary ?? {}) as Summary;
-}
-
-const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-
-function tools(check: Check, refs: ModuleRef[]): ToolManifest[] {
-  return refs.flatMap((ref) => {
-    const s = expectKind(check, ref.file, "tool", "defineTool");
-    if (!s) return [];
-    return [
-      {
-        name: ref.name,
-        file: ref.file,
-        description: text(s.description) ?? "",
-        effect: s.effect === "read" ? "read" : "write",
-        execution: s.execution === "agent" ? "agent" : "server",
-        needsApproval: s.needsApproval === "dynamic" ? "dynamic" : Boolean(s.needsApproval),
-        timeoutMs: typeof s.timeoutMs === "number" ? s.timeoutMs : undefined,
-        ...(s.dryRunResult === "value" || s.dryRunResult === "function" ? { dryRunResult: s.dryRunResult } : {}),
-        inputSchema: s.inputSchema,
-        outputSchema: s.outputSchema,
-      },
-    ];
-  });
-}
-
-function hooks(check: Check, refs: ModuleRef[]) {
-  return refs.flatMap((ref) => {
-    const s = expectKind(check, ref.file, "hook", "defineHook");
-    if (!s) return [];
-    const events = Array.isArray(s.events) ? s.events.map(String) : [];
-    if (events.length === 0) {
-      check.diagnostics.warning(ref.file, "the hook has an empty `events` map and is skipped");
-      return [];
-    }
-    return [{ name: ref.name, file: ref.file, events }];
-  });
-}
-
-function evals(check: Check, layout: AgentLayout): AgentManifest["evals"] {
-  return layout.evals.flatMap((ref) => {
-    const report = check.reports.get(ref.file);
-    if (report?.error) return (moduleError(check, ref.file, report), []);
-    if (report?.kind === "array") {
-      const items = report.items ?? [];
-      if (items.some((item) => item.kind !== "eval"))
-        return (check.diagnostics.error(ref.file, "every item of the exported array must be defineEval(...)"), []);
-      return items.map((item, index) => ({
-        ...evalSummary(item.summary as Summary),
-        id: `${ref.id}/${String(index).padStart(4, "0")}`,
-        file: ref.file,
-        index,
-      }));
-    }
-    const s = expectKind(check, ref.file, "eval", "defineEval");
-    if (!s) return [];
-    return [{ ...evalSummary(s), id: ref.id, file: ref.file }];
-  });
-}
-
-/** What the runner and the listing need of one defineEval: its cases, tags, iterations, timeout. */
-function evalSummary(s: Summary) {
-  const cases = Array.isArray(s.cases) ? (s.cases as Summary[]) : [];
-  const caseTags = Object.fromEntries(
-    cases.flatMap((c) => (Array.isArray(c.tags) && c.tags.length > 0 ? [[String(c.id), c.tags.map(String)]] : [])),
-  );
-  return {
-    cases: cases.map((c) => String(c.id)),
-    tags: Array.isArray(s.tags) ? s.tags.map(String) : [],
-    ...(Object.keys(caseTags).length > 0 ? { caseTags } : {}),
-    iterations: typeof s.iterations === "number" ? s.iterations : 1,
-    ...(typeof s.description === "string" ? { description: s.description } : {}),
-    ...(typeof s.timeoutMs === "number" ? { timeoutMs: s.timeoutMs } : {}),
-  };
-}
-
-function evalConfig(check: Check, layout: AgentLayout): AgentManifest["evalConfig"] {
-  if (!layout.evalConfigFile) return undefined;
-  const s = expectKind(check, layout.evalConfigFile, "eval-config", "defineEvalConfig");
-  return s && typeof s.maxConcurrency === "number" ? { maxConcurrency: s.maxConcurrency } : undefined;
-}
-
-function skills(check: Check, layout: AgentLayout): AgentManifest["skills"] {
-  return layout.skills.flatMap((skill): AgentManifest["skills"] => {
-    if (skill.form === "markdown")
-      return [{ name: skill.name, form: skill.form, file: skill.file, description: skill.description }];
-    if (skill.form === "packaged")
-      return [
-        { name: skill.name, form: skill.form, file: skill.file, description: skill.description, files: skill.files },
-      ];
-    const s = expectKind(check, skill.file, "skill", "defineSkill");
-    if (!s) return [];
-    return [
-      {
-        name: skill.name,
-        form: skill.form,
-        file: skill.file,
-        description: text(s.description),
-        content: text(s.markdown),
-      },
-    ];
-  });
-}
-
-/** The agent's model: an error when no turn could run on it, else a warning per note (notes returned). */
-function checkModel(check: Check, file: string | undefined, model: unknown, routing = check.routing): string[] {
-  const { error, notes } = modelProblems(model, routing);
-  if (error) check.diagnostics.error(file, error);
-  for (const note of notes) check.diagnostics.warning(file, note);
-  return notes;
-}
-
-function subagents(check: Check, layout: AgentLayout, parentModel: string) {
-  return layout.subagents.map((sub) => {
-    const s = sub.agentFile ? expectKind(check, sub.agentFile, "agent", "defineAgent") : undefined;
-    const description = text(s?.description);
-    if (!description)
-      check.diagnostics.error(
-        sub.agentFile ?? `${sub.dir}/`,
-        `subagent '${sub.id}' has no description: add defineAgent({ description }) in agent.ts`,
-      );
-    if (!sub.instructions && !text(s?.instructions))
-      check.diagnostics.error(`${sub.dir}/`, `subagent '${sub.id}' has no instructions`);
-    // A subagent's model falls back to its parent's (src/server/turns/subagent.ts).
-    checkModel(check, sub.agentFile, s?.model, {
-      ...check.routing,
-      defaultModel: parentModel,
-      fallbackName: "the parent agent's model",
-    });
-    return {
-      id: sub.id,
-      description,
-      model: s?.model,
-      instructionsText: instructionsText(check, sub.instructions, s?.instructions),
-    };
-  });
-}
-
-/** `${NAME}` templates in a connection whose variable the agent does not declare (warning). */
-function checkTemplates(check: Check, file: string, config: unknown, declared: Set<string>): void {
-  for (const name of templateNames(JSON.stringify(config ?? {}))) {
-    if (!declared.has(name))
-      check.diagnostics.warning(
-        file,
-        `uses \${${name}}, but ${name} is not a declared secret (agent.ts hosting.secretNames)`,
-      );
-  }
-}
 
 export function buildManifest(
   layout: AgentLayout,
@@ -315,45 +138,16 @@ export function buildManifest(
   texts: Map<string, string>,
   options: { routing?: ModelRouting; folderDir?: string } = {},
 ): AgentManifest {
-  const check: Check = {
-    reports: new Map(reports.map((r) => [r.file, r])),
-    diagnostics,
-    texts,
-    routing: options.routing ?? defaultModelRouting,
-    folderDir: options.folderDir,
-    lineOf: options.folderDir ? fieldLines(options.folderDir) : () => undefined,
-  };
+  const check = newCheck(reports, diagnostics, texts, options.routing ?? defaultModelRouting, options.folderDir);
   const agent = layout.agentFile ? expectKind(check, layout.agentFile, "agent", "defineAgent") : undefined;
-  if (layout.instructions?.form === "module") {
-    const file = layout.instructions.files[0]!;
-    const report = check.reports.get(file);
-    if (report?.kind !== "string") expectKind(check, file, "instructions", "defineInstructions");
-  }
+  checkInstructionsModule(check, layout);
   const modelNotes = checkModel(check, layout.agentFile, agent?.model);
   for (const warning of hostedOnlyWarnings(agent)) diagnostics.warning(layout.agentFile, warning);
   const declared = new Set(((agent?.hosting as Summary | undefined)?.secretNames as string[] | undefined) ?? []);
-  const artifacts = layout.artifactsFile
-    ? expectKind(check, layout.artifactsFile, "artifacts", "defineArtifacts")
-    : undefined;
+  const artifacts = artifactRegistry(check, layout);
   if (layout.resultFile) expectKind(check, layout.resultFile, "result", "defineResult");
-  for (const ext of layout.extensions) {
-    const report = check.reports.get(ext.file);
-    if (report?.error) moduleError(check, ext.file, report, `extension '${ext.name}': `);
-  }
-  const connections = layout.connections.flatMap((ref) => {
-    const s = expectKind(check, ref.file, "connection", "defineConnection");
-    if (s) checkTemplates(check, ref.file, s, declared);
-    // Peers are the model's to ask; host code has no way to a peer (ctx.host.mcp is for servers).
-    if (s?.form === "agent" && ref.scope === "host")
-      check.diagnostics.warning(
-        ref.file,
-        "a peer agent in host-connections/ is never used: move it to mcp-connections/",
-      );
-    return s ? [{ name: ref.name, file: ref.file, scope: ref.scope, transport: text(s.form), config: s }] : [];
-  });
-  const secretNames = [
-    ...new Set([...declared, ...connections.flatMap((c) => templateNames(JSON.stringify(c.config)))]),
-  ].sort();
+  checkExtensions(check, layout);
+  const connectionList = connections(check, layout, declared);
   return {
     // defineAgent's name is the display name; the package or folder name is only the default.
     name: text(agent?.name) ?? layout.name,
@@ -371,65 +165,17 @@ export function buildManifest(
     skills: skills(check, layout),
     subagents: subagents(check, layout, chooseModel(agent?.model, check.routing).id),
     hooks: hooks(check, layout.hooks),
-    channels: layout.channels.flatMap((ref) => {
-      const s = expectKind(check, ref.file, "channel", "defineChannel");
-      const routes = (Array.isArray(s?.routes) ? s.routes : []) as Summary[];
-      return s
-        ? [
-            {
-              name: ref.name,
-              file: ref.file,
-              routes: routes.map((r) => ({
-                method: String(r.method),
-                path: String(r.path),
-                description: text(r.description),
-              })),
-              config: s,
-            },
-          ]
-        : [];
-    }),
-    schedules: layout.schedules.flatMap((ref): AgentManifest["schedules"] => {
-      if (ref.form === "markdown")
-        return [
-          { name: ref.name, file: ref.file, form: ref.form, cron: ref.cron, mode: "markdown", prompt: ref.prompt },
-        ];
-      const s = expectKind(check, ref.file, "schedule", "defineSchedule");
-      const markdown = text(s?.markdown);
-      return s
-        ? [
-            {
-              name: ref.name,
-              file: ref.file,
-              form: ref.form,
-              cron: text(s.cron),
-              mode: markdown ? "markdown" : "run",
-              ...(markdown ? { prompt: markdown } : {}),
-            },
-          ]
-        : [];
-    }),
-    connections,
+    channels: channels(check, layout),
+    schedules: schedules(check, layout),
+    connections: connectionList,
     extensions: layout.extensions,
-    artifactKinds: Object.entries((artifacts?.kinds ?? {}) as Record<string, Summary>).map(([kind, k]) => ({
-      kind,
-      description: text(k?.description) ?? "",
-    })),
-    ...(artifacts && layout.artifactsFile
-      ? {
-          artifacts: {
-            file: layout.artifactsFile,
-            agentTool: artifacts.agentTool === true,
-            max: typeof artifacts.max === "number" ? artifacts.max : 1000,
-          },
-        }
-      : {}),
+    ...artifacts,
     result: layout.resultFile ? { file: layout.resultFile } : undefined,
     evals: evals(check, layout),
     ...(layout.evalConfigFile ? { evalConfig: evalConfig(check, layout) } : {}),
     seedFiles: layout.seedFiles,
     chips: layout.chips,
-    secretNames,
+    secretNames: secretNames(declared, connectionList),
     egressDomains: (agent?.hosting as Summary | undefined)?.egressDomains as string[] | undefined,
   };
 }
