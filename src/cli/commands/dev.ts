@@ -9,14 +9,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { inheritedEnvironment, parseEnv } from "@/env";
+import { type Env, inheritedEnvironment, parseEnv } from "@/env";
 import { defineCommand } from "@/cli/command";
 import { loadDevVersion, devTeamId } from "@/cli/dev/dev-agent";
-import { assertDistinctSlugs, changedAgents, type DevAgent, devFoldersOf } from "@/cli/dev/dev-folders";
-import { devPorts } from "@/cli/dev/dev-ports";
-import { createReloads } from "@/cli/dev/dev-reloads";
-import { addressLines, loadLines, startedLine } from "@/cli/dev/dev-report";
-import { watchFolder } from "@/cli/dev/dev-watch";
+import { type DevFolders, devFoldersOf } from "@/cli/dev/dev-folders";
+import { type DevPorts, devPorts } from "@/cli/dev/dev-ports";
+import { startedLine } from "@/cli/dev/dev-report";
+import { type Cleanup, type DevSession, type DevSessionOptions, startDevSession } from "@/cli/dev/dev-session";
 import { dirFlag } from "@/cli/flags";
 import { slugOf } from "@/cli/local/local-agent";
 import { saveDevTraces } from "@/cli/dev/dev-traces";
@@ -51,8 +50,18 @@ export function defaultStateRoot(dir: string, slug: string): string {
 
 export type DevOptions = { dir: string; port?: string; slug?: string; stateRoot?: string };
 
-/** One agent dev serves, and whether a version of it answers yet. */
-type Served = DevAgent & { isServing: boolean };
+/** The stack dev runs: what it serves, where its state and ports are, what its processes start from. */
+type DevStack = {
+  dir: string;
+  folders: DevFolders;
+  stateRoot: string;
+  ports: DevPorts;
+  environment: NodeJS.ProcessEnv;
+  config: Env;
+};
+
+/** What a stop undoes, last first, and the stack it then shuts down once there is one. */
+type Stopping = { cleanups: Cleanup[]; supervisor?: Supervisor };
 
 function portOf(port: string | undefined): number {
   const preferred = port === undefined ? 3000 : Number(port);
@@ -61,12 +70,26 @@ function portOf(port: string | undefined): number {
   return preferred;
 }
 
-/** The files of a burst of saves, as one reason. */
-const changedReason = (files: string[]) =>
-  `changed: ${files.slice(0, 3).join(", ")}${files.length > 3 ? ` and ${files.length - 3} more` : ""}`;
-
 export async function devCommand(options: DevOptions): Promise<number> {
   const startedAt = performance.now();
+  const stack = await devStackOf(options);
+  const { dir, folders, stateRoot } = stack;
+  const stopping = stopOnSignals();
+  const { cleanups } = stopping;
+  say(`state in ${stateRoot} (sessions' traces in ${path.join(stateRoot, "traces")})`);
+  stopping.supervisor = await startSupervisor(stack.config, (line) => say(line), { environment: stack.environment });
+  const loadVersion = await versionLoader(stack, cleanups);
+  const base = `http://127.0.0.1:${stack.ports.web}`;
+  const canType = Boolean(process.stdin.isTTY);
+  const session = await startDevSession({ dir, folders, base, canType, loadVersion, say, cleanups });
+  const watching = `watching ${dir}${canType ? " (Enter reloads)" : ""}`;
+  say(startedLine((performance.now() - startedAt) / 1000, watching, session.waiting));
+  if (canType) reloadOnEnter(session, cleanups);
+  return -1;
+}
+
+/** The stack of --dir: its agents, state root and ports, and its processes' environment and config. */
+async function devStackOf(options: DevOptions): Promise<DevStack> {
   const dir = path.resolve(options.dir);
   if (!fs.existsSync(dir)) throw new UsageError(`no such folder: ${dir}`);
   const preferred = portOf(options.port);
@@ -75,10 +98,15 @@ export async function devCommand(options: DevOptions): Promise<number> {
   const stateRoot = path.resolve(options.stateRoot ?? defaultStateRoot(dir, stackSlug));
   const ports = await devPorts(stateRoot, preferred);
   if (preferred !== 0 && ports.web !== preferred) say(`port ${preferred} is in use; using ${ports.web}`);
+  const environment = devEnvironmentOf(stateRoot, folders, stackSlug, ports);
+  return { dir, folders, stateRoot, ports, environment, config: parseEnv(environment) };
+}
 
+/** The caller's environment, but for what would point the stack elsewhere, with the stack's own settings. */
+function devEnvironmentOf(stateRoot: string, folders: DevFolders, stackSlug: string, ports: DevPorts) {
   const environment = inheritedEnvironment();
   for (const name of notInherited) delete environment[name];
-  const devEnvironment = {
+  return {
     ...environment,
     AGENTFOLD_DATA_DIR: stateRoot,
     AGENTFOLD_HOST: "127.0.0.1",
@@ -91,26 +119,30 @@ export async function devCommand(options: DevOptions): Promise<number> {
     RESTATE_ADMIN_PORT: String(ports.admin),
     RESTATE_NODE_PORT: String(ports.node),
   };
-  const config = parseEnv(devEnvironment);
+}
 
-  let supervisor: Supervisor | undefined;
+/** On SIGINT or SIGTERM, once: undoes the cleanups, last first, shuts the stack down, and exits. */
+function stopOnSignals(): Stopping {
+  const stopping: Stopping = { cleanups: [] };
   let isStopping = false;
-  const cleanups: (() => Promise<void> | void)[] = [];
   const stop = (code: number) => {
     if (isStopping) return;
     isStopping = true;
     say("stopping…");
     void (async () => {
-      for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
-      await (supervisor?.shutdown() ?? import("@/cli/start/child").then((m) => m.stopAllChildren()));
+      for (const cleanup of stopping.cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+      await (stopping.supervisor?.shutdown() ?? import("@/cli/start/child").then((m) => m.stopAllChildren()));
       process.exit(code);
     })();
   };
   process.on("SIGINT", () => stop(0));
   process.on("SIGTERM", () => stop(0));
+  return stopping;
+}
 
-  say(`state in ${stateRoot} (sessions' traces in ${path.join(stateRoot, "traces")})`);
-  supervisor = await startSupervisor(config, (line) => say(line), { environment: devEnvironment });
+/** Connects to the started stack (its database, traces, Restate): what loads a folder as a version on it. */
+async function versionLoader(stack: DevStack, cleanups: Cleanup[]): Promise<DevSessionOptions["loadVersion"]> {
+  const { config, stateRoot } = stack;
   const databaseUrl = embeddedDatabaseUrl(config.dataDir, config.POSTGRES_PORT);
   if (!databaseUrl) throw new Error(`the dev stack's database in ${stateRoot} did not start`);
   const db = createDb(databaseUrl);
@@ -119,75 +151,15 @@ export async function devCommand(options: DevOptions): Promise<number> {
   cleanups.push(() => traces.close());
   const runtime = createRestateRuntime({ ingressUrl: config.restateIngressUrl, adminUrl: config.restateAdminUrl });
   const teamId = await devTeamId(db);
-  const base = `http://127.0.0.1:${ports.web}`;
-  const canType = Boolean(process.stdin.isTTY);
+  return (slug, dir) =>
+    loadDevVersion({ db, runtime, dataDir: config.dataDir, teamId, slug, dir, models: modelRouting(config) });
+}
 
-  const served = new Map<string, Served>(folders.agents.map((a) => [a.dir, { ...a, isServing: false }]));
-  const reported = (agent: Served) => ({ slug: agent.slug, isRoot: folders.isRoot });
-  let isStarted = false;
-
-  const load = async (agentDir: string, reason: string): Promise<void> => {
-    const agent = served.get(agentDir)!;
-    const began = performance.now();
-    say(`${reason}; loading ${path.relative(path.dirname(dir), agentDir) || agentDir}…`);
-    const loaded = await loadDevVersion({
-      db,
-      runtime,
-      dataDir: config.dataDir,
-      teamId,
-      slug: agent.slug,
-      dir: agentDir,
-      models: modelRouting(config),
-    });
-    for (const line of loadLines(reported(agent), loaded, Math.round(performance.now() - began), canType)) say(line);
-    const isServing = loaded.status === "ready" || loaded.isServing;
-    // Its addresses once it answers: at start-up for all, later for one that just began to.
-    if (isServing && !agent.isServing && isStarted) for (const line of addressLines(base, reported(agent))) say(line);
-    agent.isServing = isServing;
-  };
-  /** A folder of the root that became an agent folder while dev ran: served from now on. */
-  const isNewAgent = (agentDir: string): boolean => {
-    const agent = { slug: slugOf(agentDir), dir: agentDir };
-    try {
-      assertDistinctSlugs([...served.values(), agent]);
-    } catch (error) {
-      say(`${(error as Error).message}; ${path.basename(agentDir)} is not served`);
-      return false;
-    }
-    served.set(agentDir, { ...agent, isServing: false });
-    return true;
-  };
-  const reloads = createReloads(load, (agentDir, error) =>
-    say(`loading ${path.basename(agentDir)} failed: ${(error as Error).message}`),
-  );
-  cleanups.push(() => reloads.close());
-
-  // Watching from before the first loads: a save during them makes one more load after.
-  const watcher = watchFolder(dir, (files) => {
-    const current = { isRoot: folders.isRoot, agents: [...served.values()] };
-    for (const [agentDir, changed] of changedAgents(dir, current, files)) {
-      if (!served.has(agentDir) && !isNewAgent(agentDir)) continue;
-      reloads.request(agentDir, changedReason(changed));
-    }
-  });
-  cleanups.push(() => watcher.close());
-  for (const agent of served.values()) reloads.request(agent.dir, "starting");
-  await Promise.all([reloads.idle(), watcher.ready]);
-  isStarted = true;
-  for (const agent of served.values())
-    if (agent.isServing) for (const line of addressLines(base, reported(agent))) say(line);
-  const waiting = [...served.values()].filter((a) => !a.isServing).map((a) => a.slug);
-  const watching = `watching ${dir}${canType ? " (Enter reloads)" : ""}`;
-  say(startedLine((performance.now() - startedAt) / 1000, watching, waiting));
-
-  if (canType) {
-    const keys = readline.createInterface({ input: process.stdin });
-    keys.on("line", () => {
-      for (const agent of served.values()) reloads.request(agent.dir, "Enter");
-    });
-    cleanups.push(() => keys.close());
-  }
-  return -1;
+/** In a terminal, Enter reloads every agent. */
+function reloadOnEnter(session: DevSession, cleanups: Cleanup[]): void {
+  const keys = readline.createInterface({ input: process.stdin });
+  keys.on("line", () => session.reloadAll("Enter"));
+  cleanups.push(() => keys.close());
 }
 
 export const devCommandSpec = defineCommand({
