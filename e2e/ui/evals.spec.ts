@@ -171,7 +171,7 @@ test("Save as eval drafts a chat, and the draft deployed as the next version pas
 test("the agent page charts each case's pass rate across versions and compares two runs", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const errors = watchConsole(page);
   await signIn(page, owner);
   await page.goto(`/teams/${teamSlug}/agents/${slug}`);
@@ -210,5 +210,22 @@ test("the agent page charts each case's pass rate across versions and compares t
   await expect(greets.getByTestId("eval-compare-a").getByTestId("eval-trajectory-time")).toHaveText(/^[3-9]\.\d s$/);
   await page.screenshot({ path: testInfo.outputPath("eval-history.png"), fullPage: true });
   expect(await unlabelledControls(page)).toEqual([]);
+
+  // A run started elsewhere (here a request of the page's own, as the CLI's would be) appears
+  // without a reload, running, and finishes in place: the card reads the runs again meanwhile.
+  const started = await page.evaluate(async (agent) => {
+    const response = await fetch(`/${agent}/v1/dev/evals`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      // 24 runs of a 3 s case, 4 at a time: running for longer than the card's 10 s idle read.
+      body: JSON.stringify({ ids: ["desk/greets"], iterations: 24 }),
+    });
+    return (await response.json()) as { runId: string };
+  }, slug);
+  const newest = runs.first();
+  await expect(runs).toHaveCount(4, { timeout: 15_000 });
+  await expect(newest).toHaveAttribute("data-run-id", started.runId);
+  await expect(newest).toHaveAttribute("data-status", "running");
+  await expect(newest).toHaveAttribute("data-status", "passed", { timeout: 60_000 });
   expect(errors).toEqual([]);
 });

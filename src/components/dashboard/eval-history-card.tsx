@@ -1,7 +1,8 @@
 "use client";
-// The agent page's Evals: its runs newest first (GET …/dev/evals/runs), the pass rate of each case
-// across versions, and two chosen runs side by side.
-import { useMemo, useState } from "react";
+// The agent page's Evals: its runs newest first (GET …/dev/evals/runs, read again every few seconds,
+// so a run's progress and runs started elsewhere show), the pass rate of each case across versions,
+// and two chosen runs side by side.
+import { useEffect, useMemo, useState } from "react";
 import type { EvalRun } from "@/server/evals/schema";
 import { createApiClient } from "@/components/playground/api-client";
 import { formatDuration, formatPassRate } from "@/components/playground/eval-run-model";
@@ -16,9 +17,18 @@ import { RunComparison } from "./eval-run-comparison";
 
 const runLimit = 50;
 
+/** How often the runs are read again: a running run's progress, or a run started elsewhere (the CLI). */
+const pollMs = { running: 2_000, idle: 10_000 };
+
 export function EvalHistoryCard({ slug }: { slug: string }) {
   const client = useMemo(() => createApiClient(slug, ""), [slug]);
-  const { runs, error } = useEvalRuns(client, 0, runLimit);
+  const [refresh, setRefresh] = useState(0);
+  const { runs, error } = useEvalRuns(client, refresh, runLimit);
+  const isRunning = runs?.some((run) => run.status === "running") ?? false;
+  useEffect(() => {
+    const timer = setInterval(() => setRefresh((n) => n + 1), isRunning ? pollMs.running : pollMs.idle);
+    return () => clearInterval(timer);
+  }, [isRunning]);
   const [grouping, setGrouping] = useState<ChartGrouping>("version");
   const [chosen, setChosen] = useState<{ a?: string; b?: string }>({});
   const series = useMemo(() => passRateSeries(runs ?? [], grouping), [runs, grouping]);
