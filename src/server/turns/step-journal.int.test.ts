@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import pg from "pg";
-import { createDb } from "@/server/db";
+import { createDb, poolOf } from "@/server/db";
 import { createTestSession } from "@/testing/fixtures";
 import { appendEvents } from "@/server/events/append-events";
 import { requestTurnCancel } from "./cancellation";
@@ -404,6 +404,23 @@ describe("turnJournal", () => {
       await old.stopRequested(); // reads the journal, taking an epoch
       await turnJournal(db, turn).stopRequested(); // a newer run takes the next
       await expect(old.earlier.claimWrite(keys, 1_000, never)).rejects.toBeInstanceOf(SupersededRun);
+    });
+
+    it("waits for an older run's claim that committed just after this run's read, rather than giving up", async () => {
+      const turn = await newTurn();
+      const run = turnJournal(db, turn);
+      await run.stopRequested(); // reads the journal, taking the epoch
+      // The older run's claim, committed after that read: its insert held the session row while
+      // this run took the epoch, and the read saw the steps from before it.
+      await poolOf(db).query(
+        `INSERT INTO turn_steps ("turnId", name, "sessionId", result, at) VALUES ($1, $2, $3, NULL, now())`,
+        [turn.turnId, keys.claim, turn.sessionId],
+      );
+      await appendEvents({ db, sessionId: turn.sessionId, events: [resultEvent(turn)] });
+      expect(await run.earlier.claimWrite(keys, 60_000, never)).toEqual({
+        earlier: true,
+        result: resultEvent(turn).data,
+      });
     });
 
     it("waits for the result of a run whose worker lives, and no longer once that worker is gone", async () => {

@@ -141,19 +141,26 @@ export function turnJournal(
         .map((event) => (JSON.parse(event.data) as { text: string }).text),
     claimWrite: async (keys, waitMs, signal) => {
       const { steps, epoch } = await read();
-      if (steps.has(keys.claim)) {
-        const claimant = decode(steps.get(keys.claim)!) as number | undefined;
+      const earlierClaim = async (claim: string | null) => {
+        steps.set(keys.claim, claim);
+        const claimant = decode(claim) as number | undefined;
         return {
           earlier: true,
           result: await awaitEarlierResult(db, turn.sessionId, keys.result, claimant, waitMs, signal),
         };
-      }
-      // Not found by this run's read, which took the epoch: no older run can claim it since, so a
-      // claim that fails means a newer run took the turn.
+      };
+      if (steps.has(keys.claim)) return earlierClaim(steps.get(keys.claim)!);
       const claim = encode(options.workerKey?.() ?? null);
-      if (!(await recordStep(db, turn, keys.claim, claim, epoch))) throw superseded(keys.claim);
-      steps.set(keys.claim, claim);
-      return { earlier: false };
+      if (await recordStep(db, turn, keys.claim, claim, epoch)) {
+        steps.set(keys.claim, claim);
+        return { earlier: false };
+      }
+      // Refused: a newer run took the turn, or an older run's claim committed just after this
+      // run's read. (Its insert held the session row while this run took the epoch, and the read
+      // saw the steps as they were before it.) Such a claim is waited for like any other.
+      const older = await currentClaim(db, turn, keys.claim, epoch);
+      if (older === undefined) throw superseded(keys.claim);
+      return earlierClaim(older);
     },
   };
   const epoch = async () => {
@@ -187,6 +194,22 @@ async function recordStep(
     values: [turn.turnId, name, turn.sessionId, encoded, epoch],
   });
   return rowCount === 1;
+}
+
+/** Claim `name` as recorded, while `epoch` is still the session's; undefined otherwise. */
+async function currentClaim(
+  db: PrismaClient,
+  turn: { sessionId: string; turnId: string },
+  name: string,
+  epoch: number,
+): Promise<string | null | undefined> {
+  const { rows } = await poolOf(db).query<{ result: string | null }>({
+    name: "agentfold-current-claim",
+    text: `SELECT ts.result FROM turn_steps ts JOIN sessions s ON s.id = ts."sessionId"
+           WHERE ts."turnId" = $1 AND ts.name = $2 AND s.id = $3 AND s."turnEpoch" = $4`,
+    values: [turn.turnId, name, turn.sessionId, epoch],
+  });
+  return rows.length > 0 ? rows[0]!.result : undefined;
 }
 
 const earlierResultPollMs = 100;
