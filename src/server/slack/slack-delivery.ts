@@ -8,25 +8,20 @@
 // - `toolApprovals`: a parked call gets Approve / Deny buttons (slack-actions.ts takes the click),
 //   replaced by who decided once it is decided;
 // - a stopped or failed turn says so in the thread.
-import type { ChatPostMessageArguments, KnownBlock } from "@slack/web-api";
 import type { SessionEvent } from "@/agents/sdk/events";
-import { readChannelState, saveChannelState } from "@/server/agent-channels/channel-state";
+import { readChannelState } from "@/server/agent-channels/channel-state";
 import type { PackDeliveryServices } from "@/server/agent-channels/pack-types";
 import type { HookTarget } from "@/server/hooks/hook-target";
-import { approveActionId, denyActionId } from "./slack-actions";
-import { slackClient, slackPackOf, slackSecrets, type SlackThread } from "./slack-pack";
+import { askApproval, showDecision } from "./slack-approval-messages";
+import type { SlackSessions, SlackState, ThreadDelivery } from "./slack-delivery-types";
+import { slackClient, slackPackOf, slackSecrets, type SlackPack, type SlackThread } from "./slack-pack";
+import { slackPoster } from "./slack-poster";
+import { appendToReply, completeReply } from "./slack-reply";
 
-/** How often a streamed reply's message is updated at most. */
-export const streamUpdateMs = 1_000;
-
-type SlackState = { slack?: SlackThread; approvals?: Record<string, string> };
-
-/** A streamed message being written, per session (the dispatcher holds a session in one worker). */
-type Streaming = { ts?: string; text: string; updatedAt: number };
+export { streamUpdateMs } from "./slack-reply";
 
 export function slackDelivery(services: PackDeliveryServices) {
-  const streaming = new Map<string, Streaming>();
-  const subagentSteps = new Map<string, number>();
+  const sessions: SlackSessions = { streaming: new Map(), subagentSteps: new Map() };
 
   return async ({ target, event }: { target: HookTarget; event: SessionEvent }): Promise<void> => {
     const channel = target.channel;
@@ -37,142 +32,81 @@ export function slackDelivery(services: PackDeliveryServices) {
     const state = (await readChannelState(services.db, target.sessionId, {})) as SlackState;
     const thread = state.slack;
     if (!thread) return;
-    const { botToken } = await slackSecrets(services.secrets, target.agentId, pack);
-    if (!botToken) throw new Error(`the agent's secret ${pack.names.botToken} is not set: nothing is posted to Slack`);
-    const client = slackClient(botToken, services.slackApiUrl);
-    const inThread = thread.threadTs ? { thread_ts: thread.threadTs } : {};
-    const post = (message: { text: string; blocks?: KnownBlock[] }) =>
-      client.chat.postMessage({ channel: thread.channel, ...inThread, ...message } as ChatPostMessageArguments);
-    const status = pack.config.reply.status;
-    // The status line belongs to a thread; one that cannot be set (not an assistant thread, a
-    // missing scope) must not cost the reply.
-    const setStatus = (text: string) =>
-      thread.threadTs
-        ? client.assistant.threads
-            .setStatus({
-              channel_id: thread.channel,
-              thread_ts: thread.threadTs,
-              status: text,
-              ...(text && status?.idle?.length ? { loading_messages: status.idle } : {}),
-            })
-            .then(
-              () => undefined,
-              () => undefined,
-            )
-        : Promise.resolve();
-    const sessionId = target.sessionId;
-    // A subagent's own steps write their text to the subagent, not to the thread.
-    const depth = subagentSteps.get(sessionId) ?? 0;
-
-    switch (event.type) {
-      case "turn.started":
-        if (status) await setStatus(status.reasoning === false ? "is working…" : "is thinking…");
-        return;
-      case "step.started":
-        if (event.data.parentCallId) subagentSteps.set(sessionId, depth + 1);
-        return;
-      case "step.completed":
-        if (event.data.parentCallId) subagentSteps.set(sessionId, Math.max(0, depth - 1));
-        return;
-      case "actions.requested":
-        if (status?.tools && depth === 0)
-          await setStatus(`is running ${[...new Set(event.data.calls.map((call) => call.toolName))].join(", ")}…`);
-        return;
-      case "message.appended": {
-        if (pack.config.reply.mode !== "stream" || depth > 0) return;
-        const now = Date.now();
-        const current = streaming.get(sessionId) ?? { text: "", updatedAt: 0 };
-        current.text += event.data.delta;
-        streaming.set(sessionId, current);
-        if (!current.ts) {
-          if (current.text.trim().length === 0) return;
-          current.ts = (await post({ text: current.text })).ts;
-          current.updatedAt = now;
-        } else if (now - current.updatedAt >= streamUpdateMs) {
-          await client.chat.update({ channel: thread.channel, ts: current.ts, text: current.text });
-          current.updatedAt = now;
-        }
-        return;
-      }
-      case "message.completed": {
-        if (depth > 0) return;
-        const current = streaming.get(sessionId);
-        streaming.delete(sessionId);
-        const text = event.data.text;
-        if (current?.ts) {
-          await client.chat.update({ channel: thread.channel, ts: current.ts, text: text || current.text });
-          return;
-        }
-        if (text.trim().length > 0) await post({ text });
-        return;
-      }
-      case "action.approval_requested": {
-        if (!pack.config.toolApprovals) return;
-        const value = JSON.stringify({ sessionId, callId: event.data.callId });
-        const asked = `*${event.data.toolName}* wants to run with \`${truncate(JSON.stringify(event.data.args), 500)}\``;
-        const blocks: KnownBlock[] = [
-          { type: "section", text: { type: "mrkdwn", text: asked } },
-          {
-            type: "actions",
-            elements: [
-              {
-                type: "button",
-                action_id: approveActionId,
-                style: "primary",
-                text: { type: "plain_text", text: "Approve" },
-                value,
-              },
-              {
-                type: "button",
-                action_id: denyActionId,
-                style: "danger",
-                text: { type: "plain_text", text: "Deny" },
-                value,
-              },
-            ],
-          },
-        ];
-        const posted = await post({ text: `${event.data.toolName} needs approval`, blocks });
-        if (posted.ts)
-          await saveChannelState(services.db, sessionId, {
-            ...state,
-            approvals: { ...state.approvals, [event.data.callId]: posted.ts },
-          });
-        return;
-      }
-      case "action.approval_resolved": {
-        const ts = state.approvals?.[event.data.callId];
-        if (!ts) return;
-        const who = event.data.approvedBy?.attributes?.user_id;
-        const by = who ? ` by <@${who}>` : event.data.reason ? ` (${event.data.reason})` : "";
-        const text = event.data.decision === "approved" ? `✅ Approved${by}` : `🚫 Denied${by}`;
-        await client.chat.update({
-          channel: thread.channel,
-          ts,
-          text,
-          blocks: [{ type: "section", text: { type: "mrkdwn", text } }],
-        });
-        return;
-      }
-      case "turn.completed":
-        streaming.delete(sessionId);
-        subagentSteps.delete(sessionId);
-        if (status) await setStatus("");
-        return;
-      case "turn.failed":
-        streaming.delete(sessionId);
-        subagentSteps.delete(sessionId);
-        if (status) await setStatus("");
-        await post({
-          text: event.data.status === "cancelled" ? "Stopped." : `Sorry — this turn failed: ${event.data.message}`,
-        });
-        return;
-    }
+    const delivery = await openThread(services, sessions, { target, pack, state, thread });
+    await deliver(delivery, sessions, event);
   };
 }
 
+/** The thread's client, with the agent's bot token, and where the session stands in it now. */
+async function openThread(
+  services: PackDeliveryServices,
+  sessions: SlackSessions,
+  where: { target: HookTarget; pack: SlackPack; state: SlackState; thread: SlackThread },
+): Promise<ThreadDelivery> {
+  const { target, pack, state, thread } = where;
+  const { botToken } = await slackSecrets(services.secrets, target.agentId, pack);
+  if (!botToken) throw new Error(`the agent's secret ${pack.names.botToken} is not set: nothing is posted to Slack`);
+  const client = slackClient(botToken, services.slackApiUrl);
+  const sessionId = target.sessionId;
+  return {
+    db: services.db,
+    sessionId,
+    pack,
+    state,
+    thread,
+    client,
+    ...slackPoster(client, thread, pack.config.reply.status),
+    // A subagent's own steps write their text to the subagent, not to the thread.
+    depth: sessions.subagentSteps.get(sessionId) ?? 0,
+  };
+}
+
+/** What the event makes of the thread. */
+async function deliver(delivery: ThreadDelivery, sessions: SlackSessions, event: SessionEvent): Promise<void> {
+  const { sessionId, depth, setStatus } = delivery;
+  const status = delivery.pack.config.reply.status;
+  switch (event.type) {
+    case "turn.started":
+      if (status) await setStatus(status.reasoning === false ? "is working…" : "is thinking…");
+      return;
+    case "step.started":
+      if (event.data.parentCallId) sessions.subagentSteps.set(sessionId, depth + 1);
+      return;
+    case "step.completed":
+      if (event.data.parentCallId) sessions.subagentSteps.set(sessionId, Math.max(0, depth - 1));
+      return;
+    case "actions.requested":
+      if (status?.tools && depth === 0)
+        await setStatus(`is running ${[...new Set(event.data.calls.map((call) => call.toolName))].join(", ")}…`);
+      return;
+    case "message.appended":
+      return appendToReply(delivery, sessions.streaming, event.data.delta);
+    case "message.completed":
+      return completeReply(delivery, sessions.streaming, event.data.text);
+    case "action.approval_requested":
+      return askApproval(delivery, event.data);
+    case "action.approval_resolved":
+      return showDecision(delivery, event.data);
+    case "turn.completed":
+      return endTurn(delivery, sessions);
+    case "turn.failed":
+      await endTurn(delivery, sessions);
+      await delivery.post({
+        text: event.data.status === "cancelled" ? "Stopped." : `Sorry — this turn failed: ${event.data.message}`,
+      });
+      return;
+  }
+}
+
+/** The turn's streamed message and subagent steps are forgotten, and its status line cleared. */
+async function endTurn(delivery: ThreadDelivery, sessions: SlackSessions): Promise<void> {
+  sessions.streaming.delete(delivery.sessionId);
+  sessions.subagentSteps.delete(delivery.sessionId);
+  if (delivery.pack.config.reply.status) await delivery.setStatus("");
+}
+
 /** The events this channel's settings make something of. */
-function handles(type: SessionEvent["type"], config: ReturnType<typeof slackPackOf>["config"]): boolean {
+function handles(type: SessionEvent["type"], config: SlackPack["config"]): boolean {
   switch (type) {
     case "message.appended":
       return config.reply.mode === "stream";
@@ -191,8 +125,4 @@ function handles(type: SessionEvent["type"], config: ReturnType<typeof slackPack
     default:
       return false;
   }
-}
-
-function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
