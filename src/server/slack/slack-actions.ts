@@ -16,7 +16,7 @@ export type SlackActionPayload = {
   actions?: { action_id?: string; value?: string }[];
 };
 
-/** The buttons' action ids; their value is `{ sessionId, callId }` (slack-delivery.ts posts them). */
+/** The buttons' action ids; their value is `{ sessionId, callId }` (slack-approval-messages.ts posts them). */
 export const approveActionId = "agentfold.approve";
 export const denyActionId = "agentfold.deny";
 
