@@ -35,8 +35,6 @@ export type EvalExecutorLoop = {
   isClosed: boolean;
   /** The tick under way, or the last: ticks run one after another. */
   ticking: Promise<void>;
-  /** The cases this executor runs, by run, case and iteration. */
-  running: Map<string, Promise<void>>;
 };
 
 export const utcNow = `(now() AT TIME ZONE 'UTC')`;

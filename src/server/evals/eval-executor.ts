@@ -42,7 +42,7 @@ export async function startEvalExecutor(options: {
     maxAttempts,
     log,
   };
-  const loop: EvalExecutorLoop = { isClosed: false, ticking: Promise.resolve(), running: new Map() };
+  const loop: EvalExecutorLoop = { isClosed: false, ticking: Promise.resolve() };
   const listener = await listen({
     databaseUrl: options.databaseUrl,
     name: "eval executor",
@@ -84,17 +84,15 @@ async function tickOnce(executor: EvalExecutorContext, loop: EvalExecutorLoop, o
         )
       ).rows.map((row) => row.id);
   for (const runId of runIds) {
-    for (const claimed of await claimEvalCases(executor, runId)) startCase(executor, loop, claimed);
+    for (const claimed of await claimEvalCases(executor, runId)) startCase(executor, claimed);
     // A run whose last cases were given up on above is over too.
     await finishEvalRun(executor, runId, false);
   }
 }
 
 /** Runs the case without waiting for it: its slot is taken until it finishes or its lease ends. */
-function startCase(executor: EvalExecutorContext, loop: EvalExecutorLoop, claimed: Claimed): void {
-  const key = `${claimed.runId}\n${claimed.caseId}\n${claimed.iteration}`;
-  const done = runClaimedCase(executor, claimed)
-    .catch((error: Error) => executor.log(`eval ${claimed.caseId}: ${error.message}`))
-    .finally(() => loop.running.delete(key));
-  loop.running.set(key, done);
+function startCase(executor: EvalExecutorContext, claimed: Claimed): void {
+  void runClaimedCase(executor, claimed).catch((error: Error) =>
+    executor.log(`eval ${claimed.caseId}: ${error.message}`),
+  );
 }
