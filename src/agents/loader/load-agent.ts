@@ -7,7 +7,7 @@ import { bundleAgent, bundleAgentToolScripts } from "@/agents/bundle/bundle-agen
 import { readDependencyBundle } from "@/agents/bundle/dependency-bundle";
 import { installDependencies, type InstallOptions } from "@/agents/bundle/install-dependencies";
 import { createSandbox } from "@/agents/sandbox/sandbox";
-import type { Diagnostic } from "./diagnostics";
+import type { Diagnostic, Diagnostics } from "./diagnostics";
 import { discoverAgent } from "./discover";
 import { moduleFiles, type AgentLayout } from "./layout";
 import { checkChannelSupport, checkExtensionMounts } from "./channel-support";
@@ -24,7 +24,7 @@ export type LoadedAgent = {
   timings: { discoverMs: number; bundleMs: number; describeMs: number };
 };
 
-export async function loadAgentFolder(options: {
+type LoadOptions = {
   folderDir: string;
   folderName?: string;
   /** The project root holding the folder, when it is above it (pack-project.ts): its package.json
@@ -37,7 +37,9 @@ export async function loadAgentFolder(options: {
   dependencies?: InstallOptions;
   /** The instance's default model and aliases, which decide what `model` runs on (warnings). */
   models?: ModelRouting;
-}): Promise<LoadedAgent> {
+};
+
+export async function loadAgentFolder(options: LoadOptions): Promise<LoadedAgent> {
   const { folderDir, outDir } = options;
   const projectDir = options.projectDir ?? folderDir;
   const folderName = options.folderName ?? path.basename(path.resolve(folderDir));
@@ -55,66 +57,99 @@ export async function loadAgentFolder(options: {
   fs.mkdirSync(outDir, { recursive: true });
   // The sandbox's user reads the bundle (a temporary outDir is made private to us).
   fs.chmodSync(outDir, 0o755);
-  const nodePaths: string[] = [];
+  const nodePaths = await dependencyPaths(projectDir, options.dependencies, diagnostics);
+  if (!nodePaths) return finish();
+  const bundling = { folderDir, projectDir, outDir, nodePaths };
+  const bundle = await bundleReportingAll(bundling, moduleFiles(layout), diagnostics);
+  if (!bundle) return finish();
+  timings.bundleMs = performance.now() - started;
+
+  started = performance.now();
+  const manifest = await describe(bundling, bundle.bundlePath, layout, diagnostics, options.models);
+  timings.describeMs = performance.now() - started;
+  // An incomplete bundle was only for diagnostics: the version has no usable bundle.
+  return manifest && bundle.isComplete ? finish({ manifest, bundlePath: bundle.bundlePath }) : finish();
+}
+
+type Bundling = { folderDir: string; projectDir: string; outDir: string; nodePaths: string[] };
+
+/** Where the agent's npm packages resolve from; undefined when they cannot (the diagnostics say why). */
+async function dependencyPaths(
+  projectDir: string,
+  dependencies: InstallOptions | undefined,
+  diagnostics: Diagnostics,
+): Promise<string[] | undefined> {
   // Packages `deploy` bundled on the author's machine: resolved from the upload, nothing installed.
   const bundled = readDependencyBundle(projectDir);
   if (bundled) {
     for (const diagnostic of bundled.diagnostics) diagnostics.add(diagnostic);
-    if (bundled.diagnostics.some((d) => d.level === "error")) return finish();
-    nodePaths.push(bundled.nodePath);
-  } else if (options.dependencies && !fs.existsSync(path.join(projectDir, "node_modules"))) {
-    const installed = await installDependencies(projectDir, options.dependencies);
-    for (const diagnostic of installed.diagnostics) diagnostics.add(diagnostic);
-    // Missing dependencies would be told again by every import of them: once is enough.
-    if (installed.diagnostics.length > 0) return finish();
-    if (installed.nodeModules) nodePaths.push(installed.nodeModules);
+    if (bundled.diagnostics.some((d) => d.level === "error")) return undefined;
+    return [bundled.nodePath];
   }
-  const files = moduleFiles(layout);
-  let bundle = await bundleAgent({ folderDir, projectDir, moduleFiles: files, outDir, nodePaths });
+  if (!dependencies || fs.existsSync(path.join(projectDir, "node_modules"))) return [];
+  const installed = await installDependencies(projectDir, dependencies);
+  for (const diagnostic of installed.diagnostics) diagnostics.add(diagnostic);
+  // Missing dependencies would be told again by every import of them: once is enough.
+  if (installed.diagnostics.length > 0) return undefined;
+  return installed.nodeModules ? [installed.nodeModules] : [];
+}
+
+/**
+ * The agent's bundle, with every module's problems reported: the modules that did build are
+ * bundled again, so their own problems are reported in the same run, and again while that finds
+ * more, since esbuild reports a missing export only once every import resolved. Undefined when
+ * nothing more builds.
+ */
+async function bundleReportingAll(
+  bundling: Bundling,
+  files: string[],
+  diagnostics: Diagnostics,
+): Promise<{ bundlePath: string; isComplete: boolean } | undefined> {
+  let bundle = await bundleAgent({ ...bundling, moduleFiles: files });
   const isComplete = bundle.ok;
   let rest = files;
-  // Bundle the modules that did build, so their own problems are reported in the same run; again
-  // while that finds more, since esbuild reports a missing export only once every import resolved.
   while (!bundle.ok) {
     for (const diagnostic of bundle.diagnostics) diagnostics.add(diagnostic);
     const broken = new Set(bundle.diagnostics.map((d) => d.file));
     const built = rest.filter((file) => !broken.has(file));
-    if (built.length === rest.length) return finish();
+    if (built.length === rest.length) return undefined;
     rest = built;
-    bundle = await bundleAgent({ folderDir, projectDir, moduleFiles: rest, outDir, nodePaths });
+    bundle = await bundleAgent({ ...bundling, moduleFiles: rest });
   }
   for (const diagnostic of bundle.diagnostics) diagnostics.add(diagnostic);
-  timings.bundleMs = performance.now() - started;
+  return { bundlePath: bundle.bundlePath, isComplete };
+}
 
-  started = performance.now();
+/** Every module looked at in a sandbox, and the manifest built from what they export; undefined
+ * when the sandbox could not load them (a diagnostic says why). */
+async function describe(
+  bundling: Bundling,
+  bundlePath: string,
+  layout: AgentLayout,
+  diagnostics: Diagnostics,
+  models: ModelRouting | undefined,
+): Promise<AgentManifest | undefined> {
+  const { folderDir, projectDir } = bundling;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agentfold-describe-"));
   // The project is the working directory, as in a turn: a module may read its files as it loads.
-  const sandbox = createSandbox({
-    bundlePath: bundle.bundlePath,
-    projectDir,
-    writableDirs: [scratch],
-    defaultTimeoutMs: 30_000,
-  });
+  const sandbox = createSandbox({ bundlePath, projectDir, writableDirs: [scratch], defaultTimeoutMs: 30_000 });
   try {
     const reports = await sandbox.call("describe", {});
     const manifest = buildManifest(layout, reports, diagnostics, await instructionTexts(folderDir, layout), {
-      routing: options.models,
+      routing: models,
       folderDir,
     });
     const lineOf = fieldLines(folderDir);
     checkChannelSupport(diagnostics, manifest.channels, lineOf);
     checkExtensionMounts(diagnostics, layout, lineOf);
     const agentTools = manifest.tools.filter((tool) => tool.execution === "agent");
-    if (agentTools.length > 0)
-      await bundleAgentToolScripts({ folderDir, projectDir, tools: agentTools, outDir, nodePaths });
-    timings.describeMs = performance.now() - started;
-    // An incomplete bundle was only for diagnostics: the version has no usable bundle.
+    if (agentTools.length > 0) await bundleAgentToolScripts({ ...bundling, tools: agentTools });
     const folder = path.relative(projectDir, folderDir).split(path.sep).join("/");
     if (folder) manifest.folder = folder;
-    return isComplete ? finish({ manifest, bundlePath: bundle.bundlePath }) : finish();
+    return manifest;
   } catch (error) {
     diagnostics.error(undefined, `loading the agent's modules failed: ${(error as Error).message}`);
-    return finish();
+    return undefined;
   } finally {
     await sandbox.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
