@@ -3,70 +3,20 @@
 // Streamable HTTP, falling back to SSE for older servers; stdio with the server inside the
 // agent's walls — reused by every session of that version, and closed after idleMs without use.
 // Templates are resolved from the agent's secrets on every use: a changed value opens a new client.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { SandboxPool, VersionSandboxSpec } from "@/agents/sandbox/pool";
-import { reachCheckedFetch, UnreachableConnection, type ConnectionReach } from "./connection-fetch";
-import { resolveConnection, type ManifestConnection, type ResolvedConnection } from "./resolve-connection";
-import { SandboxedStdioTransport } from "./sandboxed-stdio-transport";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ConnectionUnavailable, type ConnectionPoolOptions, type ConnectionTarget } from "./connection-pool-types";
+import { openClient } from "./open-client";
+import { closeEntry, holdEntry, keptOrOpened, releaseEntry, type Entries, type Entry } from "./pool-entries";
+import { resolveConnection } from "./resolve-connection";
 
-/** One connection of one agent version. */
-export type ConnectionTarget = {
-  agentId: string;
-  spec: VersionSandboxSpec;
-  connection: ManifestConnection;
-};
-
-/** A connection that cannot be used now; the turn names it ("Reconnect <name>"). */
-export class ConnectionUnavailable extends Error {
-  constructor(
-    readonly connection: string,
-    reason: string,
-  ) {
-    super(`Reconnect ${connection}: ${reason}`);
-  }
-}
-
-/** An `oauth: true` connection nobody has connected yet: someone must open authorizeUrl. */
-export class ConnectionNeedsAuthorization extends ConnectionUnavailable {
-  constructor(
-    connection: string,
-    readonly authorizeUrl: string,
-  ) {
-    super(connection, "it needs to be connected (OAuth) first");
-  }
-}
-
-/** The OAuth side of remote `oauth: true` connections (oauth-store.ts): a provider for a connect,
- * and a stamp of what the agent holds now (a Disconnect or a new Connect changes it, and the
- * pool then opens a new client rather than go on with tokens the agent no longer holds). */
-export type OAuthProviders = {
-  provider: (
-    target: ConnectionTarget,
-    serverUrl: string,
-  ) => Promise<OAuthClientProvider & { pendingAuthorization(): URL | undefined }>;
-  stamp: (target: ConnectionTarget) => Promise<string>;
-};
-
-export type ConnectionPoolOptions = {
-  sandboxes: () => SandboxPool;
-  readSecrets: (versionId: string) => Promise<Record<string, string>>;
-  reach: (versionId: string) => Promise<ConnectionReach>;
-  oauth?: OAuthProviders;
-  /** A stdio server's stderr line, for the agent's logs. */
-  onStderr?: (target: ConnectionTarget, line: string) => void;
-  idleMs?: number;
-  connectTimeoutMs?: number;
-};
+export {
+  ConnectionNeedsAuthorization,
+  ConnectionUnavailable,
+  type ConnectionPoolOptions,
+  type ConnectionTarget,
+  type OAuthProviders,
+} from "./connection-pool-types";
 
 export type ConnectionPool = {
   tools: (target: ConnectionTarget, signal?: AbortSignal) => Promise<Tool[]>;
@@ -80,150 +30,23 @@ export type ConnectionPool = {
   size: () => number;
 };
 
-type Entry = {
-  configKey: string;
-  client: Promise<Client>;
-  tools?: Promise<Tool[]>;
-  inFlight: number;
-  idle?: NodeJS.Timeout;
-  closed: boolean;
-};
-
-const clientInfo = { name: "agentfold", version: "1" };
+/** One pool: the options it was given (read when needed), its timings with defaults, its entries. */
+type Pool = { options: ConnectionPoolOptions; idleMs: number; connectTimeoutMs: number; entries: Entries };
 
 export function createConnectionPool(options: ConnectionPoolOptions): ConnectionPool {
   const { idleMs = 5 * 60_000, connectTimeoutMs = 10_000 } = options;
-  const entries = new Map<string, Entry>();
-
-  const close = (key: string, entry: Entry) => {
-    entry.closed = true;
-    clearTimeout(entry.idle);
-    if (entries.get(key) === entry) entries.delete(key);
-    return entry.client.then((client) => client.close()).catch(() => undefined);
-  };
-
-  const touch = (key: string, entry: Entry) => {
-    clearTimeout(entry.idle);
-    if (entry.inFlight > 0 || entry.closed) return;
-    entry.idle = setTimeout(() => void close(key, entry), idleMs);
-    entry.idle.unref();
-  };
-
-  async function open(target: ConnectionTarget, resolved: ResolvedConnection): Promise<Client> {
-    const name = target.connection.name;
-    if (resolved.form === "agent") throw new Error(`${name} is a peer agent, not an MCP server`);
-    if (resolved.form === "stdio") {
-      const client = new Client(clientInfo);
-      const transport = new SandboxedStdioTransport(() =>
-        options
-          .sandboxes()
-          .spawnCommand(
-            target.spec,
-            { command: resolved.command, args: resolved.args, env: resolved.env, cwd: resolved.cwd },
-            (line) => options.onStderr?.(target, line),
-          ),
-      );
-      await connect(client, transport);
-      return client;
-    }
-    const url = new URL(resolved.url);
-    const reach = await options.reach(target.spec.versionId);
-    const fetch = reachCheckedFetch(reach);
-    const requestInit = { headers: resolved.headers };
-    const authProvider = resolved.oauth ? await options.oauth?.provider(target, url.href) : undefined;
-    if (resolved.oauth && !authProvider) throw new ConnectionUnavailable(name, "OAuth connections are not set up here");
-    const streamable = new Client(clientInfo);
-    try {
-      await connect(streamable, new StreamableHTTPClientTransport(url, { requestInit, fetch, authProvider }));
-      return streamable;
-    } catch (error) {
-      if (error instanceof UnauthorizedError) throw needsAuthorization(name, authProvider);
-      if (error instanceof ConnectionUnavailable || error instanceof UnreachableConnection) throw error;
-      // An older server speaks the HTTP+SSE transport instead.
-      const sse = new Client(clientInfo);
-      try {
-        await connect(sse, new SSEClientTransport(url, { requestInit, fetch, authProvider }));
-        return sse;
-      } catch (sseError) {
-        if (sseError instanceof UnauthorizedError) throw needsAuthorization(name, authProvider);
-        throw error;
-      }
-    }
-  }
-
-  async function connect(client: Client, transport: Transport): Promise<void> {
-    try {
-      await client.connect(transport, { timeout: connectTimeoutMs });
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      throw error;
-    }
-  }
-
-  function needsAuthorization(name: string, provider: Awaited<ReturnType<OAuthProviders["provider"]>> | undefined) {
-    const url = provider?.pendingAuthorization();
-    return url ? new ConnectionNeedsAuthorization(name, url.href) : new ConnectionUnavailable(name, "unauthorized");
-  }
-
-  /** The entry for the target's current definition, opening (or reopening) its client. */
-  async function entryFor(target: ConnectionTarget): Promise<{ key: string; entry: Entry }> {
-    const name = target.connection.name;
-    const key = `${target.spec.versionId}\t${name}`;
-    const secrets = await options.readSecrets(target.spec.versionId);
-    const { resolved, missing } = resolveConnection(target.connection, secrets);
-    if (missing.length > 0)
-      throw new ConnectionUnavailable(name, `the secret${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not set`);
-    const stamp = resolved.form === "remote" && resolved.oauth ? await options.oauth?.stamp(target) : undefined;
-    const configKey = JSON.stringify({ resolved, stamp });
-    const kept = entries.get(key);
-    if (kept && !kept.closed && kept.configKey === configKey) return { key, entry: kept };
-    if (kept) void close(key, kept);
-    const entry: Entry = { configKey, client: open(target, resolved), inFlight: 0, closed: false };
-    entries.set(key, entry);
-    entry.client.then(
-      (client) => {
-        client.onclose = () => void close(key, entry);
-        client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-          entry.tools = undefined;
-        });
-      },
-      () => {
-        if (entries.get(key) === entry) entries.delete(key);
-      },
-    );
-    return { key, entry };
-  }
-
-  /** Runs `use` with the target's client, counting it as busy meanwhile. */
-  async function withClient<T>(
-    target: ConnectionTarget,
-    use: (client: Client, entry: Entry) => Promise<T>,
-  ): Promise<T> {
-    const { key, entry } = await entryFor(target);
-    entry.inFlight++;
-    clearTimeout(entry.idle);
-    try {
-      return await use(await reasoned(target, entry.client), entry);
-    } catch (error) {
-      // The server could not be reached (not an MCP error it answered): the next use opens a
-      // new client, so a server that went away is noticed by the next turn.
-      if (!(error instanceof McpError)) void close(key, entry);
-      throw error;
-    } finally {
-      entry.inFlight--;
-      touch(key, entry);
-    }
-  }
-
+  const entries: Entries = new Map();
+  const pool: Pool = { options, idleMs, connectTimeoutMs, entries };
   return {
     tools: (target, signal) =>
-      withClient(target, (client, entry) => {
+      withClient(pool, target, (client, entry) => {
         entry.tools ??= listAll(client, signal);
         entry.tools.catch(() => (entry.tools = undefined));
         return reasoned(target, entry.tools);
       }),
     callTool: (target, tool, args, callOptions = {}) =>
       withClient(
+        pool,
         target,
         async (client) =>
           (await client.callTool({ name: tool, arguments: args }, undefined, {
@@ -233,10 +56,45 @@ export function createConnectionPool(options: ConnectionPoolOptions): Connection
           })) as CallToolResult,
       ),
     async closeAll() {
-      await Promise.all([...entries].map(([key, entry]) => close(key, entry)));
+      await Promise.all([...entries].map(([key, entry]) => closeEntry(entries, key, entry)));
     },
     size: () => entries.size,
   };
+}
+
+/** The entry for the target's current definition, opening (or reopening) its client. */
+async function entryFor(pool: Pool, target: ConnectionTarget): Promise<{ key: string; entry: Entry }> {
+  const { options } = pool;
+  const name = target.connection.name;
+  const key = `${target.spec.versionId}\t${name}`;
+  const secrets = await options.readSecrets(target.spec.versionId);
+  const { resolved, missing } = resolveConnection(target.connection, secrets);
+  if (missing.length > 0)
+    throw new ConnectionUnavailable(name, `the secret${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not set`);
+  const stamp = resolved.form === "remote" && resolved.oauth ? await options.oauth?.stamp(target) : undefined;
+  const configKey = JSON.stringify({ resolved, stamp });
+  const open = () => openClient(options, pool.connectTimeoutMs, target, resolved);
+  return { key, entry: keptOrOpened(pool.entries, key, configKey, open) };
+}
+
+/** Runs `use` with the target's client, counting it as busy meanwhile. */
+async function withClient<T>(
+  pool: Pool,
+  target: ConnectionTarget,
+  use: (client: Client, entry: Entry) => Promise<T>,
+): Promise<T> {
+  const { key, entry } = await entryFor(pool, target);
+  holdEntry(entry);
+  try {
+    return await use(await reasoned(target, entry.client), entry);
+  } catch (error) {
+    // The server could not be reached (not an MCP error it answered): the next use opens a
+    // new client, so a server that went away is noticed by the next turn.
+    if (!(error instanceof McpError)) void closeEntry(pool.entries, key, entry);
+    throw error;
+  } finally {
+    releaseEntry(pool.entries, key, entry, pool.idleMs);
+  }
 }
 
 async function listAll(client: Client, signal?: AbortSignal): Promise<Tool[]> {
