@@ -1,7 +1,7 @@
 // `@cursor/bdk/extensions/jev` (and `agentfold/extensions/jev`, `@cursor/july/…`): `decide`, one
 // typed decision by the agent's model from a tool, hook or schedule, with no second model turn
 // (docs/compatibility.md, "decide"). The model call is the platform's: the sandbox registers the
-// host call that makes it (src/agents/sandbox/runner.ts), so here it is looked up, not imported.
+// host call that makes it (src/agents/sandbox/decide-api.ts), so here it is looked up, not imported.
 import type { JsonValue } from "../types";
 import { decideHostKey, decisionRequestProblem } from "./decision";
 
