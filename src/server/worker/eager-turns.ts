@@ -1,6 +1,6 @@
 // A new session's first turn runs from its commit, without Restate: the statement that records a
 // session start also names the worker to run it and NOTIFYs `turn_start` with the turn, and that
-// worker runs it at once (runEagerly, src/server/durable/session-object.ts). Most turns end there,
+// worker runs it at once (runEagerly, src/server/durable/eager-run.ts). Most turns end there,
 // and Restate never hears of them.
 //
 // Every worker holds a liveness lock: a Postgres advisory lock on its LISTEN connection, taken
